@@ -34,46 +34,37 @@ class HandValue:
     words: str
     cards: tuple[Card, ...] = field(default=())
 
-    def _same(self, other: object) -> HandValue:
+    def _other_key(self, other: object) -> tuple[int, ...] | None:
+        """``other``'s key, ``None`` if it is no hand value; refuses another ranking's value."""
         if not isinstance(other, HandValue):
-            return NotImplemented
+            return None
         if other.ranking != self.ranking:
             raise TypeError(f"cannot compare a {self.ranking} hand with a {other.ranking} hand")
-        return other
+        return other.key
 
     def __eq__(self, other: object) -> bool:
-        o = self._same(other)
-        if o is NotImplemented:
-            return NotImplemented
-        return self.key == o.key
+        key = self._other_key(other)
+        return NotImplemented if key is None else self.key == key
 
     def __ne__(self, other: object) -> bool:
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
+        key = self._other_key(other)
+        return NotImplemented if key is None else self.key != key
 
-    def __lt__(self, other: HandValue) -> bool:
-        o = self._same(other)
-        if o is NotImplemented:
-            return NotImplemented
-        return self.key < o.key
+    def __lt__(self, other: object) -> bool:
+        key = self._other_key(other)
+        return NotImplemented if key is None else self.key < key
 
-    def __le__(self, other: HandValue) -> bool:
-        o = self._same(other)
-        if o is NotImplemented:
-            return NotImplemented
-        return self.key <= o.key
+    def __le__(self, other: object) -> bool:
+        key = self._other_key(other)
+        return NotImplemented if key is None else self.key <= key
 
-    def __gt__(self, other: HandValue) -> bool:
-        o = self._same(other)
-        if o is NotImplemented:
-            return NotImplemented
-        return self.key > o.key
+    def __gt__(self, other: object) -> bool:
+        key = self._other_key(other)
+        return NotImplemented if key is None else self.key > key
 
-    def __ge__(self, other: HandValue) -> bool:
-        o = self._same(other)
-        if o is NotImplemented:
-            return NotImplemented
-        return self.key >= o.key
+    def __ge__(self, other: object) -> bool:
+        key = self._other_key(other)
+        return NotImplemented if key is None else self.key >= key
 
     def __hash__(self) -> int:
         return hash((self.ranking, self.key))
@@ -138,6 +129,7 @@ def _either(sizes: Sequence[int]) -> str:
 
 
 # --- words -----------------------------------------------------------------
+
 
 def rank_name(rank: int) -> str:
     """``"ace"``, ``"ten"``; rank 1 is the ace played low."""

@@ -263,7 +263,7 @@ def describe(code: int) -> str:
         return name
     if cat in (STRAIGHT, STRAIGHT_FLUSH):
         return f"{name}, {rank_name(r[0])} high"
-    if cat == FOUR_OF_A_KIND or cat == THREE_OF_A_KIND or cat == PAIR:
+    if cat in (FOUR_OF_A_KIND, THREE_OF_A_KIND, PAIR):
         return f"{name}, {rank_plural(r[0])}{kickers(r[1:])}"
     if cat == FULL_HOUSE:
         return f"{name}, {rank_plural(r[0])} full of {rank_plural(r[1])}"
@@ -273,7 +273,9 @@ def describe(code: int) -> str:
 
 
 def value_from_code(code: int, cards: Sequence[Card], ranking: str = "high") -> HandValue:
-    return HandValue(ranking, (code,), CATEGORY_NAMES[category_of(code)], describe(code), best_five(cards, code))
+    """The printable value of ``code``, with the five of ``cards`` that make it."""
+    category = CATEGORY_NAMES[category_of(code)]
+    return HandValue(ranking, (code,), category, describe(code), best_five(cards, code))
 
 
 def high_value(cards: Sequence[Card], board: Sequence[Card] = ()) -> HandValue:
@@ -289,3 +291,5 @@ HIGH: Final = Ranking(
     hand_sizes=(5, 6, 7),
     evaluate_unchecked=high_value,
 )
+
+RANKINGS: Final = (HIGH,)
