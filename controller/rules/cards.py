@@ -25,13 +25,36 @@ JACK: Final = 11
 TEN: Final = 10
 
 RANK_NAMES: Final = {
-    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-    9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace", 1: "ace",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+    14: "ace",
+    1: "ace",
 }
 RANK_PLURALS: Final = {
-    2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens",
-    8: "eights", 9: "nines", 10: "tens", 11: "jacks", 12: "queens", 13: "kings",
-    14: "aces", 1: "aces",
+    2: "twos",
+    3: "threes",
+    4: "fours",
+    5: "fives",
+    6: "sixes",
+    7: "sevens",
+    8: "eights",
+    9: "nines",
+    10: "tens",
+    11: "jacks",
+    12: "queens",
+    13: "kings",
+    14: "aces",
+    1: "aces",
 }
 SUIT_NAMES: Final = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 
@@ -49,7 +72,7 @@ class Card:
     ``code`` packs rank and suit counts for the evaluators in :mod:`.high`.
     """
 
-    __slots__ = ("rank", "suit", "index", "bit", "code", "_text")
+    __slots__ = ("_text", "bit", "code", "index", "rank", "suit")
 
     rank: int
     suit: str

@@ -125,6 +125,9 @@ class Ranking:
 
 
 def _either(sizes: Sequence[int]) -> str:
+    """``"5 or 7"``, or ``"2 to 22"`` for a run of sizes."""
+    if len(sizes) > 2 and list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]} to {sizes[-1]}"
     return " or ".join(str(n) for n in sizes)
 
 
