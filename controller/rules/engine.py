@@ -1,0 +1,108 @@
+"""The round engine: a game is a pure state machine fed by events.
+
+Each game module (``caribbean_stud``, ``holdem_bonus``, ...) provides a
+:class:`Game`: ``start`` makes the state of a new round from the Rules
+Submission and the meters; ``apply`` takes one event and returns the new state
+or raises :class:`IllegalEvent` (the state is immutable, so a refused event
+changes nothing); ``settle`` gives the :class:`~.settlement.Settlement` once the
+round is complete, and otherwise says what the round is waiting for.
+
+:class:`Round` drives a game: it keeps the state and the events accepted so
+far, which is exactly what the journal stores and a round record replays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from .events import Event
+from .money import Cents
+from .settlement import Settlement
+
+
+class IllegalEvent(ValueError):
+    """An event the rules do not allow now; the message says why, citing the section."""
+
+
+R = TypeVar("R")
+S = TypeVar("S")
+
+
+class Game(Protocol[R, S]):
+    """What every game module exports as ``GAME``."""
+
+    @property
+    def name(self) -> str:
+        """The game's name in records and Rules Submissions: ``"caribbean-stud"``."""
+
+    @property
+    def title(self) -> str:
+        """``"Caribbean Stud Poker"``."""
+
+    @property
+    def chapter(self) -> str:
+        """``"58 Pa. Code ch. 639a"``."""
+
+    @property
+    def rules_class(self) -> type[R]:
+        """The frozen dataclass of the game's Rules Submission options (see :mod:`.options`)."""
+
+    @property
+    def rules_checks(self) -> Iterable[Callable[[R], Iterable[str]]]:
+        """Checks between options, each yielding problem lines."""
+
+    def decks(self, rules: R) -> int:
+        """How many decks the rules deal from (for the card checks of events)."""
+
+    @property
+    def joker(self) -> bool:
+        """Whether the deck holds a joker."""
+
+    def start(self, rules: R, meters: Mapping[str, Cents]) -> S:
+        """The state of a new round."""
+
+    def apply(self, state: S, event: Event) -> S:
+        """The state after ``event``, or :class:`IllegalEvent`."""
+
+    def settle(self, state: S) -> Settlement:
+        """The settlement of a complete round, or :class:`IllegalEvent` saying what is missing."""
+
+
+@dataclass
+class Round(Generic[R, S]):
+    """One round of a game: its rules, its state and the events accepted so far."""
+
+    game: Game[R, S]
+    rules: R
+    state: S
+    events: list[Event]
+
+    @classmethod
+    def begin(cls, game: Game[R, S], rules: R, meters: Mapping[str, Cents] | None = None) -> Round[R, S]:
+        return cls(game, rules, game.start(rules, dict(meters or {})), [])
+
+    def apply(self, event: Event) -> None:
+        """Apply ``event``; if the rules refuse it, nothing changes."""
+        self.state = self.game.apply(self.state, event)
+        self.events.append(event)
+
+    def settle(self) -> Settlement:
+        return self.game.settle(self.state)
+
+
+def play(
+    game: Game[Any, Any], rules: object, meters: Mapping[str, Cents], events: Iterable[Event]
+) -> Settlement:
+    """Feed ``events`` to a new round and settle it; the first refused event stops it.
+
+    The error names the event's position (from 1) and the event.
+    """
+    rnd = Round.begin(game, rules, meters)
+    for i, event in enumerate(events, start=1):
+        try:
+            rnd.apply(event)
+        except IllegalEvent as exc:
+            raise IllegalEvent(f"event {i} ({event}): {exc}") from None
+    return rnd.settle()
