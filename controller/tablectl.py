@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from random import Random
 
 from . import __version__, demo
 from .rules.cards import Card, CardError, format_cards, parse_cards
+from .rules.explain import explain
+from .rules.games import GAMES
 from .rules.hand import HandValue, Ranking
+from .rules.options import RulesError, rules_to_mapping
 from .rules.rankings import RANKINGS, UnknownRanking, get_ranking
+from .rules.record import RecordError, load_record, replay
+from .rules.submission import parse_submission
+from .rules.three_dice_football_odds import analyze, format_table
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -122,6 +130,61 @@ def _sizes(sizes: Sequence[int]) -> str:
     return "/".join(map(str, sizes))
 
 
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read {what} {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{what} {path} is not UTF-8 text") from None
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    text = _read(args.file, "Rules Submission")
+    try:
+        sub = parse_submission(text, GAMES, args.file)
+    except RulesError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_FAILED
+    print(f"{args.file}: table {sub.table}, {sub.game.title} ({sub.game.chapter}): valid")
+    for key, value in rules_to_mapping(sub.rules).items():
+        print(f"  {key} = {_option_text(value)}")
+    return EXIT_OK
+
+
+def _option_text(value: object) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_option_text(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value) if not isinstance(value, str) else f'"{value}"'
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    text = _read(args.record, "round record")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{args.record}: not JSON: {exc}") from None
+    try:
+        record = load_record(data, GAMES, args.record)
+        settlement = replay(record)
+    except RecordError as exc:
+        raise InputError(str(exc)) from None
+    if args.explain:
+        for line in explain(record, settlement):
+            print(line)
+    else:
+        print(json.dumps(settlement.to_json(), indent=2))
+    return EXIT_OK
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    # One game has an analyzer today; argparse's choices name it.
+    print(format_table(analyze()))
+    return EXIT_OK
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     rng = Random(seed)
@@ -163,6 +226,21 @@ def build_parser() -> argparse.ArgumentParser:
     rankings = hand_sub.add_parser("rankings", help="list the rankings and their sections")
     rankings.set_defaults(func=cmd_hand_rankings)
 
+    check = sub.add_parser("check", help="validate a Rules Submission file without starting anything")
+    check.add_argument("file", help="the table's Rules Submission (TOML)")
+    check.set_defaults(func=cmd_check)
+
+    replay_p = sub.add_parser("replay", help="replay a round record to its settlement")
+    replay_p.add_argument("record", help="a round record (JSON, docs/round-record.md)")
+    replay_p.add_argument("--explain", action="store_true", help="a readable reconstruction citing sections")
+    replay_p.set_defaults(func=cmd_replay)
+
+    analyze_p = sub.add_parser(
+        "analyze", help="each wager's exact probability of winning and house edge, by enumeration"
+    )
+    analyze_p.add_argument("game", choices=["three-dice-football"], help="the game to analyze")
+    analyze_p.set_defaults(func=cmd_analyze)
+
     demo_p = sub.add_parser("demo", help="deal random showdowns of every game and rank them")
     demo_p.add_argument("--rounds", type=_positive, default=1, help="deals per game (default 1)")
     demo_p.add_argument("--seed", type=int, help="shuffle seed, to repeat a demo")
@@ -192,6 +270,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"tablectl: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader went away (``tablectl check FILE | head``): not a fault of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":

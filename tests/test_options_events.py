@@ -54,7 +54,8 @@ def test_defaults_and_nested_tables() -> None:
     assert rules.reset == 1_000_000 and rules.bonus_paytable == "B" and rules.seats == 7
     assert rules.mini_royal == Odds(5, 1, "to")
     assert rules.table["five cards"] is None
-    assert rules_to_mapping(rules)["progressive.reset"] == 1_000_000
+    assert rules_to_mapping(rules)["progressive.reset"] == "10000.00"
+    assert load_rules(ExampleRules, rules_to_mapping(rules), "again") == rules
 
 
 def test_every_problem_at_once_naming_key_value_and_section() -> None:

@@ -119,3 +119,24 @@ def test_the_installed_command() -> None:
         [str(TABLECTL), "hand", "rank", "2c 3d"], capture_output=True, text=True, check=False
     )
     assert bad.returncode == 2 and "2 cards given" in bad.stderr
+
+
+def test_analyze_three_dice_football(capsys: pytest.CaptureFixture[str]) -> None:
+    """§ 661a.8: every wager of the chapter with its exact probability and house edge."""
+    code, out, _ = run(capsys, "analyze", "three-dice-football")
+    assert code == EXIT_OK
+    for wager in ("Touchdown Wager", "Defense Wager", "Extra Point Wager", "Trips TD Wager", "Penalty Wager"):
+        assert wager in out
+    assert "house edge" in out
+
+
+def test_output_cut_short_by_the_reader_is_not_an_error() -> None:
+    """``tablectl hand rankings | head -1``: no traceback when the pipe closes."""
+    done = subprocess.run(
+        f"{TABLECTL} analyze three-dice-football | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Final, Literal
 
@@ -96,7 +97,8 @@ class MeterShare:
         return int(meter * self.percent / 100)
 
     def __str__(self) -> str:
-        pct = f"{self.percent}" if self.percent.denominator == 1 else f"{float(self.percent):g}"
+        # The percent was read from a decimal ("12.5"), so its decimal expansion ends.
+        pct = f"{Decimal(self.percent.numerator) / Decimal(self.percent.denominator):f}"
         return f"{pct}% of meter" + (f" and {self.plus}" if self.plus else "")
 
 

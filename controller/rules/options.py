@@ -170,16 +170,22 @@ def _show(raw: object) -> str:
     return raw if isinstance(raw, str) and raw and " " not in raw else repr(raw)
 
 
+# Parsers whose values are written back differently than ``_to_text`` would (money as "10000.00").
+_WRITERS: dict[Parser, Callable[[Any], object]] = {}
+
+
 def rules_to_mapping(rules: object) -> dict[str, object]:
-    """The rules as a flat ``{key: value}`` mapping in file form (for records and ``--explain``)."""
+    """The rules as a flat ``{key: value}`` mapping in file form, which loads back to the same rules."""
     out: dict[str, object] = {}
     for f in dataclasses.fields(rules):  # type: ignore[arg-type]
         spec: OptionSpec = f.metadata[_META]
-        out[spec.key] = _to_text(getattr(rules, f.name))
+        out[spec.key] = _WRITERS.get(spec.parse, _to_text)(getattr(rules, f.name))
     return out
 
 
 def _to_text(value: object) -> object:
+    if value is None:
+        return "none"
     if isinstance(value, (Odds, MeterShare)):
         return str(value)
     if isinstance(value, Mapping):
@@ -240,6 +246,7 @@ def money(minimum: Cents | None = None, minimum_rule: str = "", optional: bool =
             raise OptionError(f"is below {rule}")
         return cents
 
+    _WRITERS[parse] = lambda cents: "" if cents is None else format_money(cents)
     return parse
 
 
@@ -293,6 +300,27 @@ def paytable(rows: Iterable[str]) -> Parser:
         return MappingProxyType(out)
 
     return parse
+
+
+def rate_of_progression(raw: object) -> str | None:
+    """A rate of progression: the percent of each progressive wager added to the meter (``"18%"``).
+
+    The texts leave it to the Rules Submission (e.g. § 639a.12(d)(3), § 633a.13(m)(2)); the
+    central meter applies it, so it is kept as written. Absent (``None``, ``""`` or ``"none"``,
+    as :func:`rules_to_mapping` writes it): ``None``.
+    """
+    if raw is None or raw in ("", "none"):
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, (str, int)):
+        raise OptionError('must be a percentage written as a string such as "18%"')
+    written = str(raw).strip().removesuffix("%").strip()
+    try:
+        pct = Fraction(written)
+    except (ValueError, ZeroDivisionError):
+        raise OptionError('must be a percentage such as "18%"') from None
+    if not 0 < pct <= 100:
+        raise OptionError("must be more than 0% and at most 100% of the wager")
+    return f"{written}%"
 
 
 def text(raw: object) -> str:

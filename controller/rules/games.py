@@ -1,0 +1,23 @@
+"""Every game the round engine settles, by the name used in records and Rules Submissions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from . import blackjack, caribbean_stud, holdem_bonus, three_card_poker, three_dice_football
+from .engine import Game
+
+GAMES: Final[Mapping[str, Game[Any, Any]]] = MappingProxyType(
+    {
+        g.name: g
+        for g in (
+            caribbean_stud.GAME,
+            holdem_bonus.GAME,
+            three_card_poker.GAME,
+            blackjack.GAME,
+            three_dice_football.GAME,
+        )
+    }
+)

@@ -1,0 +1,784 @@
+"""Three Card Poker, 58 Pa. Code ch. 649a: the round engine.
+
+A player competes against the dealer with an Ante Wager and then a Play Wager
+equal to it, or folds; the Ante Bonus is paid on the Ante for a straight or
+better whatever the dealer holds; the Pair Plus Wager is paid on a pair or
+better of the player's own three cards; the optional Six Card Bonus Wager on
+the best five-card hand of the player's three cards and the dealer's three.
+
+Which text this relies on
+-------------------------
+Our copy of ch. 649a (43 Pa.B. 834) prints only the amended parts:
+§ 649a.6(d)(8) (the Super Royal of paytable E in § 649a.12(f)),
+§ 649a.6(e) (the mini-royal flush) and § 649a.12(g) (a mini-royal flush in the
+paytables of § 649a.12(b) at no less than 5 to 1 and of § 649a.12(d) at no less
+than 40 to 1). The rest of § 649a.7, § 649a.11, § 649a.12 and § 649a.13 was not
+found by the reference search. So:
+
+- the flow of the round follows the Pennsylvania poker chapters we do have,
+  section for section (§ 639a.7, § 639a.11 and § 639a.13 of Caribbean Stud), and
+  the standard Three Card Poker rules: Play = 1x Ante or fold, from the dealer's
+  left; the dealer qualifies with a queen-high or better; a dealer who does not
+  qualify pays the Ante 1 to 1 and returns the Play; otherwise the higher hand
+  wins both, a tie returns both;
+- a secondary source quoting § 649a.11(b)(1) says a player who folds forfeits
+  the Pair Plus Wager with the Ante; this module does that, and forfeits the Six
+  Card Bonus Wager with them (the folded hand and its wagers are collected
+  before the dealer's cards are revealed, as § 639a.11(b),(c) do);
+- § 649a.12(b) is the Ante Bonus and § 649a.12(d) the Pair Plus paytable (the
+  5 to 1 and 40 to 1 minimums of § 649a.12(g) fit those two tables, and the same
+  source names them so); their odds, and those of the Six Card Bonus paytable
+  the submission selects by letter (§ 649a.12(f)), are written out in the Rules
+  Submission (``*.odds``), because our copy does not print the tables;
+- the irregularities are those of § 639a.13(a)-(f), which every Pennsylvania
+  poker chapter we have repeats: a second card found face up, a wrong number of
+  cards, a dealer's card exposed before every decision, a jammed dealing shoe
+  void the round and return every wager.
+
+``docs/games/three-card-poker.md`` lists every such choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Final
+
+from .cards import Card, format_cards
+from .engine import Game, IllegalEvent
+from .events import Event, seat_of
+from .hand import HandValue, Ranking
+from .money import Award, Cents, Odds, format_money
+from .options import boolean, choice, integer, money, odds, option, paytable
+from .settlement import PAYOUT_LIMITED, Outcome, Result, Settlement, void_all
+from .three_card import (
+    HIGH_CARD,
+    MINI_ROYAL_FLUSH,
+    SIX_CARD_BONUS_HANDS,
+    SUPER_ROYAL_NAME,
+    THREE_CARD_CATEGORY_NAMES,
+    THREE_CARD_POKER,
+    THREE_CARD_POKER_MINI_ROYAL,
+    six_card_bonus_eligible,
+    six_card_bonus_value,
+)
+
+# --- wagers and the words of the text --------------------------------------------------------
+
+ANTE: Final = "ante"
+PLAY: Final = "play"
+ANTE_BONUS: Final = "ante_bonus"
+"""Not a wager of its own: the Ante Bonus paid on the Ante (§ 649a.12(b)); its ``stake`` is the Ante."""
+PAIR_PLUS: Final = "pair_plus"
+SIX_CARD_BONUS: Final = "six_card_bonus"
+
+WAGERS: Final = (ANTE, PAIR_PLUS, SIX_CARD_BONUS)
+"""The wagers placed before "no more bets" (§ 649a.7(c)); the Play Wager comes by a decision."""
+SETTLEMENT_ORDER: Final = (ANTE, PLAY, ANTE_BONUS, PAIR_PLUS, SIX_CARD_BONUS)
+"""Within a seat: Ante and Play, the Ante Bonus, Pair Plus, then the Six Card Bonus (§ 649a.11(c))."""
+
+ACTIONS: Final = (PLAY, "fold")
+HAND_SIZE: Final = 3
+DEALER: Final = "dealer"
+
+MINI_ROYAL_NAME: Final = THREE_CARD_CATEGORY_NAMES[MINI_ROYAL_FLUSH]
+ANTE_BONUS_HANDS: Final = ("straight flush", "three-of-a-kind", "straight")
+"""§ 649a.12(b): the Ante Bonus pays a straight or better (the mini-royal flush by § 649a.12(g)(1))."""
+PAIR_PLUS_HANDS: Final = ("straight flush", "three-of-a-kind", "straight", "flush", "pair")
+"""§ 649a.12(d): the Pair Plus Wager pays a pair or better (the mini-royal flush by § 649a.12(g)(2))."""
+SIX_CARD_PAYTABLES: Final = ("A", "B", "C", "D", "E")
+SUPER_ROYAL_PAYTABLE: Final = "E"
+"""§ 649a.6(d)(8): the Super Royal is a hand only with paytable E of § 649a.12(f)."""
+
+SEC_WAGERS: Final = "§ 649a.7(c)"
+SEC_PLAY: Final = "§ 649a.7(d)(1)"
+SEC_SIX_CARD_OFFERED: Final = "§ 649a.7(d)(5)"
+SEC_DEAL: Final = "§ 649a.8-649a.10"
+SEC_DECISION: Final = "§ 649a.11(b)"
+SEC_FOLD: Final = "§ 649a.11(b)(1)"
+SEC_SETTLE: Final = "§ 649a.11(c)"
+SEC_ANTE_PLAY: Final = "§ 649a.11(c)(3); § 649a.12(a)"
+SEC_ANTE_BONUS: Final = "§ 649a.12(b)"
+SEC_PAIR_PLUS: Final = "§ 649a.11(c)(4); § 649a.12(d)"
+SEC_SIX_CARD: Final = "§ 649a.6(d); § 649a.12(f)"
+SEC_SUPER_ROYAL: Final = "§ 649a.6(d)(8); § 649a.12(f)"
+SEC_MINI_ROYAL_AB: Final = "§ 649a.6(e); § 649a.12(g)(1)"
+SEC_MINI_ROYAL_PP: Final = "§ 649a.6(e); § 649a.12(g)(2)"
+SEC_IRREGULARITIES: Final = "§ 649a.13 (as § 639a.13)"
+
+
+# --- the Rules Submission --------------------------------------------------------------------
+
+
+def _optional(parse: Callable[[object], object]) -> Callable[[object], object]:
+    """``parse``, or ``None`` where the file leaves the option out (or writes ``"none"``)."""
+
+    def inner(raw: object) -> object:
+        if raw is None or raw == "none":
+            return None
+        return parse(raw)
+
+    return inner
+
+
+def _six_card_rows(raw: object) -> object:
+    """The Six Card Bonus paytable; the Super Royal row may be left out (it is ``"none"``)."""
+    rows = paytable(SIX_CARD_BONUS_HANDS)
+    if isinstance(raw, Mapping) and SUPER_ROYAL_NAME not in raw:
+        raw = {SUPER_ROYAL_NAME: "none", **raw}
+    return rows(raw)
+
+
+@dataclass(frozen=True)
+class ThreeCardPokerRules:
+    """What ch. 649a leaves to the certificate holder's Rules Submission (§ 601a.2)."""
+
+    seats: int = option(
+        "seats",
+        integer(1, 7),
+        7,
+        section="§ 649a.2(a)",
+        help="betting positions at the table (at most seven, as § 639a.2(a))",
+    )
+    decks: int = option(
+        "decks",
+        integer(1, 2),
+        1,
+        section="§ 649a.3",
+        help="1, or 2 used alternately with an automated card shuffling device (as § 639a.3(b)); "
+        "every round is dealt from one deck",
+    )
+    ante_bonus_odds: Mapping[str, Award | None] = option(
+        "ante_bonus.odds",
+        paytable(ANTE_BONUS_HANDS),
+        section=SEC_ANTE_BONUS,
+        help="the Ante Bonus paytable, written out: straight flush, three-of-a-kind, straight",
+    )
+    pair_plus_odds: Mapping[str, Award | None] = option(
+        "pair_plus.odds",
+        paytable(PAIR_PLUS_HANDS),
+        section="§ 649a.12(d)",
+        help="the Pair Plus paytable, written out: straight flush down to pair",
+    )
+    six_card_bonus_offered: bool = option(
+        "six_card_bonus.offered",
+        boolean,
+        False,
+        section=SEC_SIX_CARD_OFFERED,
+        help="whether the optional Six Card Bonus Wager is offered",
+    )
+    six_card_bonus_paytable: str = option(
+        "six_card_bonus.paytable",
+        choice(*SIX_CARD_PAYTABLES),
+        "A",
+        section="§ 649a.12(f)",
+        help="the letter of the § 649a.12(f) paytable selected; E adds the Super Royal (§ 649a.6(d)(8))",
+    )
+    six_card_bonus_odds: Mapping[str, Award | None] | None = option(
+        "six_card_bonus.odds",
+        _optional(_six_card_rows),
+        None,
+        section="§ 649a.12(f)",
+        help="that paytable written out: Super Royal (paytable E only) down to three-of-a-kind",
+    )
+    mini_royal_offered: bool = option(
+        "mini_royal.offered",
+        boolean,
+        False,
+        section="§ 649a.12(g)",
+        help="whether the paytables include a mini-royal flush (§ 649a.6(e))",
+    )
+    mini_royal_ante_bonus: Odds | None = option(
+        "mini_royal.ante_bonus",
+        _optional(odds(Odds(5, 1, "to"), "the 5 to 1 minimum of § 649a.12(g)(1)")),
+        None,
+        section="§ 649a.12(g)(1)",
+        help="the Ante Bonus odds of a mini-royal flush, no less than 5 to 1",
+    )
+    mini_royal_pair_plus: Odds | None = option(
+        "mini_royal.pair_plus",
+        _optional(odds(Odds(40, 1, "to"), "the 40 to 1 minimum of § 649a.12(g)(2)")),
+        None,
+        section="§ 649a.12(g)(2)",
+        help="the Pair Plus odds of a mini-royal flush, no less than 40 to 1",
+    )
+    payout_limit: Cents | None = option(
+        "payout_limit",
+        money(optional=True),
+        None,
+        section="§ 601a.2",
+        help="the most any one wager pays (its stake returned besides); none by default",
+    )
+
+
+def check_paytables_pay_odds(rules: ThreeCardPokerRules) -> Iterable[str]:
+    """Every paytable here pays odds: a share of a meter belongs to no Three Card Poker wager here."""
+    tables: list[tuple[str, Mapping[str, Award | None] | None, str]] = [
+        ("ante_bonus.odds", rules.ante_bonus_odds, SEC_ANTE_BONUS),
+        ("pair_plus.odds", rules.pair_plus_odds, "§ 649a.12(d)"),
+        ("six_card_bonus.odds", rules.six_card_bonus_odds, "§ 649a.12(f)"),
+    ]
+    for key, table, section in tables:
+        for hand, award in (table or {}).items():
+            if award is not None and not isinstance(award, Odds):
+                yield f'{key} "{hand}" = {award}: this paytable pays odds such as "5 to 1" ({section})'
+
+
+def check_six_card_bonus(rules: ThreeCardPokerRules) -> Iterable[str]:
+    """The Six Card Bonus paytable is given when offered, with a Super Royal exactly for paytable E."""
+    table = rules.six_card_bonus_odds
+    if rules.six_card_bonus_offered and table is None:
+        yield (
+            "six_card_bonus.odds: missing; six_card_bonus.offered is true, so the Rules Submission "
+            "must give the paytable (§ 649a.12(f))"
+        )
+    if not rules.six_card_bonus_offered and table is not None:
+        yield f"six_card_bonus.odds: given, but six_card_bonus.offered is false ({SEC_SIX_CARD_OFFERED})"
+    if table is None:
+        return
+    super_royal = table[SUPER_ROYAL_NAME]
+    letter = rules.six_card_bonus_paytable
+    if letter == SUPER_ROYAL_PAYTABLE and super_royal is None:
+        yield (
+            f'six_card_bonus.odds "{SUPER_ROYAL_NAME}" = none: paytable E pays a Super Royal '
+            f"(§ 649a.6(d)(8)); give its odds"
+        )
+    if letter != SUPER_ROYAL_PAYTABLE and super_royal is not None:
+        yield (
+            f'six_card_bonus.odds "{SUPER_ROYAL_NAME}" = {super_royal}: only paytable E pays a Super Royal '
+            f"(§ 649a.6(d)(8)), and six_card_bonus.paytable is {letter}"
+        )
+
+
+def check_mini_royal(rules: ThreeCardPokerRules) -> Iterable[str]:
+    """A mini-royal flush is paid only where offered, and then in at least one of the two paytables."""
+    given = [
+        (key, value)
+        for key, value in (
+            ("mini_royal.ante_bonus", rules.mini_royal_ante_bonus),
+            ("mini_royal.pair_plus", rules.mini_royal_pair_plus),
+        )
+        if value is not None
+    ]
+    if rules.mini_royal_offered and not given:
+        yield (
+            "mini_royal.offered is true, but neither mini_royal.ante_bonus nor mini_royal.pair_plus "
+            "gives the odds of a mini-royal flush (§ 649a.12(g))"
+        )
+    if not rules.mini_royal_offered:
+        for key, value in given:
+            yield f"{key} {value}: given, but mini_royal.offered is false (§ 649a.12(g))"
+
+
+RULES_CHECKS: Final[tuple[Callable[[ThreeCardPokerRules], Iterable[str]], ...]] = (
+    check_paytables_pay_odds,
+    check_six_card_bonus,
+    check_mini_royal,
+)
+
+
+# --- the round -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThreeCardPokerState:
+    """A round of Three Card Poker so far (immutable: a refused event changes nothing)."""
+
+    rules: ThreeCardPokerRules
+    meters: Mapping[str, Cents]
+    wagers: Mapping[int, Mapping[str, Cents]] = field(default_factory=lambda: MappingProxyType({}))
+    """Each seat's wagers by name, the Play Wager included once made."""
+    no_more_bets: bool = False
+    hands: Mapping[str, tuple[Card, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """Three cards for each seat (``"1"``...) and the dealer (``"dealer"``)."""
+    decisions: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    """``"play"`` or ``"fold"`` for each seat with an Ante Wager, in the order made."""
+    cards_face_up: int = 0
+    """Cards found face up in the deck during the deal (§ 649a.13(a))."""
+    void: str = ""
+    void_section: str = ""
+    irregularities: tuple[str, ...] = ()
+    """Irregularities that left the round standing, in words."""
+
+    @property
+    def ante_seats(self) -> tuple[int, ...]:
+        """Seats with an Ante Wager, from the dealer's left (seat 1) clockwise."""
+        return tuple(sorted(s for s, w in self.wagers.items() if ANTE in w))
+
+    @property
+    def next_to_decide(self) -> int | None:
+        """The seat asked next to play or fold (§ 649a.11(b)), or ``None`` when all have."""
+        return next((s for s in self.ante_seats if s not in self.decisions), None)
+
+    @property
+    def players_dealt(self) -> bool:
+        return all(str(s) in self.hands for s in self.wagers)
+
+    @property
+    def phase(self) -> str:
+        """In words, for messages: what the round is doing now."""
+        if self.void:
+            return "void"
+        if not self.no_more_bets:
+            return "taking wagers"
+        if not self.players_dealt:
+            return "dealing"
+        if self.next_to_decide is not None:
+            return "taking decisions"
+        return "complete" if DEALER in self.hands else "waiting for the dealer's cards"
+
+
+def _frozen(d: Mapping[int, Mapping[str, Cents]]) -> Mapping[int, Mapping[str, Cents]]:
+    return MappingProxyType({s: MappingProxyType(dict(w)) for s, w in d.items()})
+
+
+IRREGULARITIES: Final = (
+    "card_face_up",
+    "card_drawn_in_error",
+    "wrong_card_count",
+    "hole_card_exposed",
+    "shuffler_jam",
+    "shoe_jam",
+    "stub_count_incorrect",
+)
+"""The ``kind`` of each irregularity event this game accepts (docs/games/three-card-poker.md)."""
+
+
+@dataclass(frozen=True)
+class ThreeCardPokerGame:
+    """Three Card Poker as a :class:`~.engine.Game`."""
+
+    name: str = "three-card-poker"
+    title: str = "Three Card Poker"
+    chapter: str = "58 Pa. Code ch. 649a"
+    rules_class: type[ThreeCardPokerRules] = ThreeCardPokerRules
+    rules_checks: tuple[Callable[[ThreeCardPokerRules], Iterable[str]], ...] = RULES_CHECKS
+    joker: bool = False
+
+    def decks(self, rules: ThreeCardPokerRules) -> int:
+        """Every round is dealt from one deck, even where two alternate (as § 639a.3(b)(2),(3))."""
+        return 1
+
+    def start(self, rules: ThreeCardPokerRules, meters: Mapping[str, Cents]) -> ThreeCardPokerState:
+        return ThreeCardPokerState(rules, MappingProxyType(dict(meters)))
+
+    # --- events ----------------------------------------------------------------------------
+
+    def apply(self, state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
+        if state.void:
+            raise IllegalEvent(f"the round is void ({state.void}); it waits only to be settled")
+        handler = _HANDLERS.get(event.type)
+        if handler is None:
+            raise IllegalEvent(
+                f"Three Card Poker has no {event.type} event "
+                f"(it takes wager, no_more_bets, cards, decision and irregularity)"
+            )
+        return handler(state, event)
+
+    # --- settlement ------------------------------------------------------------------------
+
+    def settle(self, state: ThreeCardPokerState) -> Settlement:
+        if state.void:
+            return void_all(self.name, state.wagers, state.void, state.void_section, state.meters)
+        missing = _waiting_for(state)
+        if missing:
+            raise IllegalEvent(f"the round is not complete: it waits for {missing}")
+        return _settle(self.name, state)
+
+
+def _waiting_for(state: ThreeCardPokerState) -> str:
+    if not state.no_more_bets:
+        return '"no more bets"'
+    undealt = [str(s) for s in sorted(state.wagers) if str(s) not in state.hands]
+    if undealt:
+        return f"the cards of seat{'s' if len(undealt) > 1 else ''} {', '.join(undealt)}"
+    seat = state.next_to_decide
+    if seat is not None:
+        return f"seat {seat} to play or fold ({SEC_DECISION})"
+    if DEALER not in state.hands:
+        return "the dealer's cards"
+    return ""
+
+
+def _wager(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
+    assert event.seat is not None and event.wager is not None and event.amount is not None
+    seat, name, amount = event.seat, event.wager, event.amount
+    if state.no_more_bets:
+        raise IllegalEvent(
+            f'no wager may be made, increased or withdrawn after "no more bets" ({SEC_WAGERS})'
+        )
+    if seat > state.rules.seats:
+        raise IllegalEvent(f"seat {seat}: this table has seats 1 to {state.rules.seats} (rules: seats)")
+    if name == PLAY:
+        raise IllegalEvent(
+            f"seat {seat}: the Play Wager is made after the cards are dealt, as a decision ({SEC_DECISION})"
+        )
+    if name not in WAGERS:
+        raise IllegalEvent(
+            f"seat {seat}: Three Card Poker has no {name!r} wager (wagers: {', '.join(WAGERS)})"
+        )
+    if name == SIX_CARD_BONUS and not state.rules.six_card_bonus_offered:
+        raise IllegalEvent(
+            f"seat {seat}: the Six Card Bonus Wager is not offered at this table "
+            f"(six_card_bonus.offered is false, {SEC_SIX_CARD_OFFERED})"
+        )
+    if amount <= 0:
+        raise IllegalEvent(f"seat {seat} {name}: a wager of {format_money(amount)} is no wager")
+    wagers = {s: dict(w) for s, w in state.wagers.items()}
+    # A repeated wager event reports the wager as it now stands (a player may change it until
+    # "no more bets", § 649a.7(c)).
+    wagers.setdefault(seat, {})[name] = amount
+    return replace(state, wagers=_frozen(wagers))
+
+
+def _no_more_bets(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
+    if state.no_more_bets:
+        raise IllegalEvent('"no more bets" was already announced this round')
+    for seat in sorted(state.wagers):
+        w = state.wagers[seat]
+        if SIX_CARD_BONUS in w and ANTE not in w and PAIR_PLUS not in w:
+            raise IllegalEvent(
+                f"seat {seat}: a Six Card Bonus Wager needs an Ante or a Pair Plus Wager at the same seat "
+                f"({SEC_SIX_CARD_OFFERED}); take the Six Card Bonus Wager down or add one first"
+            )
+    return replace(state, no_more_bets=True)
+
+
+def _cards(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
+    to = event.to
+    assert to is not None
+    if not state.no_more_bets:
+        raise IllegalEvent(f'cards are dealt only after "no more bets" ({SEC_DEAL})')
+    if to == "board":
+        raise IllegalEvent("Three Card Poker has no board: cards go to a seat or to the dealer")
+    seat = seat_of(to)
+    if seat is not None and seat not in state.wagers:
+        raise IllegalEvent(f"seat {seat} placed no wager; cards go only to seats with a wager ({SEC_DEAL})")
+    if event.hand != 0:
+        raise IllegalEvent("Three Card Poker has one hand per seat (hand 0)")
+    who = "the dealer" if seat is None else f"seat {seat}"
+    if to in state.hands:
+        raise IllegalEvent(f"{who} already has cards ({format_cards(state.hands[to])})")
+    if len(event.cards) != HAND_SIZE:
+        raise IllegalEvent(
+            f"{who}: {len(event.cards)} cards; each player and the dealer get three ({SEC_DEAL}). "
+            f"If the cards were dealt so, report the irregularity wrong_card_count ({SEC_IRREGULARITIES})"
+        )
+    seen = {c: where for where, hand in state.hands.items() for c in hand}
+    for c in event.cards:
+        if c in seen:
+            other = "the dealer" if seen[c] == DEALER else f"seat {seen[c]}"
+            raise IllegalEvent(f"{who}: {c} is already in the hand of {other}; one deck holds it once")
+    return replace(state, hands=MappingProxyType({**state.hands, to: tuple(event.cards)}))
+
+
+def _decision(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
+    seat, action = event.seat, event.action
+    assert seat is not None and action is not None
+    if not state.no_more_bets or not state.players_dealt:
+        raise IllegalEvent(
+            f"seat {seat}: decisions come after every player's cards are dealt ({SEC_DECISION})"
+        )
+    if seat not in state.wagers or ANTE not in state.wagers[seat]:
+        raise IllegalEvent(f"seat {seat} has no Ante Wager, so it has no Play Wager to make ({SEC_PLAY})")
+    if seat in state.decisions:
+        raise IllegalEvent(f"seat {seat} already decided to {state.decisions[seat]}")
+    if action not in ACTIONS:
+        raise IllegalEvent(f"seat {seat}: the action is play or fold, not {action!r} ({SEC_DECISION})")
+    if event.hand != 0:
+        raise IllegalEvent("Three Card Poker has one hand per seat (hand 0)")
+    turn = state.next_to_decide
+    if seat != turn:
+        raise IllegalEvent(
+            f"seat {seat} decided out of turn: the dealer asks each player from the dealer's left "
+            f"and seat {turn} decides next ({SEC_DECISION})"
+        )
+    ante = state.wagers[seat][ANTE]
+    wagers: Mapping[int, Mapping[str, Cents]] = state.wagers
+    if action == PLAY:
+        if event.amount is not None and event.amount != ante:
+            raise IllegalEvent(
+                f"seat {seat}: a Play Wager of {format_money(event.amount)}; it must equal the Ante Wager "
+                f"of {format_money(ante)} ({SEC_PLAY})"
+            )
+        wagers = _frozen({**state.wagers, seat: {**state.wagers[seat], PLAY: ante}})
+    elif event.amount is not None:
+        raise IllegalEvent(f"seat {seat}: a fold places no wager, so it has no amount")
+    return replace(state, wagers=wagers, decisions=MappingProxyType({**state.decisions, seat: action}))
+
+
+def _irregularity(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
+    kind = event.kind
+    assert kind is not None
+    detail = f": {event.detail}" if event.detail else ""
+    if kind not in IRREGULARITIES:
+        raise IllegalEvent(f"unknown irregularity {kind!r} (this game knows {', '.join(IRREGULARITIES)})")
+    if kind == "shuffler_jam":
+        # § 639a.13(e): the cards are reshuffled; no hand is void.
+        if state.hands:
+            raise IllegalEvent(
+                "a shuffler jam is reported before the deal; the cards of this round are already out "
+                f"({SEC_IRREGULARITIES}(e))"
+            )
+        return _noted(state, f"shuffler jam, cards reshuffled (§ 649a.13(e)){detail}")
+    if not state.no_more_bets:
+        raise IllegalEvent(
+            f'{kind}: no cards are dealt before "no more bets", so it cannot have happened yet'
+        )
+    if kind == "card_face_up":
+        # § 639a.13(a): one card found face up is discarded; a second voids the round.
+        if state.players_dealt and DEALER in state.hands:
+            raise IllegalEvent("card_face_up: a card found face up in the deck is reported during the deal")
+        if state.cards_face_up >= 1:
+            return _voided(
+                state, f"more than one card found face up in the deck during the deal{detail}", "(a)"
+            )
+        noted = _noted(state, f"a card found face up in the deck was discarded (§ 649a.13(a)){detail}")
+        return replace(noted, cards_face_up=state.cards_face_up + 1)
+    if kind == "card_drawn_in_error":
+        # § 639a.13(b): used as though it were the next card.
+        return _noted(state, f"a card drawn in error was used as the next card (§ 649a.13(b)){detail}")
+    if kind == "wrong_card_count":
+        return _voided(state, f"a player or the dealer was dealt an incorrect number of cards{detail}", "(c)")
+    if kind == "hole_card_exposed":
+        # § 639a.13(d): only before every player has played or folded.
+        if state.players_dealt and state.next_to_decide is None:
+            raise IllegalEvent(
+                "hole_card_exposed: every player has played or folded, so the dealer's cards are revealed "
+                f"anyway; this voids nothing ({SEC_IRREGULARITIES}(d))"
+            )
+        return _voided(
+            state, f"a dealer's card was exposed before every player had played or folded{detail}", "(d)"
+        )
+    if kind == "shoe_jam":
+        return _voided(state, f"the automated dealing shoe jammed or stopped dealing{detail}", "(f)")
+    # stub_count_incorrect, § 639a.8(h) (repeated in § 639a.9(f), § 639a.10(f)).
+    return _voided(
+        state,
+        f"the stub count shows the deck is incorrect; the deck is removed from the table{detail}",
+        "",
+        section="§ 649a.8-649a.10 (as § 639a.8(h))",
+    )
+
+
+def _noted(state: ThreeCardPokerState, text: str) -> ThreeCardPokerState:
+    return replace(state, irregularities=(*state.irregularities, text))
+
+
+def _voided(
+    state: ThreeCardPokerState, reason: str, subsection: str, section: str = ""
+) -> ThreeCardPokerState:
+    return replace(
+        state,
+        void=f"{reason}: all hands are void and all wagers returned",
+        void_section=section or f"§ 649a.13{subsection} (as § 639a.13{subsection})",
+    )
+
+
+def _no_meter(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
+    raise IllegalEvent("Three Card Poker here has no progressive meter (no Progressive Payout Wager)")
+
+
+_HANDLERS: Final[Mapping[str, Callable[[ThreeCardPokerState, Event], ThreeCardPokerState]]] = {
+    "wager": _wager,
+    "no_more_bets": _no_more_bets,
+    "cards": _cards,
+    "decision": _decision,
+    "irregularity": _irregularity,
+    "meter": _no_meter,
+}
+
+
+# --- settlement ------------------------------------------------------------------------------
+
+
+def qualifies(dealer: HandValue) -> bool:
+    """The dealer's hand qualifies with a queen-high or better (§ 649a.11(c)(3))."""
+    category, top = dealer.key[0], dealer.key[1]
+    return category > HIGH_CARD or top >= 12
+
+
+def _ranking(rules: ThreeCardPokerRules) -> Ranking:
+    """With a mini-royal flush in a paytable, it outranks a straight flush (§ 649a.6(e))."""
+    return THREE_CARD_POKER_MINI_ROYAL if rules.mini_royal_offered else THREE_CARD_POKER
+
+
+def _award(
+    table: Mapping[str, Award | None], mini_royal: Odds | None, hand: HandValue
+) -> tuple[Odds | None, str]:
+    """The odds ``hand`` wins in ``table`` (``None``: it loses) and the hand's category in that table.
+
+    A mini-royal flush is one only where the paytable includes it (§ 649a.6(e), § 649a.12(g));
+    elsewhere the ace-king-queen of one suit is the straight flush it is.
+    """
+    category = hand.category
+    if category == MINI_ROYAL_NAME:
+        if mini_royal is not None:
+            return mini_royal, category
+        category = "straight flush"
+    award = table.get(category)
+    return (award if isinstance(award, Odds) else None), category
+
+
+def _win(
+    seat: int,
+    wager: str,
+    stake: Cents,
+    won: Cents,
+    limit: Cents | None,
+    hand: str,
+    section: str,
+    note: str,
+) -> Outcome:
+    if limit is not None and won > limit:
+        return Outcome(
+            seat,
+            wager,
+            stake,
+            Result.WIN,
+            limit,
+            hand,
+            f"{section}; § 601a.2",
+            f"{note}; held to the payout limit of {format_money(limit)}",
+            (PAYOUT_LIMITED,),
+        )
+    return Outcome(seat, wager, stake, Result.WIN, won, hand, section, note)
+
+
+def _lose(seat: int, wager: str, stake: Cents, hand: str, section: str, note: str) -> Outcome:
+    return Outcome(seat, wager, stake, Result.LOSE, -stake, hand, section, note)
+
+
+def _push(seat: int, wager: str, stake: Cents, hand: str, section: str, note: str) -> Outcome:
+    return Outcome(seat, wager, stake, Result.PUSH, 0, hand, section, note)
+
+
+def _settle(game: str, state: ThreeCardPokerState) -> Settlement:
+    rules = state.rules
+    ranking = _ranking(rules)
+    dealer_cards = state.hands[DEALER]
+    dealer = ranking.evaluate(dealer_cards)
+    dealer_qualifies = qualifies(dealer)
+    outcomes: list[Outcome] = []
+    for seat in sorted(state.wagers, reverse=True):  # from the dealer's right (§ 649a.11(c))
+        outcomes.extend(_settle_seat(state, seat, ranking, dealer, dealer_qualifies, dealer_cards))
+    words = (
+        f"{dealer.words}; {'qualifies' if dealer_qualifies else 'does not qualify'} (queen-high or better)"
+    )
+    return Settlement(game, tuple(outcomes), dict(state.meters), dealer=words)
+
+
+def _settle_seat(
+    state: ThreeCardPokerState,
+    seat: int,
+    ranking: Ranking,
+    dealer: HandValue,
+    dealer_qualifies: bool,
+    dealer_cards: tuple[Card, ...],
+) -> list[Outcome]:
+    rules, wagers, limit = state.rules, state.wagers[seat], state.rules.payout_limit
+    cards = state.hands[str(seat)]
+    player = ranking.evaluate(cards)
+    folded = state.decisions.get(seat) == "fold"
+    out: list[Outcome] = []
+    if ANTE in wagers:
+        ante = wagers[ANTE]
+        if folded:
+            out.append(_lose(seat, ANTE, ante, player.words, SEC_FOLD, "folded: the Ante Wager is forfeited"))
+        else:
+            play = wagers[PLAY]
+            out.extend(_ante_and_play(seat, ante, play, player, dealer, dealer_qualifies, limit))
+            odds_, category = _award(rules.ante_bonus_odds, rules.mini_royal_ante_bonus, player)
+            if odds_ is not None:
+                section = SEC_MINI_ROYAL_AB if category == MINI_ROYAL_NAME else SEC_ANTE_BONUS
+                out.append(
+                    _win(
+                        seat,
+                        ANTE_BONUS,
+                        ante,
+                        odds_.net(ante),
+                        limit,
+                        player.words,
+                        section,
+                        f"Ante Bonus on a {category} at {odds_}, whatever the dealer's hand",
+                    )
+                )
+    if PAIR_PLUS in wagers:
+        stake = wagers[PAIR_PLUS]
+        if folded:
+            out.append(
+                _lose(
+                    seat, PAIR_PLUS, stake, player.words, SEC_FOLD, "folded: the Pair Plus Wager is forfeited"
+                )
+            )
+        else:
+            odds_, category = _award(rules.pair_plus_odds, rules.mini_royal_pair_plus, player)
+            if odds_ is None:
+                out.append(_lose(seat, PAIR_PLUS, stake, player.words, SEC_PAIR_PLUS, "less than a pair"))
+            else:
+                section = SEC_MINI_ROYAL_PP if category == MINI_ROYAL_NAME else SEC_PAIR_PLUS
+                note = f"{category} at {odds_}, whatever the dealer's hand"
+                out.append(_win(seat, PAIR_PLUS, stake, odds_.net(stake), limit, player.words, section, note))
+    if SIX_CARD_BONUS in wagers:
+        out.append(_six_card_bonus(state, seat, cards, dealer_cards, folded))
+    return out
+
+
+def _ante_and_play(
+    seat: int,
+    ante: Cents,
+    play: Cents,
+    player: HandValue,
+    dealer: HandValue,
+    dealer_qualifies: bool,
+    limit: Cents | None,
+) -> list[Outcome]:
+    """§ 649a.11(c)(3): the Ante and Play Wagers against the dealer; winners paid 1 to 1 (§ 649a.12(a))."""
+    hand, sec = player.words, SEC_ANTE_PLAY
+    if not dealer_qualifies:
+        note = "the dealer does not qualify: the Ante Wager is paid and the Play Wager returned"
+        return [
+            _win(seat, ANTE, ante, ante, limit, hand, sec, note),
+            _push(seat, PLAY, play, hand, sec, note),
+        ]
+    if player > dealer:
+        note = "beats the dealer's qualifying hand"
+        return [
+            _win(seat, ANTE, ante, ante, limit, hand, sec, note),
+            _win(seat, PLAY, play, play, limit, hand, sec, note),
+        ]
+    if player == dealer:
+        note = "ties the dealer's hand: both wagers returned"
+        return [_push(seat, ANTE, ante, hand, sec, note), _push(seat, PLAY, play, hand, sec, note)]
+    note = "loses to the dealer's qualifying hand"
+    return [_lose(seat, ANTE, ante, hand, sec, note), _lose(seat, PLAY, play, hand, sec, note)]
+
+
+def _six_card_bonus(
+    state: ThreeCardPokerState,
+    seat: int,
+    cards: tuple[Card, ...],
+    dealer_cards: tuple[Card, ...],
+    folded: bool,
+) -> Outcome:
+    rules = state.rules
+    stake = state.wagers[seat][SIX_CARD_BONUS]
+    super_royal = rules.six_card_bonus_paytable == SUPER_ROYAL_PAYTABLE
+    value = six_card_bonus_value(cards, dealer_cards, super_royal=super_royal)
+    if folded:
+        return _lose(
+            seat, SIX_CARD_BONUS, stake, value.words, SEC_FOLD, "folded: the Six Card Bonus is forfeited"
+        )
+    table = rules.six_card_bonus_odds
+    assert table is not None  # check_six_card_bonus: offered means the paytable is given
+    award = table.get(value.category) if six_card_bonus_eligible(value) else None
+    if not isinstance(award, Odds):
+        return _lose(seat, SIX_CARD_BONUS, stake, value.words, SEC_SIX_CARD, "less than three-of-a-kind")
+    section = SEC_SUPER_ROYAL if value.category == SUPER_ROYAL_NAME else SEC_SIX_CARD
+    letter = rules.six_card_bonus_paytable
+    note = f"{value.category} of the player's and the dealer's six cards, paytable {letter}, at {award}"
+    return _win(seat, SIX_CARD_BONUS, stake, award.net(stake), rules.payout_limit, value.words, section, note)
+
+
+GAME: Final[Game[ThreeCardPokerRules, ThreeCardPokerState]] = ThreeCardPokerGame()
