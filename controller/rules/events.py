@@ -17,7 +17,7 @@ An event in JSON is an object with ``"type"`` and that type's fields:
 ``hole_card_reader``      ``result``: ``"blackjack"`` or ``"no_blackjack"`` (§ 633a.7(h))
 ``irregularity``          ``kind`` (``"shoe_jam"``, ``"hole_card_exposed"``,
                           ``"wrong_card_count"``...), optional ``seat``, ``detail``
-``position``              ``value``: a starting position or dice total (Asia Poker)
+``position``              ``value``: a starting position (Asia Poker) or the button seat (poker room)
 ``dice``                  ``dice``: three numbers 1-6 (Three Dice Football)
 ========================  ==========================================================
 """

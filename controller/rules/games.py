@@ -6,7 +6,16 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from . import blackjack, caribbean_stud, holdem_bonus, three_card_poker, three_dice_football
+from . import (
+    asia_poker_game,
+    blackjack,
+    caribbean_stud,
+    fortune_asia_poker,
+    holdem_bonus,
+    poker_room,
+    three_card_poker,
+    three_dice_football,
+)
 from .engine import Game
 
 GAMES: Final[Mapping[str, Game[Any, Any]]] = MappingProxyType(
@@ -18,6 +27,9 @@ GAMES: Final[Mapping[str, Game[Any, Any]]] = MappingProxyType(
             three_card_poker.GAME,
             blackjack.GAME,
             three_dice_football.GAME,
+            asia_poker_game.GAME,
+            fortune_asia_poker.GAME,
+            poker_room.GAME,
         )
     }
 )

@@ -33,6 +33,8 @@ FLOORPERSON_VALIDATE: Final = "floorperson_validation"
 """A floorperson or above must validate a progressive payout (§ 639a.11(c)(5)(iii))."""
 PAYOUT_LIMITED: Final = "payout_limit_applied"
 """The odds would pay more than the Rules Submission's payout limit; the limit was paid."""
+REMOVE_DECK: Final = "remove_deck"
+"""The deck is removed from the table after a void (e.g. a stub count that was not a misdeal, § 659a.8(e))."""
 PROGRESSIVE_LIGHT: Final = "check_progressive_light"
 """The dealer verifies the progressive table game system's light (§ 639a.11(c)(5)(ii))."""
 
