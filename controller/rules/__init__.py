@@ -5,7 +5,7 @@ Pure Python, stdlib only: no I/O, no asyncio, no hardware. The public API:
 - cards: :class:`Card`, :func:`parse_cards`, :func:`format_cards`, :data:`JOKER`, decks;
 - hand values: :class:`HandValue` (ordered within one ranking, printable) and
   :class:`Ranking`; every ranking by name in :data:`RANKINGS` / :func:`get_ranking`;
-- the rankings, one module per family, each citing its section: :mod:`.high`,
+- the rankings, one module per family, each citing its section (§ 639a.6, § 649a.6, ...): :mod:`.high`,
   :mod:`.three_card`, :mod:`.low`, :mod:`.omaha`, :mod:`.badugi`,
   :mod:`.asia_poker`, :mod:`.blackjack_hands`.
 

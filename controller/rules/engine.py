@@ -4,8 +4,9 @@ Each game module (``caribbean_stud``, ``holdem_bonus``, ...) provides a
 :class:`Game`: ``start`` makes the state of a new round from the Rules
 Submission and the meters; ``apply`` takes one event and returns the new state
 or raises :class:`IllegalEvent` (the state is immutable, so a refused event
-changes nothing); ``settle`` gives the :class:`~.settlement.Settlement` once the
-round is complete, and otherwise says what the round is waiting for.
+changes nothing: a wager after "no more bets", § 639a.7(c), leaves the round as
+it was); ``settle`` gives the :class:`~.settlement.Settlement` once the round is
+complete, and otherwise says what the round is waiting for.
 
 :class:`Round` drives a game: it keeps the state and the events accepted so
 far, which is exactly what the journal stores and a round record replays.

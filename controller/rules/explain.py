@@ -1,6 +1,7 @@
 """``tablectl replay --explain``: a round told in words, citing the sections.
 
-For a floorperson or a lab engineer replaying a disputed hand: the rules in
+For a floorperson or a lab engineer replaying a disputed hand (the reconstruction
+of § 639a.11(d)): the rules in
 force, every event in order, then each wager's settlement in the order the
 dealer settles them, with the hand, the reason and the section.
 """

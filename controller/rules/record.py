@@ -1,5 +1,9 @@
 """Round records: one round's rules, meters and events, replayed to its settlement.
 
+The texts require the cards to be kept "in a manner that permits the reconstruction of each
+hand in the event of a question or dispute" (§ 639a.11(d), § 647a.11(i)); a record is that
+reconstruction, and replaying it gives the settlement again.
+
 A record is JSON (docs/round-record.md)::
 
     {"record": "round", "version": 1, "game": "caribbean-stud",
