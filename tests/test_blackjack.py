@@ -29,7 +29,7 @@ from controller.rules.blackjack import (
     BlackjackState,
 )
 from controller.rules.blackjack_hands import is_blackjack
-from controller.rules.cards import Card, parse_cards, shoe
+from controller.rules.cards import TEN, Card, parse_cards, shoe
 from controller.rules.engine import IllegalEvent, Round, play
 from controller.rules.events import Event
 from controller.rules.games import GAMES
@@ -1039,6 +1039,302 @@ def test_illegal_events_during_play() -> None:
         t.settle()
 
 
+# --- Spanish 21: the Double Down Wager and the rescue, § 635a.10 -------------------------------------------
+
+SPANISH: dict[str, Any] = {"spanish_21": {"offered": True, "rescue": True}}
+"""A Spanish 21 table offering the rescue, on top of ALL (every optional wager offered)."""
+
+
+def spanish(over: Mapping[str, Any] | None = None) -> BlackjackRules:
+    return rules(merged(SPANISH, over or {}))
+
+
+def test_section_635a_10_a_is_quoted_from_the_text() -> None:
+    """The sentences the tests below follow, word for word from our copy (43 Pa.B. 834)."""
+    text = re.sub(r"\s+", " ", (REGULATIONS / TEXT_FILE).read_text())
+    assert "CHAPTER 635a. SPANISH 21 § 635a.10. Double Down Wager; rescue." in text
+    for quote in (
+        "(a) Except when a player has Blackjack, a player may elect to make a Double Down Wager, which may "
+        "not exceed the amount of his original Spanish 21 Wager",
+        "A player may double down on two or more cards dealt to him or two or more cards of any split pair.",
+        "Only one additional card shall be dealt to the hand on which the player has elected to double down.",
+    ):
+        assert quote in text
+
+
+def test_spanish_21_options_default_off_and_load() -> None:
+    r = load_rules(BlackjackRules, {}, "defaults", GAME.rules_checks)
+    assert not (r.spanish_21_offered or r.spanish_21_rescue or r.spanish_deck)
+    on = spanish({"spanish_21": {"spanish_deck": True}})
+    assert (on.spanish_21_offered, on.spanish_21_rescue, on.spanish_deck) == (True, True, True)
+    assert load_rules(BlackjackRules, rules_to_mapping(on), "again", GAME.rules_checks) == on
+    doubling_only = rules({"spanish_21": {"offered": True}})
+    assert doubling_only.spanish_21_offered and not doubling_only.spanish_21_rescue
+
+
+def test_rescue_or_spanish_deck_without_spanish_21_is_an_error() -> None:
+    found = problems({"spanish_21": {"rescue": True, "spanish_deck": True}})
+    assert found == (
+        "spanish_21.rescue true: the rescue follows a Spanish 21 Double Down Wager; it is offered only at a "
+        "Spanish 21 table (set spanish_21.offered) (§ 635a.10)",
+        "spanish_21.spanish_deck true: the Spanish deck is dealt only at a Spanish 21 table (set "
+        "spanish_21.offered) (ch. 635a)",
+    )
+    # The same with the table said not to be Spanish 21 in so many words.
+    assert len(problems({"spanish_21": {"offered": False, "rescue": True}})) == 1
+
+
+def test_spanish_21_double_down_rules_may_not_be_narrowed() -> None:
+    """§ 635a.10(a): "may double down on two or more cards ... or two or more cards of any split pair"."""
+    found = problems({"spanish_21": {"offered": True}, "double_down": {"on": "10_11", "after_split": False}})
+    assert found == (
+        "double_down.on 10_11: at a Spanish 21 table a player may double down on two or more cards of any "
+        "total; write any_two (§ 635a.10(a))",
+        "double_down.after_split false: at a Spanish 21 table a player may double down on two or more cards "
+        "of any split pair (§ 635a.10(a))",
+    )
+
+
+def test_spanish_21_option_values_and_unknown_keys() -> None:
+    found = problems({"spanish_21": {"offered": "yes", "rescues": True}})
+    assert found == (
+        "spanish_21.rescues: unknown option; did you mean 'spanish_21.rescue'?",
+        "spanish_21.offered yes: must be true or false (§ 635a.10(a); § 601a.2)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("dealt", "hits"),
+    [("5c 4d", ""), ("2c 3d", "4s"), ("2c 2d", "3s 2h")],
+    ids=["two cards", "three cards", "four cards"],
+)
+def test_spanish_21_double_down_on_two_or_more_cards(dealt: str, hits: str) -> None:
+    t = Table(spanish())(W(1, "blackjack", "10.00"), NMB).deal({1: dealt}, "6h")
+    for c in hits.split():
+        t(D(1, "hit"), C(1, c))
+    assert sum(int(c.rank) for c in t.state.seats[1].hands[0].cards) == 9  # every hand is a hard 9 here
+    t(D(1, "double_down"), C(1, "Ks"))  # 19: the one additional card
+    assert t.state.seats[1].hands[0].double == 1000
+    s = t(D(1, "stand")).dealer("Kc 2d").settle()  # 6 + 10 = 16, draws a 2: 18
+    # 19 beats 18: the Spanish 21 Wager and the Double Down Wager each win 1 to 1 (§ 633a.13(a)).
+    check(outcome(s, 1, "blackjack"), Result.WIN, "+10.00")
+    check(outcome(s, 1, "double_down"), Result.WIN, "+10.00")
+
+
+@pytest.mark.parametrize("hits", ["4s", "3s 2h"], ids=["three cards", "four cards"])
+def test_doubling_on_more_than_two_cards_needs_a_spanish_21_table(hits: str) -> None:
+    t = Table()(W(1, "blackjack", "10.00"), NMB).deal({1: "2c 2d"}, "6h")
+    for c in hits.split():
+        t(D(1, "hit"), C(1, c))
+    t.refuses(D(1, "double_down"), r"on two cards \(§ 633a\.10\); on two or more cards only at a Spanish 21")
+
+
+@pytest.mark.parametrize("table", ["spanish 21", "blackjack"])
+def test_no_double_down_on_a_blackjack(table: str) -> None:
+    r = spanish() if table == "spanish 21" else rules()
+    t = Table(r)(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+        {1: "As Kd", 2: "9c 7d"}, "6h"
+    )
+    t.refuses(D(1, "double_down"), r"no Double Down Wager on a Blackjack .*§ 635a\.10\(a\)")
+    t.refuses(D(1, "double_down", amount="5.00"), "no Double Down Wager on a Blackjack")
+    assert t.state.turn == (2, 0)
+    s = t(D(2, "stand")).dealer("Kc 2d").settle()  # 18
+    check(outcome(s, 1, "blackjack"), Result.WIN, "+15.00")  # 3 to 2, and no double_down line
+    assert "double_down" not in s.for_seat(1)
+
+
+def test_spanish_21_double_down_may_not_exceed_the_original_wager() -> None:
+    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+        {1: "2c 3d", 2: "4c 3s"}, "6h"
+    )
+    t(D(1, "hit"), C(1, "4s"))  # 9 on three cards
+    t.refuses(
+        D(1, "double_down", amount="10.01"),
+        r"may not exceed the Blackjack Wager on the hand, 10\.00 \(§ 635a\.10\(a\): his original Spanish 21",
+    )
+    t.refuses(D(1, "double_down", amount="0.00"), "more than 0.00")
+    t(D(1, "double_down", amount="10.00"), C(1, "Ah"), D(1, "stand"))  # 2-3-4-A: soft 20
+    t(D(2, "hit"), C(2, "2d"), D(2, "double_down", amount="4.00"), C(2, "9d"), D(2, "stand"))  # 18
+    s = t.dealer("Kc 3d").settle()  # 6 + 10 + 3 = 19
+    check(outcome(s, 1, "blackjack"), Result.WIN, "+10.00")
+    check(outcome(s, 1, "double_down"), Result.WIN, "+10.00")
+    check(outcome(s, 2, "blackjack"), Result.LOSE, "-10.00")
+    check(outcome(s, 2, "double_down"), Result.LOSE, "-4.00")  # less than the wager: what was wagered
+
+
+def test_spanish_21_double_down_on_two_or_more_cards_of_a_split_pair() -> None:
+    t = Table(spanish())(W(1, "blackjack", "15.00"), NMB).deal({1: "7s 7d"}, "5h")
+    t(D(1, "split"), C(1, "4c"))  # hand 0: 7-4, 11
+    t(D(1, "double_down"), C(1, "9c"), D(1, "stand"))  # two cards of a split pair: 20
+    t(C(1, "2s", 1), D(1, "hit", 1), C(1, "2d", 1))  # hand 1: 7-2-2, 11
+    t(D(1, "double_down", 1, amount="10.00"), C(1, "Qs", 1), D(1, "stand", 1))  # three cards: 21
+    s = t.dealer("Kd 3h").settle()  # 5 + 10 + 3 = 18
+    assert [(o.wager, o.result, o.net) for o in s.outcomes] == [
+        ("blackjack", Result.WIN, 1500),
+        ("double_down", Result.WIN, 1500),
+        ("blackjack.1", Result.WIN, 1500),  # 21 after a split: 1 to 1
+        ("double_down.1", Result.WIN, 1000),
+    ]
+
+
+def test_only_one_additional_card_on_a_spanish_21_double_down() -> None:
+    # With the rescue offered, the doubled hand waits for "stand" or "rescue" and takes nothing else.
+    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+        {1: "2c 3d", 2: "9c 9d"}, "6h"
+    )
+    t(D(1, "hit"), C(1, "4s"), D(1, "double_down"))
+    t.refuses(D(1, "stand"), "waits for a card")
+    t.refuses(C(1, "2h 3h"), "one card now")
+    t(C(1, "2h"))  # 11
+    t.refuses(C(1, "9s"), "waits for a decision, not a card")
+    for action in ("hit", "double_down", "split", "surrender"):
+        t.refuses(
+            D(1, action), f"one additional card .*§ 635a\\.10\\(a\\).*may stand or rescue, not {action}"
+        )
+    with pytest.raises(IllegalEvent, match="waits for seat 1 hand 0 to stand or rescue"):
+        t.settle()
+    t(D(1, "stand"))
+    assert t.state.turn == (2, 0)
+    t.refuses(C(1, "9s"), "no card is dealt to seat 1 hand 0 now")
+    # Without the rescue the doubled hand is complete at its one card.
+    t2 = Table(rules({"spanish_21": {"offered": True}}))(
+        W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00")
+    )
+    t2(NMB).deal({1: "2c 3d", 2: "9c 9d"}, "6h")
+    t2(D(1, "hit"), C(1, "4s"), D(1, "double_down"), C(1, "2h"))
+    assert t2.state.turn == (2, 0)
+    t2.refuses(C(1, "9s"), "no card is dealt to seat 1 hand 0 now")
+    t2.refuses(D(1, "hit"), "out of turn")
+
+
+def test_rescue_forfeits_the_original_wager_and_returns_the_double_down() -> None:
+    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "20.00"), NMB).deal(
+        {1: "2c 3d", 2: "6c 2d"}, "9h"
+    )
+    t(D(1, "hit"), C(1, "4s"))  # 9
+    t.refuses(D(1, "rescue"), "this hand has no Double Down Wager")
+    t(D(1, "double_down"))
+    t.refuses(D(1, "rescue"), "waits for a card")
+    t(C(1, "5h"))  # 14 against a 9 up
+    t.refuses(D(1, "rescue", amount="10.00"), "give no amount")
+    t(D(1, "rescue"))
+    assert t.state.seats[1].hands[0].rescued and t.state.turn == (2, 0)
+    t.refuses(D(1, "rescue"), "out of turn")
+    t(D(2, "hit"), C(2, "3c"), D(2, "double_down"), C(2, "Kd"), D(2, "stand"))  # 6-2-3-K: 21
+    s = t.dealer("8s").settle()  # 17
+    assert [(o.seat, o.wager) for o in s.outcomes] == [
+        (2, "blackjack"),
+        (2, "double_down"),
+        (1, "blackjack"),
+        (1, "double_down"),
+    ]
+    check(outcome(s, 2, "blackjack"), Result.WIN, "+20.00")
+    check(outcome(s, 2, "double_down"), Result.WIN, "+20.00")
+    lost, back = outcome(s, 1, "blackjack"), outcome(s, 1, "double_down")
+    check(lost, Result.LOSE, "-10.00")  # the original wager is forfeited
+    check(back, Result.PUSH, "0.00")  # the Double Down Wager is returned
+    assert lost.hand == back.hand == "hard 14, rescued"
+    assert "§ 635a.10" in lost.section and "forfeited" in lost.note and "returned" in back.note
+    assert lost.to_json() == {"result": "lose", "net": "-10.00", "stake": "10.00", "hand": "hard 14, rescued"}
+    assert back.to_json() == {"result": "push", "net": "0.00", "stake": "10.00", "hand": "hard 14, rescued"}
+
+
+def test_rescue_of_a_smaller_double_down_costs_the_original_wager() -> None:
+    t = Table(spanish())(W(1, "blackjack", "10.00"), NMB).deal({1: "5c 4d"}, "9h")
+    t(D(1, "double_down", amount="4.00"), C(1, "3h"), D(1, "rescue"))  # 12
+    s = t(C("dealer", "7c")).settle()  # nothing in play: the dealer turns the hole card and draws nothing
+    check(outcome(s, 1, "blackjack"), Result.LOSE, "-10.00")
+    check(outcome(s, 1, "double_down"), Result.PUSH, "0.00")
+    assert outcome(s, 1, "double_down").stake == money("4.00")
+
+
+def test_rescue_refused_on_a_hand_over_21_and_after_the_player_stood() -> None:
+    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+        {1: "Tc 2d", 2: "9c 5d"}, "9h"
+    )
+    t(D(1, "double_down"), C(1, "Kc"))  # 22: the hand has lost, no decision waits
+    assert t.state.turn == (2, 0)
+    t.refuses(D(1, "rescue"), "over 21 and has lost; there is nothing to rescue")
+    t(D(2, "double_down"), C(2, "4s"), D(2, "stand"))  # 18, stood
+    t.refuses(D(2, "rescue"), "no rescue now")
+    s = t.dealer("7c 2h").settle()  # 16, draws a 2: 18
+    check(outcome(s, 1, "blackjack"), Result.LOSE, "-10.00")  # over 21: both wagers lose
+    check(outcome(s, 1, "double_down"), Result.LOSE, "-10.00")
+    check(outcome(s, 2, "blackjack"), Result.PUSH, "0.00")  # 18 against 18
+    check(outcome(s, 2, "double_down"), Result.PUSH, "0.00")
+
+
+@pytest.mark.parametrize(
+    "over", [{}, {"spanish_21": {"offered": True}}], ids=["blackjack table", "spanish 21 without the rescue"]
+)
+def test_rescue_refused_where_not_offered(over: Mapping[str, Any]) -> None:
+    t = Table(rules(over))(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+        {1: "5c 4d", 2: "9c 5d"}, "9h"
+    )
+    t(D(1, "double_down"), C(1, "3h"))  # 12: the hand is complete at its one card
+    t.refuses(
+        D(1, "rescue"), r"rescue is not offered in this Rules Submission \(spanish_21\.rescue, § 635a\.10"
+    )
+    t.refuses(D(2, "rescue"), "rescue is not offered")
+    t(D(2, "stand"), C("dealer", "8c"))  # 17
+    s = t.settle()
+    check(outcome(s, 1, "blackjack"), Result.LOSE, "-10.00")
+    check(outcome(s, 1, "double_down"), Result.LOSE, "-10.00")  # no rescue: both wagers lose
+
+
+def test_a_rescued_split_hand_stands_when_a_shoe_jam_voids_the_round() -> None:
+    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+        {1: "8c 8d", 2: "9c 8s"}, "Th"
+    )
+    t(READER(False), D(1, "split"), C(1, "Tc"), D(1, "stand"))  # hand 0: 18
+    t(C(1, "3h", 1), D(1, "double_down", 1, amount="4.00"), C(1, "5s", 1), D(1, "rescue", 1))  # 16
+    t(D(2, "stand"), IRR("shoe_jam"))
+    s = t.settle()
+    assert "shoe_jam" in s.void
+    assert [(o.seat, o.wager, o.result, o.net) for o in s.outcomes] == [
+        (1, "blackjack.1", Result.LOSE, -1000),  # the rescue was settled when made: it stands
+        (1, "double_down.1", Result.PUSH, 0),
+        (2, "blackjack", Result.VOID, 0),
+        (1, "blackjack", Result.VOID, 0),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("action", "bad_beat", "double_down"), [("stand", "+25.00", "-10.00"), ("rescue", "-5.00", "0.00")]
+)
+def test_a_rescued_hand_does_not_lose_to_the_dealers_21_for_the_bad_beat(
+    action: str, bad_beat: str, double_down: str
+) -> None:
+    meters = {"bad_beat": "40000.00", "hit_and_run": "30000.00"}
+    t = Table(spanish(), meters)(
+        W(1, "blackjack", "10.00"), W(1, "bad_beat", "5.00"), W(1, "hit_and_run", "5.00")
+    )
+    t(NMB).deal({1: "5c 5d"}, "9h")
+    t(D(1, "double_down"), C(1, "Kc"), D(1, action))  # 20
+    s = t.dealer("2c Kd").settle()  # the Hit and Run Wager keeps the dealer drawing: 9-2-K, 21 in three cards
+    check(outcome(s, 1, "blackjack"), Result.LOSE, "-10.00")
+    check(outcome(s, 1, "double_down"), Result.LOSE if action == "stand" else Result.PUSH, double_down)
+    # A 20 that stood and lost to a three-card 21 wins the Bad Beat at 5 to 1 (5.00 x 5); a rescued one
+    # was forfeited, it did not lose to the 21.
+    check(outcome(s, 1, "bad_beat"), Result.WIN if action == "stand" else Result.LOSE, bad_beat)
+
+
+def test_the_spanish_deck_has_no_tens() -> None:
+    t = Table(spanish({"spanish_21": {"spanish_deck": True}}))(W(1, "blackjack", "10.00"), NMB)
+    t.refuses(C(1, "Ts"), r"Ts is not in the shoe: a Spanish 21 table deals Spanish decks, 48 cards without")
+    t.refuses(C(1, "9s Td"), "Td is not in the shoe")
+    t(C(1, "Ks Jd"), C("dealer", "9h"))  # jacks, queens and kings stay
+    t.refuses(C("dealer", "Tc"), "Tc is not in the shoe")
+    t(D(1, "stand"))
+    t.refuses(C("dealer", "Th"), "Th is not in the shoe")
+    s = t.dealer("Qh").settle()  # 19
+    check(outcome(s, 1, "blackjack"), Result.WIN, "+10.00")
+    # A Spanish 21 table that keeps the 10s in its shoe (spanish_deck false) deals them.
+    u = Table(spanish())(W(1, "blackjack", "10.00"), NMB)
+    u(C(1, "Ts 9d"))
+    assert u.state.seats[1].initial == cards("Ts 9d")
+
+
 # --- the examples -------------------------------------------------------------------------------------------
 
 
@@ -1046,7 +1342,13 @@ RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".set
 
 
 def test_there_are_examples() -> None:
-    assert {p.stem for p in RECORDS} >= {"normal-round", "side-wager-hits", "dealer-blackjack", "shoe-jam"}
+    assert {p.stem for p in RECORDS} >= {
+        "normal-round",
+        "side-wager-hits",
+        "dealer-blackjack",
+        "shoe-jam",
+        "spanish-21-rescue",
+    }
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
@@ -1077,17 +1379,31 @@ def test_a_compact_record_replays() -> None:
 
 LIMIT = money("300.00")
 PROPERTY_RULES = {
-    d: rules({"decks": d, "payout_limit": "300.00", "split": {"resplit_aces": True}}) for d in (1, 6)
+    (d, spanish_21): rules(
+        {
+            "decks": d,
+            "payout_limit": "300.00",
+            "split": {"resplit_aces": True},
+            # A Spanish 21 table offering the rescue; the six-deck one deals Spanish decks (no 10s).
+            "spanish_21": {
+                "offered": spanish_21,
+                "rescue": spanish_21,
+                "spanish_deck": spanish_21 and d == 6,
+            },
+        }
+    )
+    for d in (1, 6)
+    for spanish_21 in (False, True)
 }
 METERS = {"straight_jack": money("20000.00"), "hit_and_run": money("30000.00"), "bad_beat": money("40000.00")}
 
 
-def random_round(rng: Any, r: BlackjackRules) -> tuple[list[Event], Settlement]:
+def random_round(rng: Any, r: BlackjackRules) -> tuple[list[Event], Settlement, BlackjackState]:
     """A random legal round: random seats, wagers and decisions, cards from a shuffled shoe.
 
     Every refused event is checked to leave the state unchanged, then another is tried.
     """
-    deck = list(shoe(r.decks))
+    deck = [c for c in shoe(r.decks) if not (r.spanish_deck and c.rank == TEN)]
     rng.shuffle(deck)
     rnd = Round.begin(GAME, r, METERS)
 
@@ -1143,21 +1459,25 @@ def random_round(rng: Any, r: BlackjackRules) -> tuple[list[Event], Settlement]:
         if rnd.state.seats[seat].hands[index].status != DECIDE:
             card(str(seat), index)
             continue
-        action = rng.choice(PLAY_ACTIONS)
+        hand = rnd.state.seats[seat].hands[index]
+        # A doubled hand waiting for its decision (the rescue is offered) stands or rescues, half and half.
+        action = rng.choice(["stand", "rescue"] if hand.double else PLAY_ACTIONS)
         if not apply(Event("decision", seat=seat, action=action, hand=index)):
             assert apply(Event("decision", seat=seat, action="stand", hand=index))
     if len(rnd.state.dealer) == 1:
         assert apply(Event("cards", to="dealer", cards=(hole,)))
     while rnd.state.phase != COMPLETE:
         card("dealer")
-    return rnd.events, rnd.settle()
+    state = rnd.state
+    assert isinstance(state, BlackjackState)
+    return rnd.events, rnd.settle(), state
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.randoms(use_true_random=False), st.sampled_from([1, 6]))
-def test_random_rounds_replay_and_keep_their_invariants(rng: Any, decks: int) -> None:
-    r = PROPERTY_RULES[decks]
-    events, s = random_round(rng, r)
+@given(st.randoms(use_true_random=False), st.sampled_from(sorted(PROPERTY_RULES)))
+def test_random_rounds_replay_and_keep_their_invariants(rng: Any, table: tuple[int, bool]) -> None:
+    r = PROPERTY_RULES[table]
+    events, s, state = random_round(rng, r)
     # Replay is deterministic: the same events give the same settlement, byte for byte.
     again = play(GAME, r, METERS, events)
     assert json.dumps(again.to_json()) == json.dumps(s.to_json())
@@ -1171,6 +1491,24 @@ def test_random_rounds_replay_and_keep_their_invariants(rng: Any, decks: int) ->
             assert o.net <= LIMIT
         if o.wager.startswith("double_down"):
             assert abs(o.net) <= o.stake
+        if o.hand.endswith(", rescued"):
+            # § 635a.10 rescue: the original wager lost, exactly; the Double Down Wager returned, exactly.
+            assert r.spanish_21_rescue
+            if o.wager.startswith("blackjack"):
+                assert o.result is Result.LOSE and o.net == -o.stake
+            else:
+                assert o.wager.startswith("double_down") and o.result is Result.PUSH and o.net == 0
+    for seat in state.seats.values():
+        for hand in seat.hands:
+            if hand.double:
+                # Never on a Blackjack, never more than the wager, one additional card only; on more than
+                # two cards only at a Spanish 21 table (§ 635a.10(a), § 633a.10).
+                assert not hand.is_blackjack and 0 < hand.double <= hand.stake
+                assert len(hand.cards) == 3 or (r.spanish_21_offered and len(hand.cards) > 3)
+            if hand.rescued:
+                assert hand.double and not hand.bust and not hand.surrendered
+    if r.spanish_deck:
+        assert all(c.rank != TEN for c in state.all_cards())
     for name, meter in s.meters.items():
         assert meter >= r.reset(name)
     # No payout at all is more than what the rules allow: the largest is 100% of a meter and 200 to 1.
@@ -1178,9 +1516,9 @@ def test_random_rounds_replay_and_keep_their_invariants(rng: Any, decks: int) ->
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.randoms(use_true_random=False))
-def test_settlement_order_is_by_stage_then_from_the_dealers_right(rng: Any) -> None:
-    _, s = random_round(rng, PROPERTY_RULES[6])
+@given(st.randoms(use_true_random=False), st.booleans())
+def test_settlement_order_is_by_stage_then_from_the_dealers_right(rng: Any, spanish_21: bool) -> None:
+    _, s, _ = random_round(rng, PROPERTY_RULES[6, spanish_21])
     main = [o.seat for o in s.outcomes if o.wager.startswith(("blackjack", "double_down"))]
     if not s.void:
         even_money = {o.seat for o in s.outcomes if "even money" in o.note}

@@ -30,7 +30,11 @@ The round, as events (:mod:`.events`):
 5. ``decision`` ``add_house_money`` (§ 633a.7(g)(10)(ii)) before play begins; then
    from seat 1 (the dealer's left), hand by hand: ``hit``, ``stand``,
    ``double_down`` (optional ``amount``), ``split``, ``surrender``; each card a
-   ``cards`` event to the seat (``hand`` for a hand formed by splitting).
+   ``cards`` event to the seat (``hand`` for a hand formed by splitting). At a
+   Spanish 21 table (``spanish_21.offered``, § 635a.10(a)) ``double_down`` is also
+   made on three or more cards; with ``spanish_21.rescue`` a doubled hand that is
+   not over 21 then waits for ``stand`` or ``rescue`` (§ 635a.10: the original
+   wager is forfeited, the Double Down Wager returned).
 6. The dealer's hole card and draws (``cards`` to ``"dealer"``), then settlement in
    the order the dealer settles, each stage from the dealer's right: the optional
    wagers of § 633a.7(g) (step 3), even money, what waited for the card reader
@@ -83,7 +87,7 @@ from .blackjack_wagers import (
     settle_remaining,
     settle_second_card,
 )
-from .cards import ACE, Card, format_cards
+from .cards import ACE, TEN, Card, format_cards
 from .engine import Game, IllegalEvent
 from .events import Event, seat_of
 from .hand import HandValue
@@ -120,10 +124,13 @@ STAND: Final = "stand"
 DOUBLE: Final = "double_down"
 SPLIT: Final = "split"
 SURRENDER: Final = "surrender"
+RESCUE: Final = "rescue"
+"""§ 635a.10 ("Double Down Wager; rescue"): after the double-down card, forfeit the original wager and
+take back the Double Down Wager."""
 INSURE: Final = "insurance"
 EVEN_MONEY: Final = "even_money"
 ADD_HOUSE_MONEY: Final = "add_house_money"
-PLAY_ACTIONS: Final = (HIT, STAND, DOUBLE, SPLIT, SURRENDER)
+PLAY_ACTIONS: Final = (HIT, STAND, DOUBLE, SPLIT, SURRENDER, RESCUE)
 ACTIONS: Final = (*PLAY_ACTIONS, INSURE, EVEN_MONEY, ADD_HOUSE_MONEY)
 
 # Status of a player's hand.
@@ -143,6 +150,12 @@ IRREGULARITIES: Final[Mapping[str, str]] = MappingProxyType(
     }
 )
 """Device faults; each voids every wager not yet settled (design rule, § 633a.14 not in our copy)."""
+SPANISH_21_DOUBLE: Final = "§ 635a.10(a)"
+"""The Spanish 21 Double Down Wager: on two or more cards of a hand or of a split pair, never on a
+Blackjack, at most the original wager, one more card only."""
+RESCUE_SECTION: Final = "§ 635a.10 rescue (its subsection is not in our copy: the published Spanish 21 rule)"
+SPANISH_DECK_SECTION: Final = "ch. 635a (§ 635a.3 not in our copy): the published Spanish 21 deck"
+
 IRREGULARITY_SECTION: Final = (
     "§ 633a.14 (not in our copy); design: a device fault voids the round and returns the wagers"
 )
@@ -215,6 +228,27 @@ class BlackjackRules:
     )
     even_money_offered: bool = option(
         "even_money.offered", boolean, True, section="§ 633a.8", help="even money for a player's Blackjack"
+    )
+    spanish_21_offered: bool = option(
+        "spanish_21.offered",
+        boolean,
+        False,
+        section="§ 635a.10(a); § 601a.2",
+        help="a Spanish 21 table: the Double Down Wager on two or more cards of a hand or a split pair",
+    )
+    spanish_21_rescue: bool = option(
+        "spanish_21.rescue",
+        boolean,
+        False,
+        section="§ 635a.10; § 601a.2",
+        help="after the double-down card, the player may forfeit the original wager and take back the double",
+    )
+    spanish_deck: bool = option(
+        "spanish_21.spanish_deck",
+        boolean,
+        False,
+        section="ch. 635a (§ 635a.3 not in our copy); § 601a.2",
+        help="the shoe holds Spanish decks: 48 cards, the four 10s removed (jacks, queens, kings stay)",
     )
     payout_limit: Cents | None = option(
         "payout_limit",
@@ -318,9 +352,36 @@ class BlackjackRules:
         return value or 0
 
 
+def check_spanish_21(rules: BlackjackRules) -> Iterator[str]:
+    """The Spanish 21 options hang together (§ 635a.10)."""
+    if not rules.spanish_21_offered:
+        if rules.spanish_21_rescue:
+            yield (
+                "spanish_21.rescue true: the rescue follows a Spanish 21 Double Down Wager; it is offered "
+                "only at a Spanish 21 table (set spanish_21.offered) (§ 635a.10)"
+            )
+        if rules.spanish_deck:
+            yield (
+                "spanish_21.spanish_deck true: the Spanish deck is dealt only at a Spanish 21 table "
+                "(set spanish_21.offered) (ch. 635a)"
+            )
+        return
+    if rules.double_on != "any_two":
+        yield (
+            f"double_down.on {rules.double_on}: at a Spanish 21 table a player may double down on two or "
+            f"more cards of any total; write any_two (§ 635a.10(a))"
+        )
+    if not rules.double_after_split:
+        yield (
+            "double_down.after_split false: at a Spanish 21 table a player may double down on two or more "
+            "cards of any split pair (§ 635a.10(a))"
+        )
+
+
 RULES_CHECKS: Final[tuple[Callable[[BlackjackRules], Iterable[str]], ...]] = (
     check_paytables,
     check_progressives,
+    check_spanish_21,
 )
 
 
@@ -340,6 +401,8 @@ class PlayerHand:
     split_aces: bool = False
     status: str = DECIDE
     surrendered: bool = False
+    rescued: bool = False
+    """§ 635a.10: the original wager forfeited, the Double Down Wager taken back."""
     decisions: int = 0
 
     @property
@@ -421,7 +484,7 @@ class BlackjackState:
             if seat.even_money:
                 continue
             for hand in seat.hands:
-                if not (hand.surrendered or hand.bust or hand.is_blackjack):
+                if not (hand.surrendered or hand.rescued or hand.bust or hand.is_blackjack):
                     return True
         return False
 
@@ -590,6 +653,13 @@ def _cards(state: BlackjackState, event: Event) -> BlackjackState:
         raise IllegalEvent(f"a cards event to {who} gives no cards")
     if any(c.is_joker for c in cards):
         raise IllegalEvent("Blackjack is played without a joker (§ 633a.3)")
+    if state.rules.spanish_deck:
+        tens = [str(c) for c in cards if c.rank == TEN]
+        if tens:
+            raise IllegalEvent(
+                f"{', '.join(tens)} is not in the shoe: a Spanish 21 table deals Spanish decks, 48 cards "
+                f"without the four 10s (spanish_21.spanish_deck; {SPANISH_DECK_SECTION})"
+            )
     counts = Counter(state.all_cards())
     counts.update(cards)
     decks = state.rules.decks
@@ -723,7 +793,9 @@ def _player_card(state: BlackjackState, seat: int, event: Event) -> BlackjackSta
     cards = (*hand.cards, event.cards[0])
     total = hand_total(cards)[0]
     if hand.double:
-        status = DONE  # § 633a.10: only one additional card on a Double Down
+        # § 635a.10(a), § 633a.10: only one additional card on a Double Down. With the rescue offered,
+        # a hand not over 21 then waits for the player to stand or rescue (§ 635a.10).
+        status = DECIDE if state.rules.spanish_21_rescue and total <= 21 else DONE
     elif hand.split_aces and len(cards) == 2:
         # § 633a.11: split aces receive one card each; a second ace may be split again if allowed.
         can_resplit = (
@@ -838,8 +910,30 @@ def _play(state: BlackjackState, seat: int, seat_state: SeatState, event: Event)
     rules = state.rules
     action = event.action
     index = event.hand
+    if action == RESCUE and not rules.spanish_21_rescue:
+        raise IllegalEvent(
+            f"seat {seat}: the rescue is not offered in this Rules Submission (spanish_21.rescue, "
+            f"{RESCUE_SECTION})"
+        )
     if state.phase != PLAY:
         raise IllegalEvent(f"seat {seat}: no {action} now; the round waits for {waiting_for(state)}")
+    if 0 <= index < len(seat_state.hands):
+        named = seat_state.hands[index]
+        if action == DOUBLE and named.is_blackjack:
+            cited = (
+                SPANISH_21_DOUBLE
+                if rules.spanish_21_offered
+                else f"§ 633a.10, as {SPANISH_21_DOUBLE} words it"
+            )
+            raise IllegalEvent(
+                f'seat {seat} hand {index}: no Double Down Wager on a Blackjack ("Except when a player has '
+                f'Blackjack", {cited})'
+            )
+        if action == RESCUE and named.double and named.bust:
+            raise IllegalEvent(
+                f"seat {seat} hand {index}: the doubled hand is over 21 and has lost; there is nothing to "
+                f"rescue ({RESCUE_SECTION})"
+            )
     turn = state.turn
     if turn != (seat, index):
         raise IllegalEvent(
@@ -849,8 +943,13 @@ def _play(state: BlackjackState, seat: int, seat_state: SeatState, event: Event)
     hand = seat_state.hands[index]
     if hand.status == CARD:
         raise IllegalEvent(f"seat {seat} hand {index} waits for a card, not a decision")
-    if action in (HIT, STAND, SURRENDER) and event.amount is not None:
+    if action in (HIT, STAND, SURRENDER, RESCUE) and event.amount is not None:
         raise IllegalEvent(f"seat {seat}: {action} makes no wager; give no amount")
+    if hand.double and action not in (STAND, RESCUE):
+        raise IllegalEvent(
+            f"seat {seat} hand {index} has doubled down and received its one additional card ("
+            f"{SPANISH_21_DOUBLE}; § 633a.10): it may stand or rescue, not {action}"
+        )
     count = hand.decisions + 1
     if action == HIT:
         if hand.split_aces:
@@ -869,6 +968,8 @@ def _play(state: BlackjackState, seat: int, seat_state: SeatState, event: Event)
         new = dataclasses.replace(hand, status=DONE, surrendered=True, decisions=count)
     elif action == DOUBLE:
         new = _double(rules, seat, index, hand, event.amount)
+    elif action == RESCUE:
+        new = _rescue(seat, index, hand)
     else:
         return _split(state, seat, seat_state, index, hand, event.amount)
     seats = _replace_seat(state, seat, _replace_hand(seat_state, index, new))
@@ -879,9 +980,15 @@ def _double(
     rules: BlackjackRules, seat: int, index: int, hand: PlayerHand, amount: Cents | None
 ) -> PlayerHand:
     where = f"seat {seat} hand {index}"
-    if len(hand.cards) != 2 or hand.split_aces:
+    spanish = rules.spanish_21_offered
+    if hand.split_aces:
         raise IllegalEvent(
-            f"{where}: a Double Down Wager is made on two cards (not on split aces) (§ 633a.10)"
+            f"{where}: split aces take one card each, so a Double Down Wager is not on split aces (§ 633a.11)"
+        )
+    if len(hand.cards) != 2 and not spanish:
+        raise IllegalEvent(
+            f"{where}: a Double Down Wager is made on two cards (§ 633a.10); on two or more cards only at "
+            f"a Spanish 21 table (spanish_21.offered, {SPANISH_21_DOUBLE})"
         )
     if hand.split and not rules.double_after_split:
         raise IllegalEvent(f"{where}: doubling down after splitting is not offered (double_down.after_split)")
@@ -892,11 +999,23 @@ def _double(
         raise IllegalEvent(f"{where}: doubling down is allowed on {allowed} (double_down.on), not on {total}")
     stake = hand.stake if amount is None else amount
     if not 0 < stake <= hand.stake:
+        section = f"{SPANISH_21_DOUBLE}: his original Spanish 21 Wager" if spanish else "§ 633a.10"
         raise IllegalEvent(
             f"{where}: a Double Down Wager is more than 0.00 and may not exceed the Blackjack Wager on the "
-            f"hand, {_money(hand.stake)} (§ 633a.10; § 633a.7(g)(10)(ii)(C)), not {_money(stake)}"
+            f"hand, {_money(hand.stake)} ({section}; § 633a.7(g)(10)(ii)(C)), not {_money(stake)}"
         )
     return dataclasses.replace(hand, double=stake, status=CARD, decisions=hand.decisions + 1)
+
+
+def _rescue(seat: int, index: int, hand: PlayerHand) -> PlayerHand:
+    """§ 635a.10: the player forfeits the original wager and takes back the Double Down Wager."""
+    where = f"seat {seat} hand {index}"
+    if not hand.double:
+        raise IllegalEvent(
+            f"{where}: a rescue is made only on a hand that has doubled down and received its one additional "
+            f"card ({RESCUE_SECTION}); this hand has no Double Down Wager"
+        )
+    return dataclasses.replace(hand, rescued=True, status=DONE, decisions=hand.decisions + 1)
 
 
 def _split(
@@ -978,6 +1097,8 @@ def waiting_for(state: BlackjackState) -> str:
         hand = state.seats[seat].hands[index]
         if hand.status == CARD:
             return f"a card to seat {seat} hand {index}"
+        if hand.double:
+            return f"seat {seat} hand {index} to stand or rescue ({hand.value.words}, doubled down)"
         return f"seat {seat} hand {index} to decide ({hand.value.words})"
     if state.phase == DEALER:
         if len(state.dealer) < 2:
@@ -1061,6 +1182,31 @@ def _surrendered(number: int, hand: PlayerHand) -> Outcome:
     )
 
 
+def _rescued(number: int, index: int, hand: PlayerHand) -> list[Outcome]:
+    """§ 635a.10 rescue: the original wager is lost, the Double Down Wager returned (net 0)."""
+    words = f"{hand.value.words}, rescued"
+    return [
+        lose(
+            number,
+            _hand_name(BLACKJACK, index),
+            hand.stake,
+            hand=words,
+            section=RESCUE_SECTION,
+            note=f"rescue: the original wager of {_money(hand.stake)} is forfeited",
+        ),
+        Outcome(
+            number,
+            _hand_name(DOUBLE_DOWN, index),
+            hand.double,
+            Result.PUSH,
+            0,
+            words,
+            RESCUE_SECTION,
+            f"rescue: the Double Down Wager of {_money(hand.double)} is returned to the player",
+        ),
+    ]
+
+
 def _main(state: BlackjackState) -> list[Outcome]:
     """The Blackjack and Double Down Wagers, from the dealer's right (§ 633a.7(p), § 633a.13(a))."""
     dealer = blackjack_value(state.dealer)
@@ -1074,6 +1220,9 @@ def _main(state: BlackjackState) -> list[Outcome]:
             name, dd = _hand_name(BLACKJACK, index), _hand_name(DOUBLE_DOWN, index)
             if hand.surrendered:
                 out.append(_surrendered(number, hand))
+                continue
+            if hand.rescued:
+                out.extend(_rescued(number, index, hand))
                 continue
             value = hand.value
             vs = f"dealer {dealer.words}"
@@ -1175,12 +1324,12 @@ def _void_settlement(state: BlackjackState) -> Settlement:
     settled = [*settle_second_card(state), *_even_money(state)]
     if state.void_phase != CHECK:
         settled += _stage_h(state)
-    settled += [
-        _surrendered(number, hand)
-        for number, seat in sorted(state.seats.items(), reverse=True)
-        for hand in seat.hands
-        if hand.surrendered
-    ]
+    for number, seat in sorted(state.seats.items(), reverse=True):
+        for index, hand in enumerate(seat.hands):
+            if hand.surrendered:
+                settled.append(_surrendered(number, hand))
+            elif hand.rescued:
+                settled.extend(_rescued(number, index, hand))
     done = {(o.seat, o.wager) for o in settled}
     voided = [
         Outcome(number, name, stake, Result.VOID, 0, section=IRREGULARITY_SECTION, note=reason)

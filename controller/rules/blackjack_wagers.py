@@ -580,7 +580,7 @@ def _bad_beat_hand(state: BlackjackState, seat: SeatState) -> str | None:
         return None
     dealer = blackjack_value(state.dealer)
     for hand in seat.hands:
-        if hand.surrendered or hand.bust:
+        if hand.surrendered or hand.rescued or hand.bust:  # forfeited hands did not lose to the 21
             continue
         value = hand.value
         total = hand_total(hand.cards)[0]
