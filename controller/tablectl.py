@@ -18,6 +18,7 @@ from pathlib import Path
 from random import Random
 
 from . import __version__, demo
+from .bench_command import add_bench_command
 from .rules.cards import Card, CardError, format_cards, parse_cards
 from .rules.explain import explain
 from .rules.games import GAMES
@@ -245,6 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo_p.add_argument("--rounds", type=_positive, default=1, help="deals per game (default 1)")
     demo_p.add_argument("--seed", type=int, help="shuffle seed, to repeat a demo")
     demo_p.set_defaults(func=cmd_demo)
+
+    add_bench_command(sub)
 
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(func=cmd_version)

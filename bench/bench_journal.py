@@ -1,0 +1,158 @@
+"""A durable append from the event loop: p50/p99, and what durability costs.
+
+Run: ``.venv/bin/python bench/bench_journal.py [--appends N] [--dir DIR]``.
+
+Each append is one event of the example rounds (begin, wagers, cards, decisions,
+settlement), awaited from the loop until it is committed, timed from the call to the
+return. Configurations, each on a fresh journal in ``--dir`` (put it on the Pi's SD card
+to measure the card):
+
+- the journal as the daemon runs it: the writer thread, ``synchronous=FULL``;
+- the peer ``synchronous=OFF`` (no fsync: what a power cut could lose), same writer;
+- ``asyncio.to_thread`` for each write instead of the writer thread, ``synchronous=FULL``;
+
+and a burst of 8 appends at once (seven bet sensors and the lock-out button), awaited
+together: the writer thread commits them in one transaction (one fsync), to_thread one by
+one. While appending, a ticker task measures how late the loop runs it (the loop must not
+block). Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from controller.journal import Dispatch, Journal
+from controller.rules.games import GAMES
+from controller.rules.record import load_record
+from controller.table_state import BeginRound, Entry, SettleRound
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def entries() -> Iterator[Entry]:
+    """The example rounds' entries, over and over."""
+    records = []
+    for path in sorted(EXAMPLES.glob("*/*.json")):
+        if not path.name.endswith(".settlement.json"):
+            records.append(load_record(json.loads(path.read_text()), GAMES, str(path)))
+    while True:
+        for r in records:
+            yield BeginRound(r.game.name, r.rules, r.meters)
+            yield from r.events
+            yield SettleRound()
+
+
+def source_of(entry: Entry) -> tuple[str, str | None]:
+    if isinstance(entry, BeginRound | SettleRound):
+        return "dealer-ui", "dealer-1"
+    return "shoe", None
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def ticker(lateness: list[float], stop: asyncio.Event) -> None:
+    period = 0.0005
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(period)
+        lateness.append((time.perf_counter() - t0 - period) * 1000)
+
+
+async def one_by_one(directory: Path, n: int, dispatch: Dispatch, synchronous: str) -> dict[str, Any]:
+    path = Path(tempfile.mkdtemp(dir=directory)) / "journal.sqlite3"
+    journal = await Journal.open(path, "BENCH-1", dispatch=dispatch, synchronous=synchronous)
+    times: list[float] = []
+    lateness: list[float] = []
+    stop = asyncio.Event()
+    tick = asyncio.create_task(ticker(lateness, stop))
+    try:
+        source = entries()
+        for _ in range(n):
+            entry = next(source)
+            where, actor = source_of(entry)
+            t0 = time.perf_counter_ns()
+            await journal.append(entry, source=where, actor=actor)
+            times.append((time.perf_counter_ns() - t0) / 1e6)
+    finally:
+        stop.set()
+        await tick
+        await journal.close()
+    return {"times": times, "lateness": lateness}
+
+
+async def bursts(directory: Path, n: int, dispatch: Dispatch, size: int = 8) -> list[float]:
+    """``size`` appends at once (outbox-free facts: they need no round), until all are durable."""
+    from controller.table_state import DeviceOnline
+
+    path = Path(tempfile.mkdtemp(dir=directory)) / "journal.sqlite3"
+    journal = await Journal.open(path, "BENCH-1", dispatch=dispatch)
+    times: list[float] = []
+    try:
+        for i in range(n // size):
+            t0 = time.perf_counter_ns()
+            await asyncio.gather(
+                *(journal.append(DeviceOnline(f"sensor-{s}", str(i)), source="gpio") for s in range(size))
+            )
+            times.append((time.perf_counter_ns() - t0) / 1e6)
+    finally:
+        await journal.close()
+    return times
+
+
+def line(label: str, times: list[float], peer: float) -> str:
+    p50, p99 = statistics.median(times), pct(times, 99)
+    return (
+        f"  {label:<44} p50 {p50:7.3f} ms   p99 {p99:7.3f} ms   max {max(times):7.3f} ms   {p50 / peer:5.2f}x"
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--appends", type=int, default=3000)
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()))
+    args = parser.parse_args()
+    n = args.appends
+    # Warm up SQLite, the rules core and the file system once.
+    await one_by_one(args.dir, 200, "thread", "FULL")
+
+    full = await one_by_one(args.dir, n, "thread", "FULL")
+    off = await one_by_one(args.dir, n, "thread", "OFF")
+    to_thread = await one_by_one(args.dir, n, "to_thread", "FULL")
+    peer = statistics.median(off["times"])
+    print(f"durable append from the loop, {n} appends each (ratio: p50 / p50 of synchronous=OFF)")
+    print(line("writer thread, synchronous=FULL (the daemon)", full["times"], peer))
+    print(line("asyncio.to_thread, synchronous=FULL", to_thread["times"], peer))
+    print(line("writer thread, synchronous=OFF (peer)", off["times"], peer))
+    idle: list[float] = []
+    stop = asyncio.Event()
+    tick = asyncio.create_task(ticker(idle, stop))
+    await asyncio.sleep(1.0)
+    stop.set()
+    await tick
+    print("loop lateness of a 0.5 ms ticker while appending (does anything block the loop?)")
+    runs = (("idle loop (the timer's own lateness)", {"lateness": idle}), ("writer thread, FULL", full))
+    for label, run in (*runs, ("asyncio.to_thread, FULL", to_thread)):
+        late = run["lateness"]
+        print(f"  {label:<44} p50 {statistics.median(late):7.3f} ms   p99 {pct(late, 99):7.3f} ms")
+
+    b_thread = await bursts(args.dir, n, "thread")
+    b_to_thread = await bursts(args.dir, n, "to_thread")
+    bpeer = statistics.median(b_thread)
+    print("a burst of 8 appends awaited together, synchronous=FULL (ratio: p50 / p50 of the writer thread)")
+    print(line("writer thread (one transaction per burst)", b_thread, bpeer))
+    print(line("asyncio.to_thread (one transaction each)", b_to_thread, bpeer))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

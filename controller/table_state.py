@@ -1,0 +1,680 @@
+"""The table's state: the fold of the journal.
+
+Everything that happens at the table is a journal record (:class:`JournalRecord`); the
+state of the table is what those records add up to (design: "events in, state out").
+:meth:`TableState.apply` is one step of that fold and :meth:`TableState.fold` the whole of
+it. The daemon never changes the state any other way: to accept something it first builds
+the record (:meth:`TableState.prepare`), folds it, journals it, and only then uses the new
+state. So the state after a restart (the journal folded again) is the state before the
+power cut, by construction, and a round recalled from the journal replays through the same
+code that accepted it.
+
+What the state holds:
+
+- the **current round**: the game, the Rules Submission options and the meters it began
+  with (a ``round_begin`` record), and the rules core's :class:`~controller.rules.engine.Round`
+  fed every ``event`` record accepted since; it ends with a ``round_settled`` record (the
+  settlement, as the engine computes it) or, while no wager has been accepted, a
+  ``round_cancelled`` record;
+- the **last rounds** (:data:`RECENT_ROUNDS` of them) with their settlements;
+- the **table's facts**: the lock-out, each device online or offline, the configuration
+  last loaded. Each is the *latest* record of its kind, never a count, so the state can be
+  recovered from the last rounds and the latest facts without folding years of records
+  (docs/journal.md, "Recovery").
+
+Records that change nothing but the sequence number: ``refused`` (something the rules
+refused, kept for the audit trail), ``command`` (a local API command and its actor) and
+``started`` (the daemon started; it names the boot, which gives meaning to the monotonic
+times that follow).
+
+This module is pure: no I/O, no clock, no randomness (the journal supplies the sequence
+number, the times and the event id of each record).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, Literal
+
+from .rules.engine import Game, IllegalEvent, Round
+from .rules.events import Event, EventError, parse_event
+from .rules.games import GAMES
+from .rules.money import Cents, MoneyError, format_money, parse_money
+from .rules.options import RulesError, load_rules, rules_to_mapping
+from .rules.settlement import Settlement
+
+RECENT_ROUNDS: Final = 10
+"""How many closed rounds the state keeps (the dealer's and the tech's "last rounds")."""
+
+# --- record kinds ------------------------------------------------------------------------------
+
+ROUND_BEGIN: Final = "round_begin"
+ROUND_EVENT: Final = "event"
+ROUND_SETTLED: Final = "round_settled"
+ROUND_CANCELLED: Final = "round_cancelled"
+REFUSED: Final = "refused"
+LOCK_OUT: Final = "lock_out"
+UNLOCK: Final = "unlock"
+DEVICE_ONLINE: Final = "device_online"
+DEVICE_OFFLINE: Final = "device_offline"
+CONFIG_LOADED: Final = "config_loaded"
+COMMAND: Final = "command"
+STARTED: Final = "started"
+
+KINDS: Final = (
+    ROUND_BEGIN,
+    ROUND_EVENT,
+    ROUND_SETTLED,
+    ROUND_CANCELLED,
+    REFUSED,
+    LOCK_OUT,
+    UNLOCK,
+    DEVICE_ONLINE,
+    DEVICE_OFFLINE,
+    CONFIG_LOADED,
+    COMMAND,
+    STARTED,
+)
+ROUND_CLOSES: Final = (ROUND_SETTLED, ROUND_CANCELLED)
+LOCK_KINDS: Final = (LOCK_OUT, UNLOCK)
+DEVICE_KINDS: Final = (DEVICE_ONLINE, DEVICE_OFFLINE)
+FACT_KINDS: Final = (*LOCK_KINDS, *DEVICE_KINDS, CONFIG_LOADED)
+"""The table's facts: the state keeps the latest of each (per device for the devices)."""
+
+# --- sources -----------------------------------------------------------------------------------
+
+SOURCES: Final = (
+    "gpio",  # the lock-out button, the bet sensors
+    "shoe",  # the automated dealing shoe
+    "shuffler",
+    "hole-card-reader",
+    "dealer-ui",  # the dealer's touchscreen (through the local API)
+    "floor",  # a floorperson (PIN or badge)
+    "tablectl",  # a slot technician
+    "daemon",  # the controller itself (start, config, device watch)
+    "link",  # the progressive link to the central meter
+)
+PERSON_SOURCES: Final = frozenset({"dealer-ui", "floor", "tablectl"})
+"""Sources where a person acts: their records name the actor (badge, user)."""
+
+
+class FoldError(ValueError):
+    """A record that cannot be folded: unreadable, or not what was accepted. Names the seq."""
+
+
+class TableRefusal(IllegalEvent):
+    """What the table's own rules refuse (a round begun while another is open, ...)."""
+
+
+# --- records -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JournalRecord:
+    """One record of the journal: what happened, when, from where, by whom."""
+
+    seq: int
+    """Gapless from 1: the order of everything at the table."""
+    event_id: str
+    """A UUID, unique in all journals: a duplicate anywhere downstream can be dropped."""
+    wall_ns: int
+    """Wall-clock time (``time.time_ns()``) when the journal received it."""
+    mono_ns: int
+    """Monotonic time (``time.monotonic_ns()``); comparable within one boot (see ``started``)."""
+    source: str
+    actor: str | None
+    round_id: str | None
+    """The round open when it happened (the new round's, for ``round_begin``), else ``None``."""
+    kind: str
+    body: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seq": self.seq,
+            "event_id": self.event_id,
+            "wall_ns": self.wall_ns,
+            "mono_ns": self.mono_ns,
+            "source": self.source,
+            "actor": self.actor,
+            "round": self.round_id,
+            "kind": self.kind,
+            "body": dict(self.body),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecordMeta:
+    """What the journal adds to an entry to make it a record."""
+
+    seq: int
+    event_id: str
+    wall_ns: int
+    mono_ns: int
+    source: str
+    actor: str | None = None
+
+
+# --- entries: what the daemon asks the journal to record ---------------------------------------
+
+
+@dataclass(frozen=True)
+class BeginRound:
+    """A new round of ``game`` under ``rules`` (the game's rules dataclass, or its options in
+    file form), the meters as they stand. ``round_id`` defaults to ``"<table>-<seq>"``."""
+
+    kind: ClassVar[str] = ROUND_BEGIN
+    game: str
+    rules: object
+    meters: Mapping[str, Cents] = field(default_factory=dict)
+    round_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SettleRound:
+    """The end of a complete round: the journal records the engine's settlement."""
+
+    kind: ClassVar[str] = ROUND_SETTLED
+
+
+@dataclass(frozen=True)
+class CancelRound:
+    """The end of a round in which no wager was accepted (nobody played)."""
+
+    kind: ClassVar[str] = ROUND_CANCELLED
+    reason: str
+
+
+@dataclass(frozen=True)
+class LockOut:
+    """Wagering disabled at the table (e.g. the progressive link lost, § 639a.2(c)(2))."""
+
+    kind: ClassVar[str] = LOCK_OUT
+    reason: str
+
+
+@dataclass(frozen=True)
+class Unlock:
+    kind: ClassVar[str] = UNLOCK
+    reason: str
+
+
+@dataclass(frozen=True)
+class DeviceOnline:
+    kind: ClassVar[str] = DEVICE_ONLINE
+    device: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class DeviceOffline:
+    kind: ClassVar[str] = DEVICE_OFFLINE
+    device: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ConfigLoaded:
+    """The daemon's configuration (and the Rules Submission) as loaded: path and digest."""
+
+    kind: ClassVar[str] = CONFIG_LOADED
+    path: str
+    sha256: str
+    detail: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A local API command, with the role it was given under (the actor is the record's)."""
+
+    kind: ClassVar[str] = COMMAND
+    command: str
+    role: str
+    args: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Started:
+    """The daemon started: its version, and the boot (monotonic times restart at each boot)."""
+
+    kind: ClassVar[str] = STARTED
+    version: str
+    boot_id: str
+
+
+TableEntry = (
+    BeginRound
+    | SettleRound
+    | CancelRound
+    | LockOut
+    | Unlock
+    | DeviceOnline
+    | DeviceOffline
+    | ConfigLoaded
+    | Command
+    | Started
+)
+Entry = Event | TableEntry
+"""What :meth:`TableState.prepare` accepts: a round event of the rules core, or a table entry."""
+
+
+# --- the state ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpenRound:
+    """The round being dealt: the rules core's round, fed every accepted event."""
+
+    round_id: str
+    begin_seq: int
+    begin_wall_ns: int
+    rules_options: Mapping[str, object]
+    """The Rules Submission options as journaled (file form): the record's ``rules``."""
+    meters: Mapping[str, Cents]
+    """The meters the round began with."""
+    round: Round[Any, Any]
+
+    @property
+    def game(self) -> str:
+        return self.round.game.name
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self.round.events)
+
+    def wagers(self) -> list[Event]:
+        """The accepted events that put money in play."""
+        return [e for e in self.round.events if e.amount is not None and e.type != "meter"]
+
+    def settlement(self) -> Settlement:
+        """The settlement if the round is complete, else :class:`IllegalEvent` saying what is missing."""
+        return self.round.settle()
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """A round in one line: for the last rounds and ``tablectl recall``."""
+
+    round_id: str
+    game: str
+    begin_seq: int
+    begin_wall_ns: int
+    status: Literal["open", "settled", "cancelled"]
+    end_seq: int | None = None
+    end_wall_ns: int | None = None
+    settlement: Mapping[str, Any] | None = None
+    """The settlement JSON as journaled (docs/round-record.md), for a settled round."""
+    reason: str = ""
+    """Why the round was cancelled, or why its settlement is void."""
+
+    @classmethod
+    def of(
+        cls, round_id: str, game: str, begin_seq: int, begin_wall_ns: int, end: JournalRecord | None
+    ) -> RoundSummary:
+        """The summary of a round begun at ``begin_seq`` and closed by ``end`` (``None``: open)."""
+        if end is None:
+            return cls(round_id, game, begin_seq, begin_wall_ns, "open")
+        if end.kind == ROUND_SETTLED:
+            settlement = end.body.get("settlement")
+            s = settlement if isinstance(settlement, Mapping) else None
+            void = str(s.get("void", "")) if s is not None else ""
+            return cls(round_id, game, begin_seq, begin_wall_ns, "settled", end.seq, end.wall_ns, s, void)
+        reason = str(end.body.get("reason", ""))
+        return cls(round_id, game, begin_seq, begin_wall_ns, "cancelled", end.seq, end.wall_ns, None, reason)
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "round": self.round_id,
+            "game": self.game,
+            "status": self.status,
+            "begin_seq": self.begin_seq,
+            "begin_wall_ns": self.begin_wall_ns,
+        }
+        if self.end_seq is not None:
+            out["end_seq"] = self.end_seq
+            out["end_wall_ns"] = self.end_wall_ns
+        if self.reason:
+            out["reason"] = self.reason
+        if self.settlement is not None:
+            out["settlement"] = dict(self.settlement)
+        return out
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    online: bool
+    detail: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class ConfigStatus:
+    path: str
+    sha256: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The fold of the journal so far. Immutable: each step gives a new state."""
+
+    table_id: str
+    last_seq: int = 0
+    current: OpenRound | None = None
+    recent: tuple[RoundSummary, ...] = ()
+    """The last :data:`RECENT_ROUNDS` closed rounds, oldest first."""
+    locked_out: bool = False
+    lock_reason: str = ""
+    devices: Mapping[str, DeviceStatus] = field(default_factory=dict)
+    config: ConfigStatus | None = None
+
+    # -- the fold ---------------------------------------------------------------------------
+
+    @classmethod
+    def fold(cls, table_id: str, records: Iterable[JournalRecord]) -> TableState:
+        """The state after ``records`` (a whole journal, or the records recovery selects).
+
+        A record that cannot be folded is a :class:`FoldError` naming its seq: the journal
+        does not hold what was accepted (a damaged file, or software that settles differently).
+        """
+        state = cls(table_id)
+        for record in records:
+            try:
+                state = state.apply(record)
+            except IllegalEvent as exc:
+                raise FoldError(
+                    f"seq {record.seq} ({record.kind}): accepted, but now refused: {exc}"
+                ) from None
+        return state
+
+    def apply(self, record: JournalRecord) -> TableState:
+        """The state after ``record``: :class:`IllegalEvent` if the rules refuse it,
+        :class:`FoldError` if it cannot be read."""
+        kind, body, seq = record.kind, record.body, record.seq
+        if not isinstance(body, Mapping):
+            raise FoldError(f"seq {seq}: the body of a record is a JSON object, not {body!r}")
+        step = dataclasses.replace(self, last_seq=seq)
+        if kind == ROUND_EVENT:
+            return step._apply_event(record)
+        if kind == ROUND_BEGIN:
+            return step._apply_begin(record)
+        if kind == ROUND_SETTLED:
+            return step._apply_settled(record)
+        if kind == ROUND_CANCELLED:
+            return step._apply_cancelled(record)
+        if kind in LOCK_KINDS:
+            return dataclasses.replace(step, locked_out=kind == LOCK_OUT, lock_reason=_text(record, "reason"))
+        if kind in DEVICE_KINDS:
+            device = _text(record, "device")
+            status = DeviceStatus(kind == DEVICE_ONLINE, _text(record, "detail", empty=True), seq)
+            return dataclasses.replace(step, devices={**self.devices, device: status})
+        if kind == CONFIG_LOADED:
+            config = ConfigStatus(_text(record, "path"), _text(record, "sha256"), seq)
+            return dataclasses.replace(step, config=config)
+        if kind in (REFUSED, COMMAND, STARTED):
+            return step
+        close = difflib.get_close_matches(str(kind), KINDS, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise FoldError(f"seq {seq}: unknown kind of record {kind!r}{hint}")
+
+    def _open_round(self, record: JournalRecord) -> OpenRound:
+        if self.current is None:
+            raise TableRefusal("no round is open: a round begins (with its game and rules) before its events")
+        if record.round_id != self.current.round_id:
+            raise FoldError(
+                f"seq {record.seq}: a record of round {record.round_id!r} while round "
+                f"{self.current.round_id!r} is open"
+            )
+        return self.current
+
+    def _apply_begin(self, record: JournalRecord) -> TableState:
+        if self.current is not None:
+            raise TableRefusal(
+                f"round {self.current.round_id} is open: it is settled (or, with no wager, cancelled) "
+                "before another begins"
+            )
+        body, seq = record.body, record.seq
+        if not record.round_id:
+            raise FoldError(f"seq {seq}: a round_begin names its round")
+        if any(r.round_id == record.round_id for r in self.recent):
+            raise TableRefusal(f"round {record.round_id} was already dealt")
+        game = _game(body.get("game"), seq)
+        options = body.get("rules", {})
+        if not isinstance(options, Mapping):
+            raise FoldError(f"seq {seq}: rules must be an object of the game's options")
+        try:
+            rules = load_rules(game.rules_class, options, f"seq {seq}: rules", game.rules_checks)
+        except RulesError as exc:
+            raise FoldError(str(exc)) from None
+        meters = _meters(body.get("meters", {}), seq)
+        rnd: Round[Any, Any] = Round.begin(game, rules, meters)
+        current = OpenRound(record.round_id, seq, record.wall_ns, dict(options), meters, rnd)
+        return dataclasses.replace(self, current=current)
+
+    def _apply_event(self, record: JournalRecord) -> TableState:
+        current = self._open_round(record)
+        rnd = current.round
+        try:
+            event = parse_event(record.body, f"seq {record.seq}", rnd.game.decks(rnd.rules), rnd.game.joker)
+        except EventError as exc:
+            # Cards the deck cannot hold (two aces of spades from one deck) are refused like
+            # any event the rules refuse.
+            raise IllegalEvent(str(exc)) from None
+        state = rnd.game.apply(rnd.state, event)  # IllegalEvent: refused, nothing changed
+        # A new Round rather than Round.apply: the state before stays as it was, so a write
+        # that fails leaves the table where the journal is.
+        after = Round(rnd.game, rnd.rules, state, [*rnd.events, event])
+        return dataclasses.replace(self, current=dataclasses.replace(current, round=after))
+
+    def _apply_settled(self, record: JournalRecord) -> TableState:
+        current = self._open_round(record)
+        settlement = current.settlement().to_json()
+        journaled = record.body.get("settlement")
+        if _canonical(journaled) != _canonical(settlement):
+            raise FoldError(
+                f"seq {record.seq}: the journaled settlement of round {current.round_id} is not "
+                "the settlement of its events (a damaged journal, or rules that now settle differently)"
+            )
+        return self._close(current, record)
+
+    def _apply_cancelled(self, record: JournalRecord) -> TableState:
+        current = self._open_round(record)
+        _text(record, "reason")
+        wagers = current.wagers()
+        if wagers:
+            raise TableRefusal(
+                f"round {current.round_id} has accepted wagers ({wagers[0]}); it ends in its "
+                "settlement (a void comes through the game's irregularity rules)"
+            )
+        return self._close(current, record)
+
+    def _close(self, current: OpenRound, record: JournalRecord) -> TableState:
+        summary = RoundSummary.of(
+            current.round_id, current.game, current.begin_seq, current.begin_wall_ns, record
+        )
+        recent = (*self.recent, summary)[-RECENT_ROUNDS:]
+        return dataclasses.replace(self, current=None, recent=recent)
+
+    # -- accepting new entries --------------------------------------------------------------
+
+    def prepare(self, entry: Entry, meta: RecordMeta) -> tuple[JournalRecord, TableState]:
+        """The record of ``entry`` and the state after it, or :class:`IllegalEvent` if the rules
+        refuse it. Malformed input (an unknown game, rules with errors, money that is not
+        cents, a body that is not JSON) is a ``ValueError``/``TypeError``: nothing to journal.
+
+        The state after is computed by folding the record itself, the way recovery will.
+        """
+        if meta.seq != self.last_seq + 1:
+            raise ValueError(f"seq {meta.seq} does not follow {self.last_seq}")
+        round_id = self.current.round_id if self.current is not None else None
+        body: Mapping[str, object]
+        if isinstance(entry, Event):
+            if self.current is None:
+                raise TableRefusal(f"no round is open: {entry} comes after a round begins")
+            try:
+                body = entry.to_json()
+            except (KeyError, AttributeError, TypeError):
+                raise ValueError(f"not an event of the rules core: {entry!r}") from None
+        elif isinstance(entry, BeginRound):
+            body = self._begin_body(entry)
+            round_id = entry.round_id or f"{self.table_id}-{meta.seq}"
+        elif isinstance(entry, SettleRound):
+            if self.current is None:
+                raise TableRefusal("no round is open to settle")
+            body = {"settlement": self.current.settlement().to_json()}
+        else:
+            body = _entry_body(entry)
+        record = JournalRecord(
+            meta.seq,
+            meta.event_id,
+            meta.wall_ns,
+            meta.mono_ns,
+            meta.source,
+            meta.actor,
+            round_id,
+            entry.kind if not isinstance(entry, Event) else ROUND_EVENT,
+            _normalized(body),
+        )
+        try:
+            return record, self.apply(record)
+        except FoldError as exc:
+            # The record would not fold back as accepted: refuse to journal it at all.
+            raise ValueError(str(exc)) from None
+
+    def refuse(self, entry: Entry, reason: str, meta: RecordMeta) -> tuple[JournalRecord, TableState]:
+        """The ``refused`` record of an entry the rules refused (for the audit trail)."""
+        if isinstance(entry, Event):
+            try:
+                what: Mapping[str, object] = {"kind": ROUND_EVENT, "body": entry.to_json()}
+            except (KeyError, AttributeError, TypeError):
+                what = {"kind": ROUND_EVENT, "body": {"type": entry.type}}
+        elif isinstance(entry, SettleRound):
+            what = {"kind": ROUND_SETTLED, "body": {}}
+        elif isinstance(entry, BeginRound):
+            what = {"kind": ROUND_BEGIN, "body": {"game": entry.game, "round": entry.round_id}}
+        else:
+            what = {"kind": entry.kind, "body": _entry_body(entry)}
+        round_id = self.current.round_id if self.current is not None else None
+        body = _normalized({"entry": what, "reason": reason})
+        record = JournalRecord(
+            meta.seq,
+            meta.event_id,
+            meta.wall_ns,
+            meta.mono_ns,
+            meta.source,
+            meta.actor,
+            round_id,
+            REFUSED,
+            body,
+        )
+        return record, self.apply(record)
+
+    def _begin_body(self, entry: BeginRound) -> dict[str, object]:
+        game = GAMES.get(entry.game)
+        if game is None:
+            close = difflib.get_close_matches(entry.game, sorted(GAMES), n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise ValueError(f"unknown game {entry.game!r}{hint} (games: {', '.join(sorted(GAMES))})")
+        rules = entry.rules
+        if isinstance(rules, Mapping):
+            rules = load_rules(game.rules_class, rules, "rules", game.rules_checks)  # RulesError: ValueError
+        if not isinstance(rules, game.rules_class):
+            raise TypeError(
+                f"the rules of {game.name} are a {game.rules_class.__name__}, not {type(rules).__name__}"
+            )
+        options = rules_to_mapping(rules)
+        again = load_rules(game.rules_class, _normalized(options), "rules", game.rules_checks)
+        if again != rules:
+            raise ValueError(
+                f"the rules of {game.name} do not load back from their file form; "
+                "the round could not be recovered"
+            )
+        meters: dict[str, object] = {}
+        for name, cents in entry.meters.items():
+            if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+                raise ValueError(f"meter {name!r}: an amount in cents, not {cents!r}")
+            meters[name] = format_money(cents)
+        if entry.round_id is not None and (
+            not entry.round_id.strip() or entry.round_id != entry.round_id.strip()
+        ):
+            raise ValueError(f"round id {entry.round_id!r}: a non-empty name without surrounding spaces")
+        return {"game": game.name, "rules": options, "meters": meters}
+
+
+def _entry_body(entry: TableEntry) -> dict[str, object]:
+    if isinstance(entry, CancelRound | LockOut | Unlock):
+        return {"reason": _nonempty(entry.reason, "reason")}
+    if isinstance(entry, DeviceOnline | DeviceOffline):
+        out: dict[str, object] = {"device": _nonempty(entry.device, "device")}
+        if entry.detail:
+            out["detail"] = entry.detail
+        return out
+    if isinstance(entry, ConfigLoaded):
+        # The detail (the Rules Submission's path and digest, ...) cannot stand in for these two.
+        return {
+            **entry.detail,
+            "path": _nonempty(entry.path, "path"),
+            "sha256": _nonempty(entry.sha256, "sha256"),
+        }
+    if isinstance(entry, Command):
+        return {
+            "command": _nonempty(entry.command, "command"),
+            "role": _nonempty(entry.role, "role"),
+            "args": dict(entry.args),
+        }
+    if isinstance(entry, Started):
+        return {
+            "version": _nonempty(entry.version, "version"),
+            "boot_id": _nonempty(entry.boot_id, "boot_id"),
+        }
+    raise TypeError(f"not an entry of the journal: {entry!r}")
+
+
+def _nonempty(value: str, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{what} must be a non-empty string, not {value!r}")
+    return value
+
+
+def _normalized(body: Mapping[str, object]) -> dict[str, Any]:
+    """The body as it reads back from the journal's JSON (tuples become lists, ...)."""
+    try:
+        out = json.loads(json.dumps(body, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the record is not JSON: {exc}") from None
+    assert isinstance(out, dict)
+    return out
+
+
+def _canonical(value: object) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _text(record: JournalRecord, key: str, empty: bool = False) -> str:
+    value = record.body.get(key, "" if empty else None)
+    if not isinstance(value, str) or (not empty and not value):
+        raise FoldError(f"seq {record.seq}: a {record.kind} record needs {key} as text, not {value!r}")
+    return value
+
+
+def _game(name: object, seq: int) -> Game[Any, Any]:
+    if not isinstance(name, str) or name not in GAMES:
+        raise FoldError(f"seq {seq}: game {name!r} is not one of {', '.join(sorted(GAMES))}")
+    return GAMES[name]
+
+
+def _meters(raw: object, seq: int) -> dict[str, Cents]:
+    if not isinstance(raw, Mapping):
+        raise FoldError(f'seq {seq}: meters must be an object such as {{"progressive": "10000.00"}}')
+    out: dict[str, Cents] = {}
+    for name, amount in raw.items():
+        if not isinstance(amount, str):
+            raise FoldError(f"seq {seq}: meters.{name} must be money as a string, not {amount!r}")
+        try:
+            out[name] = parse_money(amount, f"meters.{name}")
+        except MoneyError as exc:
+            raise FoldError(f"seq {seq}: {exc}") from None
+    return out

@@ -1,0 +1,436 @@
+"""The table's GPIO as the asyncio daemon sees it: the progressive table game system.
+
+§ 639a.2(c) and § 633a.2(d) require, where a progressive wager is offered, "a wagering device at
+each betting position that acknowledges or accepts the placement" of the wager and "a mechanism,
+such as a lock-out button, that prevents the recognition of any Progressive Payout Wager that a
+player attempts to place after the dealer has announced 'no more bets'". That is this object:
+the lock-out button, each seat's wager sensor with its wager-accepted and progressive-won lamps
+(the light the dealer checks before paying, § 639a.8(c)(5)(ii)), and the call-floorperson light
+on the same board.
+
+It turns debounced edges into plain typed events (:class:`LockOutPressed`, :class:`WagerSensed`,
+:class:`WagerRemoved`, :class:`WagerRefused`) and hands each to ``on_event`` *on the asyncio
+loop*: gpiozero calls its handlers in its own thread, so they only
+``loop.call_soon_threadsafe`` into the loop, and every piece of state here is read and changed on
+the loop alone. The events of all pins reach the loop in the order their edges were handled, so a
+chip placed an instant after the lock-out is refused however late the loop runs.
+
+Rounds: while unlocked, a chip on a seat's device is an accepted wager (count 1 for that seat,
+lamp steady) and taking it off withdraws it. The lock-out locks: from then on sensor edges are
+not recognized (§ 639a.2(c)(2), § 633a.2(c)): a chip placed is refused (a :class:`WagerRefused`,
+a count and a warning in the log), a chip taken off (the dealer collecting the wagers) changes
+nothing, and the counts stay as they were at the lock-out for the dealer's chip count
+(§ 639a.8(b)). The daemon calls :meth:`~ProgressiveTableGameSystem.unlock` for the next round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from types import MappingProxyType, TracebackType
+from typing import ClassVar, Final, Self, TypeAlias
+
+from .gpio_devices import DebouncedInput, Handler, Lamp, LampState, LockOutButton, PinFactory, WagerSensor
+from .pin_map import PinMap, Pull
+
+log = logging.getLogger(__name__)
+
+_PULL_UP: Final[Mapping[Pull, bool | None]] = {"up": True, "down": False, "none": None}
+
+
+# --- events ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LockOutPressed:
+    """The dealer pressed the lock-out: "no more bets" (§ 639a.2(c)(2), § 633a.2(c), (d)(2)).
+
+    Sent once per round, when it locks; presses while locked are only counted.
+    ``at_ns``: ``time.monotonic_ns()`` when our code saw the edge.
+    """
+
+    at_ns: int
+    type: ClassVar[str] = "lock_out_pressed"
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "at_ns": self.at_ns}
+
+
+@dataclass(frozen=True, slots=True)
+class WagerSensed:
+    """A chip on seat ``seat``'s device while wagering is open: an accepted wager (§ 639a.2(c)(1))."""
+
+    seat: int
+    at_ns: int
+    type: ClassVar[str] = "wager_sensed"
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "seat": self.seat, "at_ns": self.at_ns}
+
+
+@dataclass(frozen=True, slots=True)
+class WagerRemoved:
+    """The chip taken off seat ``seat``'s device before the lock-out: the wager is withdrawn."""
+
+    seat: int
+    at_ns: int
+    type: ClassVar[str] = "wager_removed"
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "seat": self.seat, "at_ns": self.at_ns}
+
+
+@dataclass(frozen=True, slots=True)
+class WagerRefused:
+    """A chip placed on seat ``seat``'s device after the lock-out: not recognized, not counted.
+
+    § 639a.2(c)(2), § 633a.2(c), (d)(2). For the journal and the dealer's screen (the dealer
+    returns the chip); never a wager.
+    """
+
+    seat: int
+    at_ns: int
+    type: ClassVar[str] = "wager_refused"
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "seat": self.seat, "at_ns": self.at_ns}
+
+
+GpioEvent: TypeAlias = LockOutPressed | WagerSensed | WagerRemoved | WagerRefused
+
+
+@dataclass(frozen=True, slots=True)
+class GpioStatus:
+    """A snapshot for the local API and ``tablectl status``."""
+
+    locked: bool
+    accepted: Mapping[int, int]
+    accepted_total: int
+    refused: Mapping[int, int]
+    wager_present: Mapping[int, bool]
+    lamps: Mapping[str, LampState]
+    lock_out_presses: int
+    ignored_while_locked: int
+    bounces: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "locked": self.locked,
+            "accepted": {str(s): n for s, n in self.accepted.items()},
+            "accepted_total": self.accepted_total,
+            "refused": {str(s): n for s, n in self.refused.items()},
+            "wager_present": {str(s): p for s, p in self.wager_present.items()},
+            "lamps": {k: str(v) for k, v in self.lamps.items()},
+            "lock_out_presses": self.lock_out_presses,
+            "ignored_while_locked": self.ignored_while_locked,
+            "bounces": self.bounces,
+        }
+
+
+# --- the system ------------------------------------------------------------------------------
+
+
+class ProgressiveTableGameSystem:
+    """The table's GPIO devices, their events delivered on the asyncio loop.
+
+    Build it on the loop's thread (``loop`` defaults to the running loop). ``on_event`` is
+    called on the loop, never from gpiozero's thread, and must not block; only :meth:`unlock`
+    calls it before returning. To resume a round
+    after a restart, give ``locked=True`` and the seats whose wagers the journal accepted
+    (``accepted``, read only when locked): chips then on the devices are not taken as new wagers.
+    A pin that cannot be opened raises (gpiozero's error) with every pin already opened released.
+    """
+
+    lock_out_button: LockOutButton
+    floorperson_light: Lamp
+
+    def __init__(
+        self,
+        pin_map: PinMap,
+        on_event: Callable[[GpioEvent], None],
+        *,
+        loop: asyncio.AbstractEventLoop | None = None,
+        pin_factory: PinFactory = None,
+        locked: bool = False,
+        accepted: Iterable[int] = (),
+    ) -> None:
+        self.pin_map: Final = pin_map
+        self._on_event = on_event
+        self._loop = loop if loop is not None else asyncio.get_running_loop()
+        self._closed = False
+        self._locked = locked
+        self._seats: tuple[int, ...] = tuple(s.seat for s in pin_map.seats)
+        self._accepted: dict[int, bool] = dict.fromkeys(self._seats, False)
+        self._present: dict[int, bool] = dict.fromkeys(self._seats, False)
+        self._refused: dict[int, int] = dict.fromkeys(self._seats, 0)
+        #: Lock-out presses seen, the locking ones and the repeated ones.
+        self.lock_out_presses = 0
+        #: Sensor edges not recognized because wagering was locked (placements and removals).
+        self.ignored_while_locked = 0
+
+        accepted = tuple(accepted)
+        unknown = [s for s in accepted if s not in self._accepted]
+        if unknown:
+            raise ValueError(f"accepted wagers at seats {unknown} that the pin map does not have")
+
+        self._inputs: list[DebouncedInput] = []
+        self._lamps: dict[str, Lamp] = {}
+        self._sensors: dict[int, WagerSensor] = {}
+        self._wager_lamps: dict[int, Lamp] = {}
+        self._won_lamps: dict[int, Lamp] = {}
+        try:
+            self._open(pin_map, pin_factory)
+            # Hand over to the loop before the levels are read: an edge racing the start is then
+            # delivered after the read, and recognized as a repeat (see _sensor_changed).
+            self.lock_out_button.when_pressed = self._to_loop(self._lock_out_pressed)
+            for seat, sensor in self._sensors.items():
+                sensor.when_placed = self._to_loop(partial(self._sensor_changed, seat, True))
+                sensor.when_removed = self._to_loop(partial(self._sensor_changed, seat, False))
+            at_start: list[int] = []  # seats with a chip on the device, filled once read
+            if not locked:
+                # Reported on the loop's next turn (on_event may need the object being built),
+                # queued before the levels are read so that any edge after the read comes after.
+                self._loop.call_soon(self._report_wagers, at_start, time.monotonic_ns())
+            for seat, sensor in self._sensors.items():
+                self._present[seat] = sensor.wager_present
+            if locked:
+                for seat in accepted:
+                    self._accept(seat, True)
+            else:
+                at_start.extend(self._open_wagering())
+        except BaseException:
+            self._closed = True
+            self._close_devices()
+            raise
+
+    def _open(self, pin_map: PinMap, pin_factory: PinFactory) -> None:
+        self.lock_out_button = LockOutButton(
+            pin_map.lock_out,
+            pull_up=_PULL_UP[pin_map.lock_out_pull],
+            active_high=pin_map.lock_out_active == "high",
+            debounce_ms=pin_map.debounce_ms,
+            pin_factory=pin_factory,
+        )
+        self._inputs.append(self.lock_out_button)
+
+        def lamp(key: str, pin: int) -> Lamp:
+            made = Lamp(
+                pin,
+                active_high=pin_map.lamp_active == "high",
+                blink_ms=pin_map.blink_ms,
+                pin_factory=pin_factory,
+            )
+            self._lamps[key] = made
+            return made
+
+        self.floorperson_light = lamp("floorperson_light", pin_map.floorperson_light)
+        for s in pin_map.seats:
+            sensor = WagerSensor(
+                s.sensor,
+                pull_up=_PULL_UP[pin_map.sensor_pull],
+                active_high=pin_map.sensor_active == "high",
+                debounce_ms=pin_map.debounce_ms,
+                pin_factory=pin_factory,
+            )
+            self._inputs.append(sensor)
+            self._sensors[s.seat] = sensor
+            self._wager_lamps[s.seat] = lamp(f"seats.{s.seat}.wager_lamp", s.wager_lamp)
+            self._won_lamps[s.seat] = lamp(f"seats.{s.seat}.won_lamp", s.won_lamp)
+
+    # --- gpiozero's thread -> the loop -----------------------------------------------------
+
+    def _to_loop(self, on_loop: Callable[[int], None]) -> Handler:
+        loop = self._loop
+
+        def handler(at_ns: int) -> None:
+            try:
+                loop.call_soon_threadsafe(on_loop, at_ns)
+            except RuntimeError:
+                # The loop closed under us (the daemon is stopping): nobody is listening any more.
+                log.debug("edge at %d ns after the event loop closed; dropped", at_ns)
+
+        return handler
+
+    # --- the loop --------------------------------------------------------------------------
+
+    def _lock_out_pressed(self, at_ns: int) -> None:
+        if self._closed:
+            return
+        self.lock_out_presses += 1
+        if self._locked:
+            log.debug("lock-out pressed again; wagering is already locked")
+            return
+        self._locked = True
+        log.info(
+            "lock-out: no more bets; %d progressive wager(s) accepted %s",
+            self.accepted_total,
+            [s for s in self._seats if self._accepted[s]],
+        )
+        self._emit(LockOutPressed(at_ns))
+
+    def _sensor_changed(self, seat: int, present: bool, at_ns: int) -> None:
+        if self._closed:
+            return
+        if self._present[seat] == present:
+            # Only an edge that raced the start (the level was read already) comes twice.
+            log.debug("seat %d: sensor already read as %s", seat, "covered" if present else "clear")
+            return
+        self._present[seat] = present
+        if self._locked:
+            self.ignored_while_locked += 1
+            if present:
+                self._refused[seat] += 1
+                log.warning(
+                    "seat %d: progressive wager placed after the lock-out; not recognized "
+                    "(§ 639a.2(c)(2), § 633a.2(c))",
+                    seat,
+                )
+                self._emit(WagerRefused(seat, at_ns))
+            else:
+                log.debug("seat %d: chip taken off while locked (the dealer collecting)", seat)
+            return
+        self._accept(seat, present)
+        self._emit(WagerSensed(seat, at_ns) if present else WagerRemoved(seat, at_ns))
+
+    def _accept(self, seat: int, accepted: bool) -> None:
+        self._accepted[seat] = accepted
+        self._wager_lamps[seat].show(LampState.STEADY if accepted else LampState.OFF)
+
+    def _open_wagering(self) -> list[int]:
+        """Counts and lamps from the devices as they are: a chip already on one is this round's
+        wager. The seats with one, to report."""
+        for seat in self._seats:
+            self._accept(seat, self._present[seat])
+        return [seat for seat in self._seats if self._present[seat]]
+
+    def _report_wagers(self, seats: list[int], at_ns: int) -> None:
+        for seat in seats:
+            self._emit(WagerSensed(seat, at_ns))
+
+    def _emit(self, event: GpioEvent) -> None:
+        if self._closed:
+            return
+        try:
+            self._on_event(event)
+        except Exception:
+            log.exception("on_event failed for %s", event)
+
+    # --- what the daemon calls (on the loop) ---------------------------------------------------
+
+    @property
+    def locked(self) -> bool:
+        """Wagering is locked: sensor edges are not recognized."""
+        return self._locked
+
+    def lock(self) -> bool:
+        """Lock wagering without the button; ``True`` if it was open.
+
+        For the daemon when the dealing starts without a press: § 633a.2(c), (d)(2) lock out
+        wagers "after the dealer has begun dealing the cards". No event: the caller knows.
+        """
+        if self._locked or self._closed:
+            return False
+        self._locked = True
+        log.info("wagering locked by the daemon; %d progressive wager(s) accepted", self.accepted_total)
+        return True
+
+    def unlock(self) -> None:
+        """Open wagering for the next round: refusals cleared, counts and lamps from the devices.
+
+        A chip already on a device counts as the new round's wager: its :class:`WagerSensed`
+        goes to ``on_event`` before this returns, so it comes before any edge already on its
+        way to the loop. Progressive-won lamps are left as they are (see :meth:`set_won_lamp`).
+        Does nothing if not locked.
+        """
+        if not self._locked or self._closed:
+            return
+        self._locked = False
+        self._refused = dict.fromkeys(self._seats, 0)
+        log.info("wagering open for the next round")
+        # Reported now: an edge already queued for the loop (that chip taken off) comes after.
+        self._report_wagers(self._open_wagering(), time.monotonic_ns())
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return self._seats
+
+    def accepted(self, seat: int) -> int:
+        """Progressive wagers accepted at ``seat`` this round (0 or 1: one device per seat)."""
+        return int(self._accepted[seat])
+
+    @property
+    def accepted_by_seat(self) -> Mapping[int, int]:
+        return MappingProxyType({s: int(a) for s, a in self._accepted.items()})
+
+    @property
+    def accepted_total(self) -> int:
+        """What the dealer's chip count must match after the lock-out (§ 639a.8(b))."""
+        return sum(self._accepted.values())
+
+    @property
+    def refused_by_seat(self) -> Mapping[int, int]:
+        """Chips placed after the lock-out this round, per seat."""
+        return MappingProxyType(dict(self._refused))
+
+    def sensor(self, seat: int) -> WagerSensor:
+        return self._sensors[seat]
+
+    def wager_lamp(self, seat: int) -> Lamp:
+        return self._wager_lamps[seat]
+
+    def won_lamp(self, seat: int) -> Lamp:
+        return self._won_lamps[seat]
+
+    def set_won_lamp(self, seat: int, state: LampState = LampState.BLINKING) -> None:
+        """Light seat ``seat``'s progressive-won lamp, which the dealer verifies before paying
+        (§ 639a.8(c)(5)(ii)); ``LampState.OFF`` once paid."""
+        self._won_lamps[seat].show(state)
+
+    def set_floorperson_light(self, state: LampState = LampState.STEADY) -> None:
+        """Call the floorperson (a payout to verify or validate); ``LampState.OFF`` when answered."""
+        self.floorperson_light.show(state)
+
+    def status(self) -> GpioStatus:
+        return GpioStatus(
+            locked=self._locked,
+            accepted=self.accepted_by_seat,
+            accepted_total=self.accepted_total,
+            refused=self.refused_by_seat,
+            wager_present=MappingProxyType(dict(self._present)),
+            lamps=MappingProxyType({k: lamp.state for k, lamp in self._lamps.items()}),
+            lock_out_presses=self.lock_out_presses,
+            ignored_while_locked=self.ignored_while_locked,
+            bounces=sum(i.bounces for i in self._inputs),
+        )
+
+    # --- life ----------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Stop delivering events, turn the lamps off and release every pin (idempotent)."""
+        self._closed = True
+        self._close_devices()
+
+    def _close_devices(self) -> None:
+        devices: list[DebouncedInput | Lamp] = [*self._inputs, *self._lamps.values()]
+        for device in devices:
+            try:
+                device.close()
+            except Exception:
+                # One stuck pin must not keep the others reserved.
+                log.exception("closing %r failed", device)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()

@@ -1,0 +1,380 @@
+"""The bench rig: the daemon with everything outside the Pi simulated, and a scripted dealer.
+
+:class:`BenchRig` writes a temporary configuration (this user and group for the local API, a temp
+journal, a temp socket), a Caribbean Stud Rules Submission, starts the shoe and the shuffler on
+real pseudo-terminals (``sim.devices``), gives the daemon gpiozero's ``MockFactory`` pins, and
+runs :class:`controller.daemon.Daemon` in this process. :class:`ScriptedDealer` then deals
+rounds as a dealer would: antes through the local API (the touchscreen), progressive chips on the
+sensors, the lock-out button, the cards through the shoe, the players' decisions through the API,
+and prints what the daemon journaled and how each seat is settled.
+
+No display, no root, no hardware: ``tablectl bench --rounds 3``. Not part of the product.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import grp
+import os
+import pwd
+import random
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+
+from controller.api_client import ApiClient
+from controller.config import load_config
+from controller.daemon import Daemon, load_submission
+from controller.rules.cards import standard_deck
+from sim.devices import ShoeSimulator, ShufflerSimulator
+
+#: The rig's pins (BCM numbers, as in examples/table-controller.toml): lock-out, light, seats.
+LOCK_OUT_PIN: Final = 17
+FLOORPERSON_PIN: Final = 27
+SEAT_PINS: Final[Mapping[int, tuple[int, int, int]]] = {
+    1: (5, 6, 13),
+    2: (19, 26, 12),
+    3: (16, 20, 21),
+    4: (22, 23, 24),
+    5: (25, 8, 7),
+}
+"""seat -> (sensor, wager_lamp, won_lamp)."""
+
+TABLE_ID: Final = "CS-BENCH"
+
+RULES_SUBMISSION: Final = f"""# The bench rig's Rules Submission (§ 601a.2): EXAMPLE VALUES.
+table = "{TABLE_ID}"
+game = "caribbean-stud"
+
+[rules]
+seats = 7
+decks = 2
+shuffler = "automated"
+dealing = "automated shoe"
+bonus.offered = true
+bonus.paytable = "A"
+progressive.offered = true
+progressive.paytable = "B"
+progressive.initial = "10000.00"
+progressive.reset = "10000.00"
+progressive.rate_of_progression = "18%"
+"""
+
+#: How long to wait for the daemon to act on a device or a pin.
+WAIT_SECONDS: Final = 5.0
+#: Longer than the pins' debounce window (20 ms): two edges of one pin this far apart are both taken.
+EDGE_GAP: Final = 0.05
+
+
+def config_text(tmp: Path, shoe: str | None = None, shuffler: str | None = None) -> str:
+    """The daemon's configuration for a rig in ``tmp``; serial devices only where a port is given."""
+    user = pwd.getpwuid(os.getuid()).pw_name
+    group = grp.getgrgid(os.getgid()).gr_name
+    seats = "\n".join(
+        f"[gpio.seats.{seat}]\nsensor = {s}\nwager_lamp = {w}\nwon_lamp = {n}\n"
+        for seat, (s, w, n) in SEAT_PINS.items()
+    )
+    return f"""# The bench rig's daemon configuration (docs/config.md), written by sim/bench_rig.py.
+[table]
+id = "{TABLE_ID}"
+rules_submission = "{tmp / "rules-submission.toml"}"
+
+[journal]
+path = "{tmp / "journal.sqlite"}"
+
+[api]
+socket = "{tmp / "run" / "api.sock"}"
+group = "{group}"
+dealer_user = "{user}"
+users_file = "{tmp / "users.json"}"
+
+[gpio]
+lock_out = {LOCK_OUT_PIN}
+floorperson_light = {FLOORPERSON_PIN}
+debounce_ms = 20
+
+{seats}""" + "".join(
+        f'\n[{name}]\nport = "{port}"\nbaud = 115200\n'
+        for name, port in (("shoe", shoe), ("shuffler", shuffler))
+        if port is not None
+    )
+
+
+@dataclass
+class BenchRig:
+    """The daemon in this process with simulated devices and mock pins; ``async with``.
+
+    ``directory``: where the configuration, journal and socket go (a new temporary directory,
+    removed at the end, if ``None``). A given directory is kept, and a journal in it is recovered.
+    """
+
+    directory: Path | None = None
+    factory: Any = field(default_factory=MockFactory)
+    daemon: Daemon | None = None
+    shoe: ShoeSimulator | None = None
+    shuffler: ShufflerSimulator | None = None
+    _owned: bool = False
+
+    @property
+    def path(self) -> Path:
+        assert self.directory is not None
+        return self.directory
+
+    @property
+    def config_path(self) -> Path:
+        return self.path / "table-controller.toml"
+
+    @property
+    def socket(self) -> Path:
+        return self.path / "run" / "api.sock"
+
+    async def __aenter__(self) -> BenchRig:
+        if self.directory is None:
+            # Short: a Unix socket path is at most 107 bytes.
+            self.directory = Path(tempfile.mkdtemp(prefix="bench-"))
+            self._owned = True
+        self.shoe = ShoeSimulator(self.path / "dev" / "shoe")
+        self.shuffler = ShufflerSimulator(self.path / "dev" / "shuffler")
+        await self.shoe.start()
+        await self.shuffler.start()
+        (self.path / "rules-submission.toml").write_text(RULES_SUBMISSION, encoding="utf-8")
+        self.config_path.write_text(config_text(self.path, self.shoe.path, self.shuffler.path), "utf-8")
+        await self.start_daemon()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop_daemon()
+        for device in (self.shoe, self.shuffler):
+            if device is not None:
+                await device.stop()
+        self.factory.close()
+        if self._owned and self.directory is not None:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+    async def start_daemon(self) -> Daemon:
+        """Start the daemon (again: it recovers its state from the journal) and wait for the shoe."""
+        config = load_config(self.config_path)
+        self.daemon = Daemon(
+            config, load_submission(config), config_path=self.config_path, pin_factory=self.factory
+        )
+        await self.daemon.start()
+        await self.wait_for(lambda: self.daemon is not None and self.daemon.devices["shoe"].state == "online")
+        return self.daemon
+
+    async def stop_daemon(self) -> None:
+        if self.daemon is not None:
+            await self.daemon.stop()
+            self.daemon = None
+
+    async def wait_for(self, condition: Callable[[], bool], timeout: float = WAIT_SECONDS) -> None:
+        """Until ``condition()``; ``TimeoutError`` after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise TimeoutError("the daemon did not get there in time")
+            await asyncio.sleep(0.01)
+
+    async def settle(self) -> None:
+        """Let the pins' and the drivers' events reach the daemon and be journaled."""
+        await asyncio.sleep(EDGE_GAP)
+        if self.daemon is not None:
+            await self.daemon.drain()
+
+    # --- the table's hands ---------------------------------------------------------------------
+
+    async def _drive(self, pin: int, low: bool) -> None:
+        mock = self.factory.pin(pin)
+        # gpiozero calls its handlers in the thread that changes the pin: not the loop's.
+        await asyncio.to_thread(mock.drive_low if low else mock.drive_high)
+        await self.settle()
+
+    async def press_lock_out(self) -> None:
+        """The dealer presses and releases the lock-out button ("no more bets")."""
+        await self._drive(LOCK_OUT_PIN, True)
+        await self._drive(LOCK_OUT_PIN, False)
+
+    async def place_chip(self, seat: int) -> None:
+        """A player puts a chip on the seat's progressive wagering device."""
+        await self._drive(SEAT_PINS[seat][0], True)
+
+    async def lift_chip(self, seat: int) -> None:
+        await self._drive(SEAT_PINS[seat][0], False)
+
+    async def deal(self, position: str | int, cards: str) -> None:
+        """The shoe reads ``cards`` and dispenses them for ``position``; wait until journaled."""
+        assert self.shoe is not None and self.daemon is not None
+        daemon = self.daemon
+        before = daemon.state.last_seq
+        await self.shoe.deal(position, cards)
+        await self.wait_for(lambda: daemon.state.last_seq > before)
+        await daemon.drain()
+
+    async def jam(self, detail: str = "shoe stopped dispensing") -> None:
+        """The shoe jams (§ 639a.13(f)); wait until journaled, then clear the fault."""
+        assert self.shoe is not None and self.daemon is not None
+        daemon = self.daemon
+        before = daemon.state.last_seq
+        await self.shoe.jam("jam", detail)
+        await self.wait_for(lambda: daemon.state.last_seq > before)
+        await daemon.drain()
+        await self.shoe.clear()
+
+
+# --- the scripted dealer ---------------------------------------------------------------------------
+
+
+def _ranks(cards: str) -> list[str]:
+    return [c[0] for c in cards.split()]
+
+
+def plays(cards: str) -> bool:
+    """A simple player: bet with a pair or better, or ace-king; otherwise fold."""
+    ranks = _ranks(cards)
+    return len(set(ranks)) < len(ranks) or ("A" in ranks and "K" in ranks)
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    seat: int
+    ante: str
+    bonus: str | None = None
+    progressive: bool = False
+
+
+def plan_round(rng: random.Random) -> list[SeatPlan]:
+    """Two to four players with antes; some add the Bonus, some a progressive chip."""
+    seats = sorted(rng.sample(sorted(SEAT_PINS), rng.randint(2, 4)))
+    return [
+        SeatPlan(
+            seat,
+            f"{rng.choice((5, 10, 25))}.00",
+            "5.00" if rng.random() < 0.4 else None,
+            rng.random() < 0.5,
+        )
+        for seat in seats
+    ]
+
+
+def shuffled_deck(rng: random.Random) -> Iterator[str]:
+    deck = [str(c) for c in standard_deck()]
+    rng.shuffle(deck)
+    return iter(deck)
+
+
+@dataclass
+class ScriptedDealer:
+    """Deals Caribbean Stud rounds on the rig through the local API, the pins and the shoe."""
+
+    rig: BenchRig
+    api: ApiClient
+    rng: random.Random
+    say: Callable[[str], object] = print
+
+    async def play_round(self, jam_after: int | None = None, late_chip: bool = False) -> dict[str, Any]:
+        """One round; ``jam_after``: the shoe jams after that many hands; ``late_chip``: a player
+        puts a progressive chip down after the lock-out. Returns the round's summary."""
+        rig, api, say = self.rig, self.api, self.say
+        status = await api.status()
+        round_id = status["round"]["id"]
+        say(f"--- round {round_id}")
+        plan = plan_round(self.rng)
+        for p in plan:
+            await api.submit_event({"type": "wager", "seat": p.seat, "wager": "ante", "amount": p.ante})
+            text = f"seat {p.seat}: ante {p.ante}"
+            if p.bonus:
+                await api.submit_event({"type": "wager", "seat": p.seat, "wager": "bonus", "amount": p.bonus})
+                text += f", bonus {p.bonus}"
+            if p.progressive:
+                await rig.place_chip(p.seat)
+                text += ", progressive chip sensed"
+            say(text)
+        await rig.press_lock_out()
+        status = await api.status()
+        accepted = [w for w in status["round"]["wagers"] if w["wager"] == "progressive"]
+        say(
+            "lock-out: no more bets; progressive wagers accepted at seats "
+            + (", ".join(str(w["seat"]) for w in accepted) or "none")
+        )
+        late = next(s for s in SEAT_PINS if not any(p.seat == s and p.progressive for p in plan))
+        if late_chip:
+            await rig.place_chip(late)
+            say(f"seat {late}: progressive chip placed after the lock-out: not recognized, refused")
+        deck = shuffled_deck(self.rng)
+        hands: dict[int | str, str] = {}
+        order: list[int | str] = [p.seat for p in plan] + ["dealer"]
+        for i, position in enumerate(order):
+            if jam_after is not None and i == jam_after:
+                await rig.jam()
+                say("shoe: jammed (§ 639a.13(f))")
+                break
+            cards = " ".join(next(deck) for _ in range(5))
+            await rig.deal(position, cards)
+            hands[position] = cards
+            say(f"shoe read {cards} for {'the dealer' if position == 'dealer' else f'seat {position}'}")
+        else:
+            for p in plan:
+                action = "bet" if plays(hands[p.seat]) else "fold"
+                await api.submit_event({"type": "decision", "seat": p.seat, "action": action})
+                say(f"seat {p.seat}: {action}")
+        for p in plan:
+            if p.progressive:
+                await rig.lift_chip(p.seat)
+        if late_chip:
+            await rig.lift_chip(late)
+        rounds = (await api.list_rounds(5))["rounds"]
+        summary: dict[str, Any] = next(r for r in rounds if r["round"] == round_id)
+        for line in describe_settlement(summary):
+            say(line)
+        return summary
+
+
+def describe_settlement(summary: Mapping[str, Any]) -> list[str]:
+    settlement = summary.get("settlement") or {}
+    lines = [
+        f"settled ({summary.get('status')})"
+        + (f": void, {settlement['void']}" if "void" in settlement else "")
+    ]
+    if "dealer" in settlement:
+        lines.append(f"dealer: {settlement['dealer']}")
+    for seat, wagers in settlement.get("seats", {}).items():
+        parts = [f"{name} {w['result']} {w['net']}" for name, w in wagers.items()]
+        lines.append(f"  seat {seat}: " + ", ".join(parts))
+    return lines
+
+
+async def run_bench(
+    rounds: int, seed: int, say: Callable[[str], object] = print, directory: Path | None = None
+) -> int:
+    """Play ``rounds`` rounds on a fresh rig (the last one with a shoe jam if there are 3 or more)."""
+    rng = random.Random(seed)
+    async with BenchRig(directory) as rig:
+        say(f"bench rig: {rig.path}, seed {seed}; shoe {rig.shoe.path if rig.shoe else '-'}")
+        async with await ApiClient.connect(rig.socket) as api:
+            dealer = ScriptedDealer(rig, api, rng, say)
+            for n in range(rounds):
+                jam = 2 if rounds >= 3 and n == rounds - 1 else None
+                await dealer.play_round(jam_after=jam, late_chip=n == 0)
+        # Let the daemon see the dealer's connection close before it stops serving.
+        await asyncio.sleep(EDGE_GAP)
+        refused = rig.daemon.refusals if rig.daemon is not None else []
+        say(f"done: {rounds} round(s); {len(refused)} refusal(s) journaled")
+        for reason in refused:
+            say(f"  refused: {reason}")
+    return 0
+
+
+def run(rounds: int, seed: int | None = None, directory: Path | None = None) -> int:
+    """Blocking entry point for ``tablectl bench``; ``directory`` keeps the rig's files there."""
+    chosen = seed if seed is not None else random.SystemRandom().randrange(2**32)
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        return asyncio.run(run_bench(rounds, chosen, directory=directory))
+    return 130
