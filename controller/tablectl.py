@@ -28,6 +28,7 @@ from .rules.rankings import RANKINGS, UnknownRanking, get_ranking
 from .rules.record import RecordError, load_record, replay
 from .rules.submission import parse_submission
 from .rules.three_dice_football_odds import analyze, format_table
+from .tablectl_daemon import add_daemon_commands, check_daemon_config, is_daemon_config
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -142,6 +143,8 @@ def _read(path: str, what: str) -> str:
 
 def cmd_check(args: argparse.Namespace) -> int:
     text = _read(args.file, "Rules Submission")
+    if is_daemon_config(text):
+        return check_daemon_config(args.file)
     try:
         sub = parse_submission(text, GAMES, args.file)
     except RulesError as exc:
@@ -227,8 +230,10 @@ def build_parser() -> argparse.ArgumentParser:
     rankings = hand_sub.add_parser("rankings", help="list the rankings and their sections")
     rankings.set_defaults(func=cmd_hand_rankings)
 
-    check = sub.add_parser("check", help="validate a Rules Submission file without starting anything")
-    check.add_argument("file", help="the table's Rules Submission (TOML)")
+    check = sub.add_parser(
+        "check", help="validate a Rules Submission or the daemon's configuration without starting anything"
+    )
+    check.add_argument("file", help="the table's Rules Submission or the daemon's configuration (TOML)")
     check.set_defaults(func=cmd_check)
 
     replay_p = sub.add_parser("replay", help="replay a round record to its settlement")
@@ -248,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo_p.set_defaults(func=cmd_demo)
 
     add_bench_command(sub)
+    add_daemon_commands(sub)
 
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(func=cmd_version)

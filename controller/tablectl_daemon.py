@@ -1,0 +1,533 @@
+"""``tablectl`` commands that talk to the running daemon or read its journal (``docs/tablectl.md``).
+
+``status``, ``rounds``, ``recall``, ``export``, ``journal export``, ``watch``, ``lamp``,
+``test-frame`` and ``user add|remove``. The API is reached through ``controller.api_client``; the
+journal is read with :class:`controller.journal.JournalReader` only (read-only, while the daemon
+writes it). A PIN is read with ``getpass`` from the terminal, or one line from standard input when it
+is not a terminal (scripts, tests); never from the command line, where ``ps`` and the shell's history
+would show it, and never printed.
+
+Exit status as the rest of ``tablectl``: 0 done, 1 a failed check or no daemon on the socket (the
+message names the socket), 2 bad input or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import getpass
+import json
+import sys
+import tomllib
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+from .api_client import ApiClient, ApiConnectionError, ApiError, Credentials, request
+from .auth import PinError, Role, UsersFileError, add_user, remove_user
+from .config import check_config_file
+from .journal import JournalError, JournalReader, UnknownRound
+from .rules.explain import explain
+from .rules.games import GAMES
+from .rules.record import RecordError, load_record, replay
+
+DEFAULT_SOCKET: Final = Path("/run/table-controller/api.sock")
+DEFAULT_JOURNAL: Final = Path("/var/lib/table-controller/journal.sqlite")
+DEFAULT_USERS_FILE: Final = Path("/etc/table-controller/users.json")
+
+EXIT_OK: Final = 0
+EXIT_FAILED: Final = 1
+EXIT_BAD_INPUT: Final = 2
+
+#: The daemon's refusals that mean the technician asked for something wrong, not that a check failed.
+_BAD_INPUT_CODES: Final = frozenset({"bad_args", "bad_request", "not_found", "unknown_command"})
+
+#: ``tablectl lamp SEAT accepted|won``: the GPIO's lamp names (hw/gpio.py).
+_LAMPS: Final = {"accepted": "wager_lamp", "won": "won_lamp"}
+
+#: What ``tablectl test-frame`` sends: the device echoes it back (``TST``, hw/serial_device.py).
+TEST_PAYLOAD: Final = b"TEST"
+
+
+class CommandFailed(Exception):
+    """The command could not do its job; ``code`` is the exit status, the message says why."""
+
+    def __init__(self, message: str, code: int = EXIT_FAILED) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Turn this module's failures into a message on standard error and the exit status."""
+
+    def run(args: argparse.Namespace) -> int:
+        where = getattr(args, "socket", None)
+        try:
+            return func(args)
+        except CommandFailed as exc:
+            print(f"tablectl: error: {exc}", file=sys.stderr)
+            return exc.code
+        except ApiConnectionError as exc:
+            # The client's message starts with the socket's path and says what to look at.
+            print(f"tablectl: error: cannot reach the daemon: {exc}", file=sys.stderr)
+            return EXIT_FAILED
+        except ApiError as exc:
+            code = EXIT_BAD_INPUT if exc.code in _BAD_INPUT_CODES else EXIT_FAILED
+            print(
+                f"tablectl: error: the daemon on {where} refused: {exc.code}: {exc.message}", file=sys.stderr
+            )
+            return code
+        except JournalError as exc:
+            code = EXIT_BAD_INPUT if isinstance(exc, UnknownRound) else EXIT_FAILED
+            print(f"tablectl: error: {exc}", file=sys.stderr)
+            return code
+
+    return run
+
+
+# --- input -----------------------------------------------------------------------------------------
+
+
+def read_pin(prompt: str, stdin: TextIO | None = None) -> str:
+    """A PIN from the terminal without echo, or one line of standard input when it is not a terminal."""
+    stream = sys.stdin if stdin is None else stdin
+    if stream.isatty():
+        try:
+            return getpass.getpass(prompt)
+        except EOFError:
+            raise CommandFailed("no PIN given", EXIT_BAD_INPUT) from None
+    line = stream.readline()
+    if not line:
+        raise CommandFailed(f"no PIN on standard input ({prompt.strip().rstrip(':')})", EXIT_BAD_INPUT)
+    return line.rstrip("\r\n")
+
+
+def _credentials(args: argparse.Namespace) -> Credentials | None:
+    if args.user is None:
+        return None
+    return Credentials(args.user, read_pin(f"PIN for {args.user}: "))
+
+
+def _write_json(value: object, output: str | None) -> None:
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CommandFailed(f"cannot write {output}: {exc.strerror}", EXIT_BAD_INPUT) from None
+    print(f"wrote {output}", file=sys.stderr)
+
+
+def _reader(path: Path) -> JournalReader:
+    try:
+        return JournalReader(path)
+    except JournalError as exc:
+        raise CommandFailed(str(exc)) from None
+
+
+def _when(wall_ns: object) -> str:
+    if not isinstance(wall_ns, int):
+        return "?"
+    moment = datetime.datetime.fromtimestamp(wall_ns / 1e9, tz=datetime.UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+# --- status ----------------------------------------------------------------------------------------
+
+
+def describe_status(status: Mapping[str, Any]) -> Iterator[str]:
+    """The daemon's ``status`` in lines for a person."""
+    yield f"table {status.get('table')}: {status.get('game')}, daemon version {status.get('version')}"
+    current = status.get("round")
+    if isinstance(current, Mapping):
+        wagers = current.get("wagers") or []
+        line = f"round {current.get('id')}: {len(wagers)} wager(s), {current.get('events')} event(s)"
+        line += ", no more bets" if current.get("no_more_bets") else ", wagering open"
+        yield line
+        if current.get("waiting_for"):
+            yield f"  waiting for: {current['waiting_for']}"
+    else:
+        yield "round: none open"
+    yield "lock-out: " + ("locked (no more bets)" if status.get("locked_out") else "open")
+    devices = status.get("devices") or {}
+    yield "devices: " + (
+        ", ".join(f"{name} {d.get('state')}" for name, d in sorted(devices.items())) or "none configured"
+    )
+    link = status.get("link")
+    if isinstance(link, Mapping):
+        yield "link: " + ", ".join(f"{k} {v}" for k, v in link.items())
+    else:
+        yield "link: not configured"
+    yield f"journal: seq {status.get('seq')}"
+
+
+@_guarded
+def cmd_status(args: argparse.Namespace) -> int:
+    status = request(args.socket, "status")
+    if args.json:
+        print(json.dumps(status, indent=2))
+    else:
+        for line in describe_status(status):
+            print(line)
+    return EXIT_OK
+
+
+# --- rounds, recall, export --------------------------------------------------------------------------
+
+
+def describe_round(summary: Mapping[str, Any]) -> str:
+    """A round in one line: id, game, status, when, each seat's net."""
+    line = f"{summary.get('round')}  {summary.get('game')}  {summary.get('status'):<9}"
+    line += f"  {_when(summary.get('begin_wall_ns'))}"
+    settlement = summary.get("settlement")
+    if isinstance(settlement, Mapping):
+        if settlement.get("void"):
+            line += f"  void: {settlement['void']}"
+        seats = settlement.get("seats") or {}
+        for seat, wagers in seats.items():
+            line += f"  seat {seat}: " + " ".join(f"{w} {v.get('net')}" for w, v in wagers.items())
+    elif summary.get("reason"):
+        line += f"  {summary['reason']}"
+    return line
+
+
+@_guarded
+def cmd_rounds(args: argparse.Namespace) -> int:
+    if args.journal is not None:
+        with _reader(args.journal) as reader:
+            rounds = [r.to_json() for r in reader.recent_rounds(args.n)]
+    else:
+        rounds = request(args.socket, "list_rounds", {"limit": args.n})["rounds"]
+    if args.json:
+        print(json.dumps(rounds, indent=2))
+        return EXIT_OK
+    if not rounds:
+        print("no rounds yet")
+    for summary in rounds:
+        print(describe_round(summary))
+    return EXIT_OK
+
+
+def _recalled(args: argparse.Namespace) -> dict[str, Any]:
+    """The round as the API's ``recall_round`` gives it, from the journal file or the daemon."""
+    if args.journal is not None:
+        with _reader(args.journal) as reader:
+            recalled = reader.recall(args.round)
+        return {
+            "summary": recalled.summary.to_json(),
+            "record": recalled.record,
+            "replayed": None if recalled.replayed is None else recalled.replayed.to_json(),
+            "consistent": recalled.consistent,
+            "waiting_for": recalled.waiting_for,
+        }
+    result: dict[str, Any] = request(args.socket, "recall_round", {"round": args.round}, _credentials(args))
+    return result
+
+
+@_guarded
+def cmd_recall(args: argparse.Namespace) -> int:
+    recalled = _recalled(args)
+    summary = recalled["summary"]
+    print(describe_round(summary))
+    try:
+        record = load_record(recalled["record"], GAMES, f"round {args.round}")
+    except RecordError as exc:
+        raise CommandFailed(f"round {args.round}: the journal's record cannot be read: {exc}") from None
+    if recalled.get("replayed") is None:
+        print(f"Round not complete: waiting for {recalled.get('waiting_for') or '?'}")
+        for i, event in enumerate(record.events, start=1):
+            print(f"  {i:>3}. {event}")
+        return EXIT_OK
+    for line in explain(record, replay(record)):
+        print(line)
+    if not recalled.get("consistent", True):
+        print(
+            f"tablectl: error: round {args.round}: the journaled settlement differs from the replay today",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+@_guarded
+def cmd_export(args: argparse.Namespace) -> int:
+    if args.journal is not None:
+        with _reader(args.journal) as reader:
+            record = reader.export_round(args.round)
+    else:
+        record = request(args.socket, "export_round", {"round": args.round}, _credentials(args))
+    _write_json(record, args.output)
+    return EXIT_OK
+
+
+@_guarded
+def cmd_journal_export(args: argparse.Namespace) -> int:
+    with _reader(args.journal) as reader:
+        out: TextIO
+        with contextlib.ExitStack() as stack:
+            if args.output is None or args.output == "-":
+                out = sys.stdout
+            else:
+                try:
+                    out = stack.enter_context(open(args.output, "w", encoding="utf-8"))
+                except OSError as exc:
+                    raise CommandFailed(
+                        f"cannot write {args.output}: {exc.strerror}", EXIT_BAD_INPUT
+                    ) from None
+            after, count = 0, 0
+            # In pages: a year's journal does not fit in a Pi's memory at once.
+            while batch := reader.records(after, 1000):
+                for record in batch:
+                    out.write(json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
+                count += len(batch)
+                after = batch[-1].seq
+    if args.output not in (None, "-"):
+        print(f"wrote {count} record(s) to {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+# --- watch -----------------------------------------------------------------------------------------
+
+
+def describe_notification(topic: str, data: Mapping[str, Any]) -> str:
+    if topic == "event":
+        body = json.dumps(data.get("body", {}), separators=(",", ":"), ensure_ascii=False)
+        where = f"round {data.get('round')} from {data.get('source')}"
+        return f"event  seq {data.get('seq')} {data.get('kind')} {where}: {body}"
+    if topic == "state":
+        return "state  " + "; ".join(describe_status(data))
+    return f"{topic:<6} " + json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+async def _watch(socket: Path, count: int | None, as_json: bool) -> None:
+    async with await ApiClient.connect(socket) as api:
+        snapshot = await api.subscribe()
+        print("watching " + str(socket) + "; Ctrl-C to stop", file=sys.stderr)
+        print(
+            json.dumps({"topic": "snapshot", "data": snapshot})
+            if as_json
+            else "now    " + "; ".join(describe_status(snapshot)),
+            flush=True,
+        )
+        seen = 0
+        async for note in api.notifications():
+            line = (
+                json.dumps({"topic": note.topic, "data": dict(note.data)})
+                if as_json
+                else describe_notification(note.topic, note.data)
+            )
+            print(line, flush=True)
+            seen += 1
+            if count is not None and seen >= count:
+                return
+        raise ApiConnectionError(f"{socket}: the daemon closed the connection")
+
+
+@_guarded
+def cmd_watch(args: argparse.Namespace) -> int:
+    try:
+        asyncio.run(_watch(args.socket, args.count, args.json))
+    except KeyboardInterrupt:
+        return EXIT_OK
+    return EXIT_OK
+
+
+# --- diagnostics -----------------------------------------------------------------------------------
+
+
+@_guarded
+def cmd_lamp(args: argparse.Namespace) -> int:
+    lamp = f"seats.{args.seat}.{_LAMPS[args.which]}"
+    on = args.state == "on"
+    request(args.socket, "toggle_lamp", {"lamp": lamp, "on": on}, _credentials(args))
+    print(f"seat {args.seat} {args.which} lamp: {args.state}")
+    return EXIT_OK
+
+
+@_guarded
+def cmd_test_frame(args: argparse.Namespace) -> int:
+    result = request(
+        args.socket,
+        "send_test_frame",
+        {"device": args.device, "frame": TEST_PAYLOAD.hex(" ")},
+        _credentials(args),
+    )
+    print(f"{args.device}: test frame echoed in {result.get('round_trip_ms')} ms")
+    return EXIT_OK
+
+
+# --- users -----------------------------------------------------------------------------------------
+
+
+@_guarded
+def cmd_user_add(args: argparse.Namespace) -> int:
+    pin = read_pin(f"new PIN for {args.name}: ")
+    again = read_pin(f"the PIN again for {args.name}: ")
+    if pin != again:
+        raise CommandFailed("the two PINs differ; nothing changed", EXIT_BAD_INPUT)
+    try:
+        add_user(args.users_file, args.name, args.role, pin, replace=args.replace)
+    except (PinError, UsersFileError, ValueError) as exc:
+        raise CommandFailed(str(exc), EXIT_BAD_INPUT) from None
+    except OSError as exc:
+        raise CommandFailed(f"{args.users_file}: {exc.strerror or exc}") from None
+    print(f"{'replaced' if args.replace else 'added'} user {args.name} ({args.role}) in {args.users_file}")
+    return EXIT_OK
+
+
+@_guarded
+def cmd_user_remove(args: argparse.Namespace) -> int:
+    try:
+        user = remove_user(args.users_file, args.name)
+    except UsersFileError as exc:
+        raise CommandFailed(str(exc), EXIT_BAD_INPUT) from None
+    except OSError as exc:
+        raise CommandFailed(f"{args.users_file}: {exc.strerror or exc}") from None
+    print(f"removed user {args.name} ({user.role}) from {args.users_file}")
+    return EXIT_OK
+
+
+# --- check -----------------------------------------------------------------------------------------
+
+
+def is_daemon_config(text: str) -> bool:
+    """The daemon's configuration has a ``[table]`` section; a Rules Submission has none."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return isinstance(data.get("table"), dict)
+
+
+def check_daemon_config(path: str) -> int:
+    """``tablectl check`` of the daemon's configuration: every problem at once, exit 1 if any."""
+    problems = check_config_file(Path(path))
+    if problems:
+        for problem in problems:
+            print(f"{path}: {problem}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"{path}: the daemon's configuration: valid")
+    return EXIT_OK
+
+
+# --- the parser --------------------------------------------------------------------------------------
+
+
+def _socket_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--socket",
+        type=Path,
+        default=DEFAULT_SOCKET,
+        help=f"the daemon's API socket (default {DEFAULT_SOCKET})",
+    )
+
+
+def _user_option(parser: argparse.ArgumentParser, role: str) -> None:
+    parser.add_argument(
+        "--user", help=f"sign in as this {role} (the PIN is asked for, or read from standard input)"
+    )
+
+
+def _source_options(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--journal", type=Path, help="read this journal file directly (read-only)")
+    source.add_argument(
+        "--socket", type=Path, default=DEFAULT_SOCKET, help=f"ask the daemon (default {DEFAULT_SOCKET})"
+    )
+
+
+def _seat(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seat {text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"seat {n} is not a seat (seats count from 1)")
+    return n
+
+
+def _limit(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= n <= 100:
+        raise argparse.ArgumentTypeError(f"{n} is not from 1 to 100")
+    return n
+
+
+def add_daemon_commands(sub: Any) -> None:
+    """Add the daemon's commands to ``tablectl``'s subcommands (``sub``: ``add_subparsers()``'s result)."""
+    status = sub.add_parser("status", help="the daemon's state: game, round, lock-out, devices, link")
+    _socket_option(status)
+    status.add_argument("--json", action="store_true", help="print the API's JSON")
+    status.set_defaults(func=cmd_status)
+
+    rounds = sub.add_parser("rounds", help="the last rounds, newest first")
+    _source_options(rounds)
+    rounds.add_argument("-n", type=_limit, default=10, help="how many (1-100, default 10)")
+    rounds.add_argument("--json", action="store_true", help="print JSON")
+    rounds.set_defaults(func=cmd_rounds)
+
+    recall = sub.add_parser("recall", help="one round in words, citing the sections")
+    recall.add_argument("round", help="the round's id (see 'tablectl rounds')")
+    _source_options(recall)
+    _user_option(recall, "floorperson or technician (needed through the daemon)")
+    recall.set_defaults(func=cmd_recall)
+
+    export = sub.add_parser("export", help="one round as a round record for 'tablectl replay'")
+    export.add_argument("round", help="the round's id (see 'tablectl rounds')")
+    export.add_argument("-o", "--output", help="write to this file (default standard output)")
+    _source_options(export)
+    _user_option(export, "floorperson or technician (needed through the daemon)")
+    export.set_defaults(func=cmd_export)
+
+    journal = sub.add_parser("journal", help="the journal file, read-only")
+    journal_sub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
+    jexport = journal_sub.add_parser("export", help="every record as JSON lines")
+    jexport.add_argument(
+        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
+    )
+    jexport.add_argument("-o", "--output", help="write to this file (default standard output)")
+    jexport.set_defaults(func=cmd_journal_export)
+
+    watch = sub.add_parser("watch", help="live events and state from the daemon until Ctrl-C")
+    _socket_option(watch)
+    watch.add_argument("--count", type=_limit, help="stop after this many notifications")
+    watch.add_argument("--json", action="store_true", help="one JSON object a line")
+    watch.set_defaults(func=cmd_watch)
+
+    lamp = sub.add_parser("lamp", help="turn a seat's lamp on or off (technician; between rounds)")
+    lamp.add_argument("seat", type=_seat, help="the seat")
+    lamp.add_argument("which", choices=sorted(_LAMPS), help="the wager-accepted or the progressive-won lamp")
+    lamp.add_argument("state", choices=["on", "off"])
+    _socket_option(lamp)
+    _user_option(lamp, "technician")
+    lamp.set_defaults(func=cmd_lamp)
+
+    frame = sub.add_parser("test-frame", help="send a device a test frame and time its echo (technician)")
+    frame.add_argument("device", choices=["shoe", "shuffler", "reader"])
+    _socket_option(frame)
+    _user_option(frame, "technician")
+    frame.set_defaults(func=cmd_test_frame)
+
+    user = sub.add_parser("user", help="add or remove a floorperson's or technician's sign-in")
+    user_sub = user.add_subparsers(dest="user_command", required=True, metavar="ACTION")
+    add = user_sub.add_parser("add", help="add a user; the PIN is asked for twice")
+    add.add_argument("name")
+    add.add_argument("--role", required=True, choices=[r.value for r in Role])
+    add.add_argument("--replace", action="store_true", help="set a new role and PIN for an existing user")
+    add.add_argument(
+        "--users-file", type=Path, default=DEFAULT_USERS_FILE, help=f"default {DEFAULT_USERS_FILE}"
+    )
+    add.set_defaults(func=cmd_user_add)
+    remove = user_sub.add_parser("remove", help="remove a user")
+    remove.add_argument("name")
+    remove.add_argument(
+        "--users-file", type=Path, default=DEFAULT_USERS_FILE, help=f"default {DEFAULT_USERS_FILE}"
+    )
+    remove.set_defaults(func=cmd_user_remove)
