@@ -12,6 +12,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from .cli_args import whole_number
+
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from sim.bench_rig import run
@@ -27,20 +29,10 @@ def add_bench_command(sub: Any) -> None:
     )
     bench.add_argument(
         "--rounds",
-        type=_at_least_one,
+        type=whole_number(),
         default=3,
         help="rounds to play (default 3; the last of 3 or more has a shoe jam)",
     )
     bench.add_argument("--seed", type=int, help="the dealer's random seed, to repeat a run")
     bench.add_argument("--keep", metavar="DIR", help="keep the configuration and the journal in DIR")
     bench.set_defaults(func=cmd_bench)
-
-
-def _at_least_one(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n} is not at least 1")
-    return n

@@ -19,6 +19,7 @@ from random import Random
 
 from . import __version__, demo
 from .bench_command import add_bench_command
+from .cli_args import whole_number
 from .rules.cards import Card, CardError, format_cards, parse_cards
 from .rules.explain import explain
 from .rules.games import GAMES
@@ -248,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze_p.set_defaults(func=cmd_analyze)
 
     demo_p = sub.add_parser("demo", help="deal random showdowns of every game and rank them")
-    demo_p.add_argument("--rounds", type=_positive, default=1, help="deals per game (default 1)")
+    demo_p.add_argument("--rounds", type=whole_number(), default=1, help="deals per game (default 1)")
     demo_p.add_argument("--seed", type=int, help="shuffle seed, to repeat a demo")
     demo_p.set_defaults(func=cmd_demo)
 
@@ -258,16 +259,6 @@ def build_parser() -> argparse.ArgumentParser:
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(func=cmd_version)
     return parser
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n} is not at least 1")
-    return n
 
 
 def main(argv: Sequence[str] | None = None) -> int:

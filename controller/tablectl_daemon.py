@@ -27,6 +27,7 @@ from typing import Any, Final, TextIO
 
 from .api_client import ApiClient, ApiConnectionError, ApiError, Credentials, request
 from .auth import PinError, Role, UsersFileError, add_user, remove_user
+from .cli_args import whole_number
 from .config import check_config_file
 from .journal import JournalError, JournalReader, UnknownRound
 from .rules.explain import explain
@@ -450,16 +451,6 @@ def _seat(text: str) -> int:
     return n
 
 
-def _limit(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= n <= 100:
-        raise argparse.ArgumentTypeError(f"{n} is not from 1 to 100")
-    return n
-
-
 def add_daemon_commands(sub: Any) -> None:
     """Add the daemon's commands to ``tablectl``'s subcommands (``sub``: ``add_subparsers()``'s result)."""
     status = sub.add_parser("status", help="the daemon's state: game, round, lock-out, devices, link")
@@ -469,7 +460,7 @@ def add_daemon_commands(sub: Any) -> None:
 
     rounds = sub.add_parser("rounds", help="the last rounds, newest first")
     _source_options(rounds)
-    rounds.add_argument("-n", type=_limit, default=10, help="how many (1-100, default 10)")
+    rounds.add_argument("-n", type=whole_number(1, 100), default=10, help="how many (1-100, default 10)")
     rounds.add_argument("--json", action="store_true", help="print JSON")
     rounds.set_defaults(func=cmd_rounds)
 
@@ -497,7 +488,7 @@ def add_daemon_commands(sub: Any) -> None:
 
     watch = sub.add_parser("watch", help="live events and state from the daemon until Ctrl-C")
     _socket_option(watch)
-    watch.add_argument("--count", type=_limit, help="stop after this many notifications")
+    watch.add_argument("--count", type=whole_number(1, 100), help="stop after this many notifications")
     watch.add_argument("--json", action="store_true", help="one JSON object a line")
     watch.set_defaults(func=cmd_watch)
 
