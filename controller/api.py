@@ -55,6 +55,8 @@ DEFAULT_MAX_LINE_BYTES: Final = 65536
 DEFAULT_MAX_CLIENTS: Final = 32
 # Notifications waiting for one slow subscriber; past this they are dropped and counted.
 DEFAULT_SUBSCRIBER_QUEUE: Final = 1000
+#: On close, how long a request being served may take to be answered before it is cut off.
+DEFAULT_CLOSE_GRACE: Final = 2.0
 SOCKET_MODE: Final = 0o660
 DIRECTORY_MODE: Final = 0o750
 _READ_CHUNK: Final = 65536
@@ -161,6 +163,11 @@ class ApiHandler(Protocol):
     async def submit_event(self, actor: Actor, event: Mapping[str, Any]) -> Result:
         """A dealer's or floorperson's action: an event as in ``docs/round-record.md`` (its ``type``
         already checked against :data:`EVENT_ROLES`), or a floorperson's ``verification``."""
+        ...
+
+    async def settle_round(self, actor: Actor) -> Result:
+        """The dealer settles a round that could be settled but waits for the players' optional
+        decisions (Asia Poker's surrender, § 659a.11(d))."""
         ...
 
     async def recall_round(self, actor: Actor, round_id: str) -> Result:
@@ -355,6 +362,13 @@ COMMANDS: Final[Mapping[str, Command]] = {
             lambda h, a, k: h.submit_event(a, k["event"]),
             "a dealer's or floorperson's action",
             roles_for=lambda k: EVENT_ROLES[k["event"]["type"]],
+        ),
+        Command(
+            "settle_round",
+            frozenset({Role.DEALER, Role.FLOOR}),
+            (),
+            lambda h, a, _: h.settle_round(a),
+            "settle a round whose players' optional decisions are over",
         ),
         Command(
             "recall_round",
@@ -580,6 +594,7 @@ class ApiServer:
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         max_clients: int = DEFAULT_MAX_CLIENTS,
         subscriber_queue: int = DEFAULT_SUBSCRIBER_QUEUE,
+        close_grace: float = DEFAULT_CLOSE_GRACE,
     ) -> None:
         self.handler = handler
         self.socket_path = socket_path
@@ -589,14 +604,21 @@ class ApiServer:
         self.max_line_bytes = max_line_bytes
         self.max_clients = max_clients
         self.subscriber_queue = subscriber_queue
+        self.close_grace = close_grace
         self._server: asyncio.AbstractServer | None = None
         self._socket_id: tuple[int, int] | None = None
         self._connections: set[_Connection] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
 
     @property
     def clients(self) -> int:
         return len(self._connections)
+
+    @property
+    def closing(self) -> bool:
+        """:meth:`close` has begun: no new connection or request is taken."""
+        return self._closing
 
     async def start(self) -> None:
         """Create the socket (0660, the group's) and listen; :class:`ApiStartError` says what is wrong."""
@@ -605,12 +627,30 @@ class ApiServer:
         log.info("local API listening on %s (group %s)", self.socket_path, self.group)
 
     async def close(self) -> None:
-        """Stop listening, close every connection, remove the socket file."""
+        """Stop listening, close every connection, remove the socket file.
+
+        A request being served is answered first (for up to ``close_grace`` seconds, then cut
+        off); no new request is read. Connections end as if the clients had hung up, so the
+        shutdown logs nothing at ERROR (Python 3.11's streams log a cancelled connection task as
+        an "unhandled exception in client_connected_cb").
+        """
+        self._closing = True
         if self._server is not None:
             self._server.close()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for connection in list(self._connections):
+            connection.stop_reading()
+        tasks = set(self._tasks)
+        if tasks:
+            _, stuck = await asyncio.wait(tasks, timeout=self.close_grace)
+            if stuck:
+                log.warning(
+                    "local API: %d connection(s) still busy after %g s; cutting them off",
+                    len(stuck),
+                    self.close_grace,
+                )
+                for task in stuck:
+                    task.cancel()
+                await asyncio.gather(*stuck, return_exceptions=True)
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
@@ -629,15 +669,27 @@ class ApiServer:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    def has_subscribers(self, topic: str) -> bool:
+        """Whether any connection subscribes to ``topic`` now (to skip work nobody would see)."""
+        return any(
+            c.subscription is not None and topic in c.subscription.topics for c in self._connections
+        )
+
     def publish(self, topic: str, data: Mapping[str, Any]) -> None:
         """Send a notification to every subscriber of ``topic``; call it from the loop (threads:
         ``loop.call_soon_threadsafe``). Never blocks: a slow subscriber's excess is dropped and counted."""
         if topic not in TOPICS:
             raise ValueError(f"unknown topic {topic!r} (topics: {', '.join(TOPICS)})")
+        subscriptions = [
+            c.subscription
+            for c in self._connections
+            if c.subscription is not None and topic in c.subscription.topics
+        ]
+        if not subscriptions:
+            return  # nobody listens: not even encoded
         line = _encode({"notify": topic, "data": data})
-        for connection in self._connections:
-            if connection.subscription is not None:
-                connection.subscription.offer(topic, line)
+        for subscription in subscriptions:
+            subscription.offer(topic, line)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -645,6 +697,8 @@ class ApiServer:
         self._tasks.add(task)
         connection = _Connection(self, reader, writer)
         try:
+            if self._closing:
+                return  # accepted just as the server closed: hung up at once
             if len(self._connections) >= self.max_clients:
                 log.warning(
                     "local API: refused a connection %s: %d clients already",
@@ -659,6 +713,12 @@ class ApiServer:
                 return
             self._connections.add(connection)
             await connection.run()
+        except asyncio.CancelledError:
+            if not self._closing:
+                raise
+            # close() cut off a request past its grace: end as a client's hang-up would, since
+            # Python 3.11's streams log a cancelled client_connected_cb as unhandled.
+            log.debug("local API: connection %s cut off at close", connection.peer)
         finally:
             self._connections.discard(connection)
             self._tasks.discard(task)
@@ -680,6 +740,8 @@ class _Connection:
         log.debug("local API: connection %s", self.peer)
         try:
             async for line in read_lines(self.reader, self.server.max_line_bytes):
+                if self.server.closing:
+                    break  # the server is closing: nothing more is taken
                 if line is not None and not line.strip():
                     continue  # a blank line: nothing asked, nothing answered
                 await self._handle(line)
@@ -688,6 +750,11 @@ class _Connection:
         except ConnectionError:
             log.debug("local API: connection %s reset by the peer", self.peer)
         log.debug("local API: connection %s closed", self.peer)
+
+    def stop_reading(self) -> None:
+        """The server is closing: end the read loop once the request being served (if any) is
+        answered, as if the client had hung up."""
+        self.reader.feed_eof()
 
     async def close(self) -> None:
         self._closed = True

@@ -43,7 +43,7 @@ from hw.gpio import (
     WagerRemoved,
     WagerSensed,
 )
-from hw.gpio_devices import PinFactory
+from hw.gpio_devices import LampState, PinFactory
 from hw.hole_card_reader import HoleCardReader, HoleCardReading
 from hw.pin_map import load_pin_map
 from hw.serial_device import DeviceEvent, DeviceFault, DeviceState, SerialDevice, SerialDeviceConfig
@@ -54,7 +54,7 @@ from . import __version__, sd_notify
 from .api import Actor, ApiServer, ApiStartError, CommandError, ErrorCode, Result, api_server_from_config
 from .config import DEFAULT_PATH, Config, load_config
 from .journal import Journal, JournalError, Refused, UnknownRound, read_boot_id
-from .rules.engine import Game, IllegalEvent
+from .rules.engine import Game, IllegalEvent, hand_dealt_to
 from .rules.events import Event, EventError, parse_event
 from .rules.games import GAMES
 from .rules.money import Cents, format_money, parse_money
@@ -68,9 +68,11 @@ from .table_state import (
     DeviceOnline,
     Entry,
     JournalRecord,
+    PayoutVerified,
     SettleRound,
     Started,
     TableState,
+    settlement_lines,
 )
 
 log = logging.getLogger(__name__)
@@ -80,10 +82,6 @@ EXIT_FAILED: Final = 1
 EXIT_CONFIG: Final = 78
 """EX_CONFIG (sysexits.h): the unit's ``RestartPreventExitStatus=78`` does not restart a daemon whose
 configuration is wrong, since a restart cannot fix it (docs/systemd.md)."""
-
-#: The amount of one Progressive Payout Wager: a sensor knows a chip is there, not its value, and
-#: neither ch. 639a nor the Rules Submission schema fixes it yet; the bench rig's tables take $1.00.
-DEFAULT_PROGRESSIVE_WAGER: Final = parse_money("1.00", "progressive wager")
 
 #: The progressive wager's name in the rules core (Caribbean Stud, Three Card Poker, Hold 'Em Bonus).
 PROGRESSIVE: Final = "progressive"
@@ -145,8 +143,9 @@ class Daemon:
     """The table controller: hardware, journal, rules core and local API on one loop.
 
     Implements :class:`controller.api.ApiHandler`. ``pin_factory`` is gpiozero's (``None``: its
-    default, lgpio on a Pi; the bench rig gives ``MockFactory``). ``progressive_wager`` is the
-    amount a sensed chip stands for.
+    default, lgpio on a Pi; the bench rig gives ``MockFactory``). A sensed chip is a Progressive
+    Payout Wager of the Rules Submission's ``progressive.wager``: the sensor knows a chip is
+    there, not its value.
     """
 
     def __init__(
@@ -156,7 +155,6 @@ class Daemon:
         *,
         config_path: Path | None = None,
         pin_factory: PinFactory = None,
-        progressive_wager: Cents = DEFAULT_PROGRESSIVE_WAGER,
         notifier: sd_notify.Notifier | None = None,
     ) -> None:
         self.config = config
@@ -164,7 +162,9 @@ class Daemon:
         self.game: Game[Any, Any] = submission.game
         self.config_path = config_path
         self.pin_factory = pin_factory
-        self.progressive_wager = progressive_wager
+        wager = getattr(submission.rules, "progressive_wager", None)
+        #: What one chip on a wagering device is (``None``: the game has no Progressive Payout Wager).
+        self.progressive_wager: Cents | None = wager if isinstance(wager, int) else None
         self.notifier = notifier if notifier is not None else sd_notify.Notifier.from_environ()
         self.journal: Journal | None = None
         self.gpio: ProgressiveTableGameSystem | None = None
@@ -309,6 +309,8 @@ class Daemon:
                 log.info("round %s begun", record.round_id)
 
     async def _settle_if_complete(self) -> None:
+        """Settle the round as soon as it is complete, unless players may still decide something
+        (Asia Poker's surrender, § 659a.11(d)): then the dealer settles (:meth:`settle_round`)."""
         current = self.state.current
         if current is None:
             return
@@ -316,12 +318,18 @@ class Daemon:
             current.settlement()
         except IllegalEvent:
             return
-        record = await self._journal_entry(SettleRound(), "daemon", None)
-        if record is None:
+        if current.round.open_decisions():
             return
+        await self._settle("daemon", None)
+
+    async def _settle(self, source: str, actor: str | None) -> JournalRecord | None:
+        record = await self._journal_entry(SettleRound(), source, actor)
+        if record is None:
+            return None
         await self._ensure_round()
         if self.gpio is not None:
             self.gpio.unlock()
+        return record
 
     async def _journal_entry(self, entry: Entry, source: str, actor: str | None) -> JournalRecord | None:
         """Journal ``entry``; a refusal is journaled by the journal, reported here, and ``None``."""
@@ -382,7 +390,9 @@ class Daemon:
         return await self.submit(Event("no_more_bets"), source, actor)
 
     def _progressive_wager(self, seat: int) -> Event:
-        return Event("wager", seat=seat, wager=PROGRESSIVE, amount=self.progressive_wager)
+        # A game without the wager: the rules refuse it, naming the game (journaled as refused).
+        amount = self.progressive_wager if self.progressive_wager is not None else 1
+        return Event("wager", seat=seat, wager=PROGRESSIVE, amount=amount)
 
     # --- hardware events -----------------------------------------------------------------------
 
@@ -457,9 +467,16 @@ class Daemon:
             log.warning("%s: the dealer enters these cards by hand", message)
             return
         cards = " ".join(stack.cards)
+        spec: dict[str, object] = {"type": "cards", "to": stack.position, "cards": cards}
+        current = self.state.current
+        if stack.position.isdigit() and current is not None:
+            # The shoe deals to a seat; a seat that split pairs holds several hands (§ 633a.11).
+            hand = hand_dealt_to(current.round.game, current.round.state, int(stack.position))
+            if hand:
+                spec["hand"] = hand
         try:
             event = parse_event(
-                {"type": "cards", "to": stack.position, "cards": cards},
+                spec,
                 "shoe",
                 decks=self.game.decks(self.submission.rules),
                 joker=self.game.joker,
@@ -498,6 +515,33 @@ class Daemon:
             },
         )
         self._publish("state", self.snapshot())
+        self._show_payout_lamps()
+
+    def _show_payout_lamps(self) -> None:
+        """The progressive-won lamps and the call-floorperson light, from the journaled state.
+
+        A seat's won lamp blinks from the settlement of a winning Progressive Payout Wager, for the
+        dealer to verify (§ 639a.11(c)(5)(ii)), until the next round's "no more bets" or, if the
+        payout waits for a floorperson, until the floorperson verifies it; the floorperson light
+        is on while any payout waits (§ 639a.11(c)(5)(iii), § 633a.7(o)(2)(ii)(B)).
+        """
+        gpio = self.gpio
+        if gpio is None or self.journal is None:
+            return
+        state = self.state
+        pending = state.pending_payouts()
+        won = {p.seat for p in pending if p.wager == PROGRESSIVE}
+        current = state.current
+        dealing = current is not None and any(e.type == "no_more_bets" for e in current.events)
+        if state.recent and not dealing:
+            won |= {
+                seat
+                for seat, wager, line in settlement_lines(state.recent[-1])
+                if wager == PROGRESSIVE and line.get("result") == "win"
+            }
+        for seat in gpio.seats:
+            gpio.set_won_lamp(seat, LampState.BLINKING if seat in won else LampState.OFF)
+        gpio.set_floorperson_light(LampState.STEADY if pending else LampState.OFF)
 
     def _publish(self, topic: str, data: Mapping[str, Any]) -> None:
         if self.api is not None:
@@ -518,7 +562,8 @@ class Daemon:
         if current is not None:
             try:
                 current.settlement()
-                waiting = ""
+                decisions = current.round.open_decisions()
+                waiting = f"the dealer to settle the round; {decisions}" if decisions else ""
             except IllegalEvent as exc:
                 waiting = str(exc)
             out["round"] = {
@@ -530,6 +575,8 @@ class Daemon:
                 "waiting_for": waiting,
             }
         out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
+        out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
+        out["link"] = self._link_status()
         out["devices"] = {
             name: {"state": device.state, "online": device.state == "online"}
             for name, device in self.devices.items()
@@ -546,6 +593,8 @@ class Daemon:
         return self.snapshot()
 
     async def submit_event(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+        if event.get("type") == "verification":
+            return await self._verify_payout(actor, event)
         try:
             parsed = parse_event(
                 event, "event", decks=self.game.decks(self.submission.rules), joker=self.game.joker
@@ -561,6 +610,78 @@ class Daemon:
         except Refused as exc:
             raise CommandError(ErrorCode.REFUSED, str(exc)) from None
         return {"round": record.round_id, "seq": record.seq, "next_round": self.round_id}
+
+    async def _verify_payout(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+        """A floorperson verifies a flagged payout: ``seat``, ``wager`` and, if more than one
+        round waits, ``round`` (§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii))."""
+        unknown = sorted(set(event) - {"type", "seat", "wager", "round"})
+        if unknown:
+            raise CommandError(
+                ErrorCode.BAD_ARGS, f"verification: unknown field {unknown[0]!r} (fields: seat, wager, round)"
+            )
+        seat, wager, round_id = event.get("seat"), event.get("wager"), event.get("round")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(wager, str):
+            raise CommandError(
+                ErrorCode.BAD_ARGS,
+                'verification: give seat (a number) and wager (its name), such as {"type": '
+                '"verification", "seat": 3, "wager": "progressive"}',
+            )
+        if round_id is not None and not isinstance(round_id, str):
+            raise CommandError(
+                ErrorCode.BAD_ARGS, f"verification: round must be a round's id, not {round_id!r}"
+            )
+        pending = self.state.pending_payouts()
+        matching = [p for p in pending if (p.seat, p.wager) == (seat, wager)]
+        if round_id is not None:
+            matching = [p for p in matching if p.round_id == round_id]
+        if len(matching) > 1:
+            rounds = ", ".join(p.round_id for p in matching)
+            raise CommandError(
+                ErrorCode.BAD_ARGS,
+                f"verification: seat {seat} {wager} waits in rounds {rounds}; name the round",
+            )
+        target = round_id if round_id is not None else (matching[0].round_id if matching else "")
+        if not target:
+            waiting = ", ".join(f"round {p.round_id} seat {p.seat} {p.wager}" for p in pending) or "none"
+            raise CommandError(
+                ErrorCode.REFUSED,
+                f"no payout of seat {seat} {wager} waits for a floorperson (waiting: {waiting})",
+            )
+        async with self._round_lock:
+            entry = PayoutVerified(target, seat, wager)
+            record = await self._journal_entry(entry, "floor", _actor_name(actor))
+        if record is None:
+            raise CommandError(ErrorCode.REFUSED, self.refusals[-1])
+        line = next((p for p in matching if p.round_id == target), None)
+        return {
+            "verified": {"round": target, "seat": seat, "wager": wager, "net": line.net if line else ""},
+            "seq": record.seq,
+            "pending": [p.to_json() for p in self.state.pending_payouts()],
+        }
+
+    async def settle_round(self, actor: Actor) -> Result:
+        """The dealer settles a round that waits only for the players' optional decisions."""
+        source, who = _source_of(actor), _actor_name(actor)
+        async with self._round_lock:
+            current = self.state.current
+            if current is None:
+                raise CommandError(ErrorCode.REFUSED, "no round is open")
+            round_id = current.round_id
+            try:
+                current.settlement()
+            except IllegalEvent as exc:
+                raise CommandError(ErrorCode.REFUSED, f"round {round_id}: {exc}") from None
+            record = await self._settle(source, who)
+        if record is None:
+            raise CommandError(ErrorCode.REFUSED, self.refusals[-1])
+        return {"round": round_id, "seq": record.seq, "next_round": self.round_id}
+
+    def _link_status(self) -> dict[str, Any]:
+        """The progressive link to the central meter as configured (docs/config.md)."""
+        link = self.config.progressive_link
+        if link is None:
+            return {"configured": False}
+        return {"configured": True, "enabled": link.enabled, "host": link.host, "port": link.port}
 
     async def _command(self, actor: Actor, command: str, args: Mapping[str, object]) -> None:
         role = "none" if actor.role is None else str(actor.role)

@@ -66,7 +66,7 @@ from .table_state import (
     TableState,
 )
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 """``PRAGMA user_version`` of a journal this software writes and reads."""
 APPLICATION_ID: Final = 0x54424C4A  # "TBLJ": ``PRAGMA application_id`` marks the file as ours
 MAX_BATCH: Final = 64

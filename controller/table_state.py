@@ -45,7 +45,7 @@ from .rules.events import Event, EventError, parse_event
 from .rules.games import GAMES
 from .rules.money import Cents, MoneyError, format_money, parse_money
 from .rules.options import RulesError, load_rules, rules_to_mapping
-from .rules.settlement import Settlement
+from .rules.settlement import FLOORPERSON_VALIDATE, FLOORPERSON_VERIFY, Settlement
 
 RECENT_ROUNDS: Final = 10
 """How many closed rounds the state keeps (the dealer's and the tech's "last rounds")."""
@@ -64,6 +64,7 @@ DEVICE_OFFLINE: Final = "device_offline"
 CONFIG_LOADED: Final = "config_loaded"
 COMMAND: Final = "command"
 STARTED: Final = "started"
+PAYOUT_VERIFIED: Final = "payout_verified"
 
 KINDS: Final = (
     ROUND_BEGIN,
@@ -78,12 +79,17 @@ KINDS: Final = (
     CONFIG_LOADED,
     COMMAND,
     STARTED,
+    PAYOUT_VERIFIED,
 )
 ROUND_CLOSES: Final = (ROUND_SETTLED, ROUND_CANCELLED)
 LOCK_KINDS: Final = (LOCK_OUT, UNLOCK)
 DEVICE_KINDS: Final = (DEVICE_ONLINE, DEVICE_OFFLINE)
 FACT_KINDS: Final = (*LOCK_KINDS, *DEVICE_KINDS, CONFIG_LOADED)
 """The table's facts: the state keeps the latest of each (per device for the devices)."""
+
+VERIFICATION_FLAGS: Final = (FLOORPERSON_VERIFY, FLOORPERSON_VALIDATE)
+"""Settlement flags that wait for a floorperson (or above) to verify or validate the payout
+(§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii)); until then the call-floorperson light is on."""
 
 # --- sources -----------------------------------------------------------------------------------
 
@@ -245,6 +251,37 @@ class Started:
     boot_id: str
 
 
+@dataclass(frozen=True)
+class PayoutVerified:
+    """A floorperson verified (or validated) the flagged payout of ``seat``'s ``wager`` in the
+    settled round ``round_id`` (the actor is the record's)."""
+
+    kind: ClassVar[str] = PAYOUT_VERIFIED
+    round_id: str
+    seat: int
+    wager: str
+
+
+@dataclass(frozen=True)
+class PendingPayout:
+    """A settled payout that waits for a floorperson: its round, seat, wager, net and flags."""
+
+    round_id: str
+    seat: int
+    wager: str
+    net: str
+    flags: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "round": self.round_id,
+            "seat": self.seat,
+            "wager": self.wager,
+            "net": self.net,
+            "flags": list(self.flags),
+        }
+
+
 TableEntry = (
     BeginRound
     | SettleRound
@@ -256,6 +293,7 @@ TableEntry = (
     | ConfigLoaded
     | Command
     | Started
+    | PayoutVerified
 )
 Entry = Event | TableEntry
 """What :meth:`TableState.prepare` accepts: a round event of the rules core, or a table entry."""
@@ -370,6 +408,21 @@ class TableState:
     lock_reason: str = ""
     devices: Mapping[str, DeviceStatus] = field(default_factory=dict)
     config: ConfigStatus | None = None
+    verified: frozenset[tuple[str, int, str]] = frozenset()
+    """(round, seat, wager) of the flagged payouts of :attr:`recent` a floorperson has verified."""
+
+    def pending_payouts(self) -> tuple[PendingPayout, ...]:
+        """The flagged payouts of the last rounds no floorperson has verified yet, oldest first.
+
+        A round older than the last :data:`RECENT_ROUNDS` is no longer waited for here; its
+        record keeps the flags (``tablectl recall``)."""
+        out: list[PendingPayout] = []
+        for summary in self.recent:
+            for seat, wager, line in settlement_lines(summary):
+                flags = tuple(f for f in _flags(line) if f in VERIFICATION_FLAGS)
+                if flags and (summary.round_id, seat, wager) not in self.verified:
+                    out.append(PendingPayout(summary.round_id, seat, wager, str(line.get("net", "")), flags))
+        return tuple(out)
 
     # -- the fold ---------------------------------------------------------------------------
 
@@ -414,6 +467,8 @@ class TableState:
         if kind == CONFIG_LOADED:
             config = ConfigStatus(_text(record, "path"), _text(record, "sha256"), seq)
             return dataclasses.replace(step, config=config)
+        if kind == PAYOUT_VERIFIED:
+            return step._apply_verified(record)
         if kind in (REFUSED, COMMAND, STARTED):
             return step
         close = difflib.get_close_matches(str(kind), KINDS, n=1, cutoff=0.6)
@@ -491,12 +546,38 @@ class TableState:
             )
         return self._close(current, record)
 
+    def _apply_verified(self, record: JournalRecord) -> TableState:
+        round_id = _text(record, "round")
+        seat, wager = record.body.get("seat"), _text(record, "wager")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise FoldError(f"seq {record.seq}: a payout_verified record needs a seat number, not {seat!r}")
+        key = (round_id, seat, wager)
+        if not any(r.round_id == round_id for r in self.recent):
+            # Older than the rounds the state keeps: nothing here waits for it (see pending_payouts).
+            return self
+        if key in self.verified:
+            raise TableRefusal(f"round {round_id} seat {seat} {wager}: the payout is already verified")
+        if not any((p.round_id, p.seat, p.wager) == key for p in self.pending_payouts()):
+            raise TableRefusal(
+                f"round {round_id} seat {seat} {wager}: no payout there waits for a floorperson "
+                f"({self._pending_words()})"
+            )
+        return dataclasses.replace(self, verified=self.verified | {key})
+
+    def _pending_words(self) -> str:
+        pending = self.pending_payouts()
+        if not pending:
+            return "none waits now"
+        return "waiting: " + ", ".join(f"round {p.round_id} seat {p.seat} {p.wager}" for p in pending)
+
     def _close(self, current: OpenRound, record: JournalRecord) -> TableState:
         summary = RoundSummary.of(
             current.round_id, current.game, current.begin_seq, current.begin_wall_ns, record
         )
         recent = (*self.recent, summary)[-RECENT_ROUNDS:]
-        return dataclasses.replace(self, current=None, recent=recent)
+        kept = {r.round_id for r in recent}
+        verified = frozenset(k for k in self.verified if k[0] in kept)
+        return dataclasses.replace(self, current=None, recent=recent, verified=verified)
 
     # -- accepting new entries --------------------------------------------------------------
 
@@ -625,12 +706,38 @@ def _entry_body(entry: TableEntry) -> dict[str, object]:
             "role": _nonempty(entry.role, "role"),
             "args": dict(entry.args),
         }
+    if isinstance(entry, PayoutVerified):
+        if isinstance(entry.seat, bool) or not isinstance(entry.seat, int) or entry.seat < 1:
+            raise ValueError(f"seat must be a seat number, not {entry.seat!r}")
+        return {
+            "round": _nonempty(entry.round_id, "round"),
+            "seat": entry.seat,
+            "wager": _nonempty(entry.wager, "wager"),
+        }
     if isinstance(entry, Started):
         return {
             "version": _nonempty(entry.version, "version"),
             "boot_id": _nonempty(entry.boot_id, "boot_id"),
         }
     raise TypeError(f"not an entry of the journal: {entry!r}")
+
+
+def settlement_lines(summary: RoundSummary) -> Iterable[tuple[int, str, Mapping[str, Any]]]:
+    """(seat, wager, line) of a settled round's settlement JSON, in its order of settlement."""
+    seats = (summary.settlement or {}).get("seats")
+    if not isinstance(seats, Mapping):
+        return
+    for seat, wagers in seats.items():
+        if not isinstance(wagers, Mapping) or not str(seat).isdigit():
+            continue
+        for wager, line in wagers.items():
+            if isinstance(line, Mapping):
+                yield int(seat), str(wager), line
+
+
+def _flags(line: Mapping[str, Any]) -> tuple[str, ...]:
+    flags = line.get("flags", ())
+    return tuple(str(f) for f in flags) if isinstance(flags, list | tuple) else ()
 
 
 def _nonempty(value: str, what: str) -> str:

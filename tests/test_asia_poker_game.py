@@ -37,11 +37,12 @@ from controller.rules.asia_poker_game import (
     starting_position,
 )
 from controller.rules.cards import Card, deck_with_joker, parse_cards
-from controller.rules.engine import Game, IllegalEvent, play
+from controller.rules.engine import Game, IllegalEvent, Round, open_decisions, play
 from controller.rules.events import Event
 from controller.rules.explain import explain
 from controller.rules.fortune_asia_poker import GAME as FORTUNE
 from controller.rules.fortune_asia_poker import FortuneAsiaPokerRules, fortune_hand
+from controller.rules.games import GAMES
 from controller.rules.money import parse_money
 from controller.rules.options import RulesError, load_rules, rules_to_mapping
 from controller.rules.record import load_record, replay
@@ -1218,3 +1219,45 @@ def test_the_game_objects() -> None:
     assert GAME.decks(rules()) == 1 and FORTUNE.decks(frules()) == 1
     with pytest.raises(TypeError):
         GAME.start(frules(), {})
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        p
+        for game in ("asia-poker", "fortune-asia-poker")
+        for p in (EXAMPLES / game).glob("*.json")
+        if not p.name.endswith(".settlement.json")
+    ),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_the_dealer_settles_while_a_surrender_is_open(path: Path) -> None:
+    """§ 659a.11(d): "a player may surrender his wager after the hands of the dealer have been set"
+    unless he placed an optional wager. After every event of the example, the open decisions are
+    exactly those seats, computed here from the events alone, and only once the round could be
+    settled."""
+    record = load_record(json.loads(path.read_text()), GAMES, str(path))
+    game = record.game
+    main = "asia_poker" if game.name == "asia-poker" else "fortune_asia_poker"
+    rnd = Round.begin(game, record.rules, record.meters)
+    for event in record.events:
+        rnd.apply(event)
+        events = rnd.events
+        wagers = {(e.seat, e.wager) for e in events if e.type == "wager"}
+        out = {e.seat for e in events if e.type == "decision" and e.action in ("surrender", "void")}
+        eligible = sorted(
+            s
+            for s, w in wagers
+            if w == main and s not in out and not any(x == s and v != main for x, v in wagers)
+        )
+        try:
+            settleable = rnd.settle().void == ""  # a void round only remains to be settled
+        except IllegalEvent:
+            settleable = False
+        decisions = open_decisions(game, rnd.state)
+        dealer_cards = sum(len(e.cards or ()) for e in events if e.type == "cards" and e.to == "dealer")
+        if settleable and dealer_cards == 7 and eligible:
+            assert decisions.endswith("may still surrender (§ 659a.11(d))"), decisions
+            assert [int(n) for n in decisions.split(" may ")[0].split(" ", 1)[1].split(", ")] == eligible
+        else:
+            assert decisions == "", (event, decisions)

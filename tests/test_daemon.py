@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from controller.api_client import ApiClient, ApiConnectionError, ApiError, request
+from controller.api_client import ApiClient, ApiConnectionError, ApiError, Credentials, request
+from controller.auth import Role, make_user, save_users
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission, main
 from controller.sd_notify import Notifier
@@ -345,3 +346,85 @@ def test_after_kill_9_the_restarted_daemon_goes_on_with_the_round(tmp_path: Path
         assert proc.wait(timeout=20) == 0
     finally:
         _reap(proc)
+
+
+@pytest.mark.asyncio
+async def test_a_progressive_hit_lights_the_lamps_until_the_floorperson_validates_it(rig: BenchRig) -> None:
+    """§ 639a.11(c)(5)(ii): the dealer verifies the progressive light; (iii) a floorperson or above
+    validates the payout. The won lamp blinks and the floorperson light is on until then."""
+    daemon = _daemon(rig)
+    users = rig.path / "users.json"
+    save_users(users, {"mfloor": make_user("mfloor", Role.FLOOR, "482916")})
+    floor = Credentials("mfloor", "482916")
+    async with await ApiClient.connect(rig.socket) as api:
+        round_id = (await api.status())["round"]["id"]
+        await _antes(api, rig)
+        await rig.press_lock_out()
+        await rig.deal(1, "2c 7c 9c Jc 4c")  # a flush: 50 for 1 on the Progressive (paytable B)
+        await rig.deal(3, SEAT_3)
+        await rig.deal("dealer", DEALER)
+        await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
+        await api.submit_event({"type": "decision", "seat": 3, "action": "bet"})
+        await rig.lift_chip(1)
+
+        status = await api.status()
+        assert status["round"]["id"] != round_id
+        assert status["pending_payouts"] == [
+            {
+                "round": round_id,
+                "seat": 1,
+                "wager": "progressive",
+                "net": "+49.00",
+                "flags": ["floorperson_validation"],
+            }
+        ]
+        lamps = status["gpio"]["lamps"]
+        assert lamps["seats.1.won_lamp"] == "blinking" and lamps["seats.3.won_lamp"] == "off"
+        assert lamps["floorperson_light"] == "steady"
+
+        # The dealer cannot validate it; a floorperson can, once.
+        with pytest.raises(ApiError, match="for a floorperson"):
+            await api.submit_event({"type": "verification", "seat": 1, "wager": "progressive"})
+        with pytest.raises(ApiError, match="no payout of seat 3 progressive waits"):
+            await api.submit_event({"type": "verification", "seat": 3, "wager": "progressive"}, auth=floor)
+        verified = await api.submit_event(
+            {"type": "verification", "seat": 1, "wager": "progressive"}, auth=floor
+        )
+        assert verified["verified"] == {"round": round_id, "seat": 1, "wager": "progressive", "net": "+49.00"}
+        assert verified["pending"] == []
+        with pytest.raises(ApiError, match="no payout of seat 1 progressive waits"):
+            await api.submit_event({"type": "verification", "seat": 1, "wager": "progressive"}, auth=floor)
+        lamps = (await api.status())["gpio"]["lamps"]
+        assert lamps["floorperson_light"] == "off" and lamps["seats.1.won_lamp"] == "blinking"
+
+        # The next round's lock-out puts the won lamp out.
+        await api.submit_event({"type": "wager", "seat": 3, "wager": "ante", "amount": "5.00"})
+        await rig.press_lock_out()
+        lamps = (await api.status())["gpio"]["lamps"]
+        assert lamps["seats.1.won_lamp"] == "off"
+
+    assert daemon.journal is not None
+    records = await daemon.journal.records()
+    verifications = [r for r in records if r.kind == "payout_verified"]
+    assert [(r.source, r.actor, dict(r.body)) for r in verifications] == [
+        ("floor", "mfloor", {"round": round_id, "seat": 1, "wager": "progressive"})
+    ]
+    # Recovery folds the verification back: nothing waits after a restart either.
+    assert (await daemon.journal.verify()).pending_payouts() == ()
+
+
+@pytest.mark.asyncio
+async def test_a_sensed_chip_is_the_rules_submissions_progressive_wager(rig: BenchRig) -> None:
+    """The sensor knows a chip is there, not its value: the Rules Submission's ``progressive.wager``
+    says what one chip on the wagering device is (§ 639a.7(d)(2), § 639a.8(b))."""
+    await rig.stop_daemon()
+    rules = rig.path / "rules-submission.toml"
+    rules.write_text(RULES_SUBMISSION + 'progressive.wager = "5.00"\n', encoding="utf-8")
+    daemon = await rig.start_daemon()
+    async with await ApiClient.connect(rig.socket) as api:
+        await api.submit_event({"type": "wager", "seat": 2, "wager": "ante", "amount": "10.00"})
+        await rig.place_chip(2)
+        await rig.press_lock_out()
+        wagers = (await api.status())["round"]["wagers"]
+    assert {"type": "wager", "seat": 2, "wager": "progressive", "amount": "5.00"} in wagers
+    assert daemon.progressive_wager == 500

@@ -32,7 +32,7 @@ from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.api_client import ApiClient
+from controller.api_client import ApiClient, ApiError
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
 from sim.bench_rig import TABLE_ID, config_text
@@ -315,6 +315,49 @@ async def test_blackjack_round_with_the_hole_card_reader() -> None:
         await _journal_verifies(table.daemon, round_id)
 
 
+@pytest.mark.asyncio
+async def test_blackjack_split_hands_take_the_shoes_cards_in_turn() -> None:
+    """The shoe deals to a seat, not to a hand: after a split each card goes to the hand in play
+    (§ 633a.11), the first hand until it stands, then the second."""
+    async with game_table("blackjack") as table:
+        round_id = await table.round_id()
+        await table.event(type="wager", seat=2, wager="blackjack", amount="10.00")
+        await table.event(type="no_more_bets")
+        for position, card in ((2, "8s"), ("dealer", "6h"), (2, "8d")):
+            assert await table.deal(position, card)
+        await table.event(type="decision", seat=2, action="split")
+        assert await table.deal(2, "3c")  # the first hand: 8s 3c
+        await table.event(type="decision", seat=2, hand=0, action="hit")
+        assert await table.deal(2, "9h")  # 8s 3c 9h: 20
+        await table.event(type="decision", seat=2, hand=0, action="stand")
+        assert await table.deal(2, "Tc")  # the second hand: 8d Tc, 18
+        await table.event(type="decision", seat=2, hand=1, action="stand")
+        assert await table.deal("dealer", "Ts")  # the hole card: 16, the dealer draws
+        assert await table.deal("dealer", "Kd")  # 26: the dealer busts
+        assert await table.round_id() != round_id
+
+        settlement = await table.settlement(round_id)
+        assert table.daemon.journal is not None
+        recalled = await table.daemon.journal.recall(round_id)
+        shoe_cards = [
+            (dict(r.body).get("to"), dict(r.body).get("hand", 0), dict(r.body)["cards"])
+            for r in recalled.records
+            if r.kind == "event" and r.source == "shoe"
+        ]
+        assert shoe_cards[3:] == [
+            ("2", 0, "3c"),
+            ("2", 0, "9h"),
+            ("2", 1, "Tc"),
+            ("dealer", 0, "Ts"),
+            ("dealer", 0, "Kd"),
+        ]
+        # Both hands beat a busted dealer: 1 to 1 on each (the split pair's matching wager).
+        assert _nets(settlement) == {"2": {"blackjack": "+10.00", "blackjack.1": "+10.00"}}
+        hands = {w: o["hand"] for w, o in settlement["seats"]["2"].items()}
+        assert hands == {"blackjack": "hard 20", "blackjack.1": "hard 18"}
+        await _journal_verifies(table.daemon, round_id)
+
+
 # --- Asia Poker (ch. 659a) --------------------------------------------------------------------------
 
 
@@ -338,6 +381,20 @@ async def test_asia_poker_round_with_seven_card_stacks() -> None:
         await table.event(type="decision", seat=5, action="set 6h 6s 5c 5d / Ah Qh / 9d")
         await table.event(type="decision", seat=4, action="set 8d 8s 2s 2d / Ad Qc / 3h")
         await table.event(type="decision", seat=2, action="set Tc Ts 5h 4c / 9h 9c / 3d")
+        # The dealer's hands are set: a player without a Bonus Wager may still surrender
+        # (§ 659a.11(d)), so the round waits for the dealer to settle it.
+        status = await table.api.status()
+        assert status["round"]["id"] == round_id
+        assert (
+            "the dealer to settle the round; seats 2, 4, 5, 6 may still surrender"
+            in (status["round"]["waiting_for"])
+        )
+        await table.event(type="decision", seat=4, action="surrender")
+        assert "seats 2, 5, 6 may still surrender" in (await table.api.status())["round"]["waiting_for"]
+        settled = await table.api.call("settle_round")
+        assert settled["round"] == round_id and settled["next_round"] != round_id
+        with pytest.raises(ApiError, match="cannot be settled yet"):
+            await table.api.call("settle_round")
         assert await table.round_id() != round_id
 
         # The dealer sets the house way: high Kd Kc 7s 4h (a pair of kings), medium Ac Qd, low 9s.
@@ -346,7 +403,7 @@ async def test_asia_poker_round_with_seven_card_stacks() -> None:
         assert _nets(await table.settlement(round_id)) == {
             # High T-T loses to K-K; medium 9-9 beats A-Q; low 3 loses to 9: lost.
             "2": {"asia_poker": "-25.00"},
-            # High 8-8-2-2 (two pair) beats K-K; medium A-Q copies A-Q; low 3 loses to 9: lost.
+            # Surrendered: the Asia Poker Wager collected, the hands never exposed (§ 659a.11(d)).
             "4": {"asia_poker": "-15.00"},
             # High 6-6-5-5 beats K-K; medium A-Q and low 9 copy the dealer's: lost.
             "5": {"asia_poker": "-20.00"},

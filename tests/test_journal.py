@@ -54,6 +54,7 @@ from controller.table_state import (
     DeviceOffline,
     DeviceOnline,
     LockOut,
+    PayoutVerified,
     SettleRound,
     Started,
     TableState,
@@ -418,7 +419,7 @@ def table_lives(draw: st.DrawFn) -> list[tuple[str, int]]:
             st.one_of(
                 st.tuples(st.just("round"), st.integers(0, len(RECORDS) - 1)),
                 st.tuples(
-                    st.sampled_from(["lock", "unlock", "online", "offline", "config", "command"]),
+                    st.sampled_from(["lock", "unlock", "online", "offline", "config", "command", "verify"]),
                     st.integers(0, 2),
                 ),
             ),
@@ -450,6 +451,12 @@ def test_recovery_equals_replay_for_any_life(life: list[tuple[str, int]]) -> Non
                     await journal.append(fact, source="daemon")
                 elif what == "config":
                     await journal.append(ConfigLoaded("/c.toml", str(n) * 64), source="daemon")
+                elif what == "verify":
+                    pending = journal.state.pending_payouts()
+                    if pending:
+                        p = pending[n % len(pending)]
+                        verified = PayoutVerified(p.round_id, p.seat, p.wager)
+                        await journal.append(verified, source="floor", actor="floor-2")
                 else:
                     await journal.append(
                         Command("status", "tech", {"n": n}), source="tablectl", actor="tech-1"
@@ -461,6 +468,37 @@ def test_recovery_equals_replay_for_any_life(life: list[tuple[str, int]]) -> Non
         state = asyncio.run(live(path))
         with JournalReader(path, TABLE) as reader:
             assert reader.recover() == state == reader.replay_all()
+
+
+@pytest.mark.asyncio
+async def test_a_flagged_payout_waits_for_one_verification(journal: Journal) -> None:
+    """§ 639a.11(c)(5)(iii): a floorperson validates each progressive payout, once."""
+    hit = EXAMPLES / "caribbean-stud" / "progressive-hit.json"
+    round_id = await deal(journal, example(hit))
+    pending = journal.state.pending_payouts()
+    flagged = {
+        (int(seat), wager)
+        for seat, wagers in settlement_of(hit)["seats"].items()
+        for wager, line in wagers.items()
+        if "floorperson_validation" in line.get("flags", [])
+    }
+    assert flagged and {(p.seat, p.wager) for p in pending} == flagged
+    assert all(p.round_id == round_id for p in pending)
+    first = pending[0]
+    await journal.append(PayoutVerified(round_id, first.seat, first.wager), source="floor", actor="f")
+    assert first not in journal.state.pending_payouts()
+    assert len(journal.state.pending_payouts()) == len(pending) - 1
+    for wrong, why in (
+        (PayoutVerified(round_id, first.seat, first.wager), "already verified"),
+        (PayoutVerified(round_id, 7, "ante"), "no payout there waits"),
+    ):
+        with pytest.raises(Refused, match=why):
+            await journal.append(wrong, source="floor", actor="f")
+    # Ten rounds later the hit is no longer among the last rounds: nothing waits for it here.
+    for _ in range(RECENT_ROUNDS):
+        await deal(journal, example(CARIBBEAN))
+    assert journal.state.pending_payouts() == ()
+    assert journal.state.verified == frozenset()
 
 
 # --- recall and export ---------------------------------------------------------------------

@@ -633,6 +633,29 @@ class AsiaPokerGame:
                 return f"the dealer's seven cards ({n} so far, § 659a.8(c))"
         return ""
 
+    def may_surrender(self, state: AsiaPokerState) -> list[int]:
+        """The seats that may still surrender: the dealer's hands are set, and the player has no
+        optional wager, has not surrendered and has not voided his hand (§ 659a.11(d))."""
+        if state.void is not None or not self.dealer_set(state):
+            return []
+        return [
+            seat
+            for seat in self.players(state)
+            if seat not in state.voided
+            and seat not in state.surrendered
+            and not any(w != self.main_wager and a for w, a in state.seat_wagers(seat))
+        ]
+
+    def open_decisions(self, state: AsiaPokerState) -> str:
+        """The surrenders still open once the round could be settled (see
+        :func:`.engine.open_decisions`): "after the hands of the dealer have been set ... a player
+        who has not placed an optional wager may surrender" (§ 659a.11(d))."""
+        seats = self.may_surrender(state)
+        if not seats or self.awaiting(state):
+            return ""
+        which = ", ".join(str(s) for s in seats)
+        return f"seat{'s' if len(seats) > 1 else ''} {which} may still surrender (§ 659a.11(d))"
+
     # --- events ---------------------------------------------------------------------------------
 
     def _wager(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:

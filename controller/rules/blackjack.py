@@ -560,6 +560,13 @@ class Blackjack:
             raise IllegalEvent(f"Blackjack has no {event.type} events")
         return handler(state, event)
 
+    def hand_dealt_to(self, state: BlackjackState, seat: int) -> int:
+        """The hand of ``seat`` a card dealt to the seat now goes to (see
+        :func:`.engine.hand_dealt_to`): the hand in play there, since split hands are played one
+        at a time (§ 633a.11); ``0`` when no hand of that seat is in play."""
+        turn = state.turn
+        return turn[1] if turn is not None and turn[0] == seat else 0
+
     def settle(self, state: BlackjackState) -> Settlement:
         if state.phase == VOID:
             return _void_settlement(state)

@@ -249,6 +249,14 @@ class CaribbeanStudRules:
         section="§ 639a.12(d)(1)",
         help="the Progressive paytable selected",
     )
+    progressive_wager: Cents = option(
+        "progressive.wager",
+        money(1, "one cent"),
+        "1.00",
+        section="§ 639a.7(d)(2), § 639a.8(b)",
+        help="the value chip one Progressive Payout Wager is: what the table records for each chip "
+        "its wagering device accepts",
+    )
     progressive_initial: Cents = option(
         "progressive.initial",
         money(MINIMUM_METER, METER_RULE),

@@ -92,6 +92,24 @@ class Round(Generic[R, S]):
     def settle(self) -> Settlement:
         return self.game.settle(self.state)
 
+    def open_decisions(self) -> str:
+        """What the players may still decide although the round could be settled; see
+        :func:`open_decisions`."""
+        return open_decisions(self.game, self.state)
+
+
+def open_decisions(game: Game[Any, S], state: S) -> str:
+    """The decisions players may still make in a round that :meth:`Game.settle` could settle now,
+    in words; ``""`` when there are none.
+
+    A game whose rules leave a player a choice after the last event the round needs (Asia Poker's
+    surrender once the dealer's hands are set, § 659a.11(d)) defines ``open_decisions(state)``; the
+    table then settles only when the dealer says so, not as soon as it can. Other games need not
+    define it.
+    """
+    hook: Callable[[S], str] | None = getattr(game, "open_decisions", None)
+    return "" if hook is None else hook(state)
+
 
 def play(
     game: Game[Any, Any], rules: object, meters: Mapping[str, Cents], events: Iterable[Event]
@@ -107,3 +125,15 @@ def play(
         except IllegalEvent as exc:
             raise IllegalEvent(f"event {i} ({event}): {exc}") from None
     return rnd.settle()
+
+
+def hand_dealt_to(game: Game[Any, S], state: S, seat: int) -> int:
+    """Which hand of ``seat`` a card dealt to the seat now goes to; ``0``, the seat's one hand,
+    for most games.
+
+    A dealing shoe deals to a position, not to a hand: at Blackjack a seat that split pairs holds
+    several hands, and the card goes to the one in play (§ 633a.11). A game where that matters
+    defines ``hand_dealt_to(state, seat)``.
+    """
+    hook: Callable[[S, int], int] | None = getattr(game, "hand_dealt_to", None)
+    return 0 if hook is None else hook(state, seat)

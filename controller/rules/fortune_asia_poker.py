@@ -382,6 +382,14 @@ class FortuneAsiaPokerRules(AsiaTableRules):
         section="§ 659a.11(h)(3), § 659a.12(d)",
         help="odds or a share of the meter per hand, full house or better",
     )
+    progressive_wager: Cents = option(
+        "progressive.wager",
+        money(1, "one cent"),
+        "1.00",
+        section="§ 659a.7(e), § 605a.7",
+        help="the value chip one Progressive Payout Wager is: what the table records for each chip "
+        "its wagering device accepts",
+    )
     progressive_reset: Cents = option(
         "progressive.reset",
         money(1, "one cent"),
