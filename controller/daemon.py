@@ -206,6 +206,7 @@ class Daemon:
             locked=locked,
             accepted=[s for s in accepted if s is not None],
         )
+        self._show_payout_lamps()  # after a restart: a payout still waiting lights them again
         self._tasks.append(loop.create_task(self._consume(), name="table events"))
         for name, section in self.config.serial_devices().items():
             driver_config = SerialDeviceConfig(port=str(section.port), baudrate=section.baud)
@@ -219,6 +220,15 @@ class Daemon:
                 device = HoleCardReader(driver_config, on_event, name=name)
             self.devices[name] = device
             await device.start()
+        from .frame_pump import FRAMES_TOPIC, FramePumps
+
+        # Every device's frames for ``tablectl sniff``, only while a technician subscribes.
+        self.frame_pumps = FramePumps(
+            self.devices,
+            self._publish,
+            lambda: self.api is not None and self.api.has_subscribers(FRAMES_TOPIC),
+        )
+        self.frame_pumps.start()
         self.api = api_server_from_config(self.config.api, self)
         await self.api.start()
         task = self.notifier.start_watchdog(self.healthy)
@@ -240,6 +250,10 @@ class Daemon:
         if self.api is not None:
             await self.api.close()
             self.api = None
+        # Made in start() after the drivers: not there if start() failed before them.
+        frame_pumps = getattr(self, "frame_pumps", None)
+        if frame_pumps is not None:
+            await frame_pumps.stop()
         for device in self.devices.values():
             await device.stop()
         self.devices.clear()

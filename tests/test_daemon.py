@@ -382,6 +382,15 @@ async def test_a_progressive_hit_lights_the_lamps_until_the_floorperson_validate
         assert lamps["seats.1.won_lamp"] == "blinking" and lamps["seats.3.won_lamp"] == "off"
         assert lamps["floorperson_light"] == "steady"
 
+    # A power cut now: the restarted daemon lights them again from the journal.
+    await rig.stop_daemon()
+    daemon = await rig.start_daemon()
+    async with await ApiClient.connect(rig.socket) as api:
+        status = await api.status()
+        assert [p["round"] for p in status["pending_payouts"]] == [round_id]
+        lamps = status["gpio"]["lamps"]
+        assert lamps["seats.1.won_lamp"] == "blinking" and lamps["floorperson_light"] == "steady"
+
         # The dealer cannot validate it; a floorperson can, once.
         with pytest.raises(ApiError, match="for a floorperson"):
             await api.submit_event({"type": "verification", "seat": 1, "wager": "progressive"})
