@@ -717,6 +717,7 @@ class Daemon:
             "replayed": None if recalled.replayed is None else recalled.replayed.to_json(),
             "consistent": recalled.consistent,
             "waiting_for": recalled.waiting_for,
+            "verifications": [r.to_json() for r in recalled.verifications],
         }
 
     async def export_round(self, actor: Actor, round_id: str) -> Result:

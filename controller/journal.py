@@ -51,6 +51,7 @@ from .table_state import (
     DEVICE_KINDS,
     KINDS,
     LOCK_KINDS,
+    PAYOUT_VERIFIED,
     PERSON_SOURCES,
     RECENT_ROUNDS,
     ROUND_BEGIN,
@@ -251,6 +252,9 @@ class RecalledRound:
     """The settlement the rules core gives the events today; ``None`` while incomplete."""
     waiting_for: str = ""
     """What the round still waits for, if it is not complete."""
+    verifications: tuple[JournalRecord, ...] = ()
+    """The ``payout_verified`` records of the round's flagged payouts: made after it closed, while
+    the next rounds were open, so not among :attr:`records`."""
 
     @property
     def consistent(self) -> bool:
@@ -419,6 +423,12 @@ def _recall(conn: sqlite3.Connection, path: Path, table_id: str, round_id: str) 
             last = _records(conn, path, "WHERE kind = ? ORDER BY seq DESC LIMIT 3", (ROUND_BEGIN,))
             known = ", ".join(repr(r.round_id) for r in last) or "none yet"
             raise UnknownRound(f"{path}: no round {round_id!r} in the journal (the last rounds: {known})")
+        verifications = _records(
+            conn,
+            path,
+            "WHERE kind = ? AND json_extract(body, '$.round') = ? ORDER BY seq",
+            (PAYOUT_VERIFIED, round_id),
+        )
     finally:
         _end_read(conn)
     begin = next(r for r in records if r.kind == ROUND_BEGIN)
@@ -435,7 +445,12 @@ def _recall(conn: sqlite3.Connection, path: Path, table_id: str, round_id: str) 
         waiting_for = str(exc)
     summary = RoundSummary.of(round_id, state.current.game, begin.seq, begin.wall_ns, end)
     return RecalledRound(
-        summary, tuple(records), _export(table_id, begin, events, end), replayed, waiting_for
+        summary,
+        tuple(records),
+        _export(table_id, begin, events, end),
+        replayed,
+        waiting_for,
+        tuple(verifications),
     )
 
 

@@ -418,6 +418,9 @@ async def test_a_progressive_hit_lights_the_lamps_until_the_floorperson_validate
     assert [(r.source, r.actor, dict(r.body)) for r in verifications] == [
         ("floor", "mfloor", {"round": round_id, "seat": 1, "wager": "progressive"})
     ]
+    # The hit's round, recalled for a dispute, shows who validated it.
+    recalled = await daemon.journal.recall(round_id)
+    assert [(r.actor, r.body["seat"]) for r in recalled.verifications] == [("mfloor", 1)]
     # Recovery folds the verification back: nothing waits after a restart either.
     assert (await daemon.journal.verify()).pending_payouts() == ()
 
