@@ -147,8 +147,15 @@ class Actor:
 
 #: What a subscriber may ask for: ``state`` (the table's state after each change), ``event`` (each
 #: event journaled), ``device`` (a device connected, lost, faulted), ``link`` (the progressive
-#: link's status), ``input`` (raw inputs, for ``tablectl watch``).
-TOPICS: Final = ("state", "event", "device", "link", "input")
+#: link's status), ``input`` (raw inputs, for ``tablectl watch``), ``frames`` (every serial frame
+#: both ways, for ``tablectl sniff``; technicians only, :data:`TOPIC_ROLES`).
+TOPICS: Final = ("state", "event", "device", "link", "input", "frames")
+#: Topics only some roles may subscribe to. ``frames`` is the slot technician's diagnostics: the raw
+#: traffic of the shoe, the shuffler and the hole-card reader (the reader's withheld as its driver
+#: withholds it, § 633a.7(h)).
+TOPIC_ROLES: Final[Mapping[str, frozenset[Role]]] = {"frames": frozenset({Role.TECH})}
+#: What ``subscribe`` without ``topics`` subscribes to: every topic anyone may have.
+OPEN_TOPICS: Final = tuple(t for t in TOPICS if t not in TOPIC_ROLES)
 
 
 class ApiHandler(Protocol):
@@ -327,13 +334,29 @@ class Command:
     open: bool = False
     #: The roles for these arguments, where they depend on them (an event's type).
     roles_for: Callable[[Mapping[str, Any]], frozenset[Role]] | None = None
+    #: For an open command: the roles these arguments need after all (a technician's topic), or
+    #: ``None`` where they leave it open.
+    restricted_for: Callable[[Mapping[str, Any]], frozenset[Role] | None] | None = None
+
+    def is_open(self, args: Mapping[str, Any]) -> bool:
+        """Whether any peer may run it with these arguments, signed in or not."""
+        return self.open and (self.restricted_for is None or self.restricted_for(args) is None)
 
     def allowed(self, args: Mapping[str, Any]) -> frozenset[Role]:
+        if self.restricted_for is not None and (restricted := self.restricted_for(args)) is not None:
+            return restricted
         return self.roles_for(args) if self.roles_for is not None else self.roles
 
 
 _ALL: Final = frozenset(Role)
 _ROUND = Arg("round", _token, help="the round's id")
+
+
+def _topic_roles(args: Mapping[str, Any]) -> frozenset[Role] | None:
+    """The roles that may subscribe to every restricted topic asked for; ``None`` if none is."""
+    restricted = [TOPIC_ROLES[t] for t in sorted(args["topics"]) if t in TOPIC_ROLES]
+    return frozenset.intersection(*restricted) if restricted else None
+
 
 COMMANDS: Final[Mapping[str, Command]] = {
     c.name: c
@@ -342,10 +365,11 @@ COMMANDS: Final[Mapping[str, Command]] = {
         Command(
             "subscribe",
             _ALL,
-            (Arg("topics", _topics, list(TOPICS)),),
+            (Arg("topics", _topics, list(OPEN_TOPICS)),),
             lambda h, a, k: h.subscribe(a, k["topics"]),
             "the state now, then notifications",
             open=True,
+            restricted_for=_topic_roles,
         ),
         Command(
             "list_rounds",
@@ -671,9 +695,7 @@ class ApiServer:
 
     def has_subscribers(self, topic: str) -> bool:
         """Whether any connection subscribes to ``topic`` now (to skip work nobody would see)."""
-        return any(
-            c.subscription is not None and topic in c.subscription.topics for c in self._connections
-        )
+        return any(c.subscription is not None and topic in c.subscription.topics for c in self._connections)
 
     def publish(self, topic: str, data: Mapping[str, Any]) -> None:
         """Send a notification to every subscriber of ``topic``; call it from the loop (threads:
@@ -829,7 +851,7 @@ class _Connection:
         except (TypeError, ValueError):
             log.exception("local API: %s: %s: the handler's result is not JSON", actor, cmd)
             out = _error_line(rid, ErrorCode.INTERNAL, "internal error; see the daemon's log")
-        log.log(logging.DEBUG if command.open else logging.INFO, "local API: %s: %s ok", actor, cmd)
+        log.log(logging.DEBUG if command.is_open(args) else logging.INFO, "local API: %s: %s ok", actor, cmd)
         await self._write(out)
         if cmd == "subscribe" and self.subscription is not None and self._pump is None:
             self._pump = asyncio.create_task(self._pump_notifications(self.subscription))
@@ -848,7 +870,7 @@ class _Connection:
         return Actor(self.peer, user.role, user.name)
 
     def _authorize(self, command: Command, args: Mapping[str, Any], actor: Actor) -> None:
-        if command.open:
+        if command.is_open(args):
             return
         roles = command.allowed(args)
         if actor.role in roles:
@@ -856,6 +878,8 @@ class _Connection:
         what = command.name
         if command.name == "submit_event":
             what = f"a {args['event']['type']} event"
+        elif command.name == "subscribe":
+            what = "the topic " + " and ".join(repr(t) for t in sorted(args["topics"]) if t in TOPIC_ROLES)
         if actor.user is None:
             raise _Refusal(
                 ErrorCode.AUTH_REQUIRED,

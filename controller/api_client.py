@@ -179,6 +179,22 @@ class ApiClient:
     async def submit_event(self, event: Mapping[str, Any], auth: Credentials | None = None) -> Any:
         return await self.call("submit_event", {"event": dict(event)}, auth)
 
+    async def settle_round(self, auth: Credentials | None = None) -> Any:
+        """The dealer settles a round that waits only for the players' optional decisions (Asia
+        Poker's surrender, § 659a.11(d)); ``{"round", "seq", "next_round"}``."""
+        return await self.call("settle_round", {}, auth)
+
+    async def verify_payout(
+        self, seat: int, wager: str, round: str | None = None, auth: Credentials | None = None
+    ) -> Any:
+        """A floorperson verifies a flagged payout (§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii)): a
+        ``verification`` event for the seat's wager, in ``round`` if more than one round waits.
+        ``{"verified": {"round", "seat", "wager", "net"}, "seq", "pending": [...]}``."""
+        event: dict[str, Any] = {"type": "verification", "seat": seat, "wager": wager}
+        if round is not None:
+            event["round"] = round
+        return await self.submit_event(event, auth)
+
     async def list_rounds(self, limit: int = 10, auth: Credentials | None = None) -> Any:
         return await self.call("list_rounds", {"limit": limit}, auth)
 

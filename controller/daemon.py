@@ -53,6 +53,7 @@ from hw.shuffler import Shuffler, ShufflerCount
 from . import __version__, sd_notify
 from .api import Actor, ApiServer, ApiStartError, CommandError, ErrorCode, Result, api_server_from_config
 from .config import DEFAULT_PATH, Config, load_config
+from .frame_pump import FRAMES_TOPIC, FramePumps
 from .journal import Journal, JournalError, Refused, UnknownRound, read_boot_id
 from .rules.engine import Game, IllegalEvent, hand_dealt_to
 from .rules.events import Event, EventError, parse_event
@@ -170,6 +171,7 @@ class Daemon:
         self.gpio: ProgressiveTableGameSystem | None = None
         self.api: ApiServer | None = None
         self.devices: dict[str, SerialDevice] = {}
+        self.frame_pumps: FramePumps | None = None
         self._queue: asyncio.Queue[_Signal] = asyncio.Queue(_QUEUE_SIZE)
         self._round_lock = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
@@ -220,8 +222,6 @@ class Daemon:
                 device = HoleCardReader(driver_config, on_event, name=name)
             self.devices[name] = device
             await device.start()
-        from .frame_pump import FRAMES_TOPIC, FramePumps
-
         # Every device's frames for ``tablectl sniff``, only while a technician subscribes.
         self.frame_pumps = FramePumps(
             self.devices,
@@ -250,10 +250,9 @@ class Daemon:
         if self.api is not None:
             await self.api.close()
             self.api = None
-        # Made in start() after the drivers: not there if start() failed before them.
-        frame_pumps = getattr(self, "frame_pumps", None)
-        if frame_pumps is not None:
-            await frame_pumps.stop()
+        if self.frame_pumps is not None:
+            await self.frame_pumps.stop()
+            self.frame_pumps = None
         for device in self.devices.values():
             await device.stop()
         self.devices.clear()

@@ -1,7 +1,7 @@
 """``tablectl`` commands that talk to the running daemon or read its journal (``docs/tablectl.md``).
 
 ``status``, ``rounds``, ``recall``, ``export``, ``journal export``, ``watch``, ``lamp``,
-``test-frame`` and ``user add|remove``. The API is reached through ``controller.api_client``; the
+``test-frame``, ``sniff`` and ``user add|remove``. The API is reached through ``controller.api_client``; the
 journal is read with :class:`controller.journal.JournalReader` only (read-only, while the daemon
 writes it). A PIN is read with ``getpass`` from the terminal, or one line from standard input when it
 is not a terminal (scripts, tests); never from the command line, where ``ps`` and the shell's history
@@ -17,11 +17,13 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import difflib
 import getpass
 import json
+import math
 import sys
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final, TextIO
 
@@ -50,6 +52,9 @@ _LAMPS: Final = {"accepted": "wager_lamp", "won": "won_lamp"}
 
 #: What ``tablectl test-frame`` sends: the device echoes it back (``TST``, hw/serial_device.py).
 TEST_PAYLOAD: Final = b"TEST"
+
+#: The serial devices a table may have, by their configured names (docs/config.md).
+SERIAL_DEVICES: Final = ("shoe", "shuffler", "reader")
 
 
 class CommandFailed(Exception):
@@ -158,12 +163,34 @@ def describe_status(status: Mapping[str, Any]) -> Iterator[str]:
     yield "devices: " + (
         ", ".join(f"{name} {d.get('state')}" for name, d in sorted(devices.items())) or "none configured"
     )
-    link = status.get("link")
-    if isinstance(link, Mapping):
-        yield "link: " + ", ".join(f"{k} {v}" for k, v in link.items())
+    yield "link: " + describe_link(status.get("link"))
+    pending = status.get("pending_payouts")
+    if isinstance(pending, list) and pending:
+        yield f"pending payouts (for a floorperson to verify): {len(pending)}"
+        for payout in pending:
+            yield "  " + describe_pending_payout(payout)
     else:
-        yield "link: not configured"
+        yield "pending payouts: none"
     yield f"journal: seq {status.get('seq')}"
+
+
+def describe_link(link: object) -> str:
+    """The progressive link to the central meter as the daemon's status gives it."""
+    if not isinstance(link, Mapping) or not link.get("configured"):
+        return "not configured"
+    where = f"central meter at {link.get('host')}:{link.get('port')}"
+    return f"{where}, {'enabled' if link.get('enabled') else 'disabled'}"
+
+
+def describe_pending_payout(payout: object) -> str:
+    """A settled payout waiting for a floorperson: round, seat, wager, net and its flags."""
+    if not isinstance(payout, Mapping):
+        return str(payout)
+    line = f"round {payout.get('round')} seat {payout.get('seat')} {payout.get('wager')} {payout.get('net')}"
+    flags = payout.get("flags")
+    if isinstance(flags, list) and flags:
+        line += " (" + ", ".join(map(str, flags)) + ")"
+    return line
 
 
 @_guarded
@@ -361,6 +388,98 @@ def cmd_test_frame(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- sniff -----------------------------------------------------------------------------------------
+
+
+def describe_frame(data: Mapping[str, Any], raw: bool = False) -> str:
+    """One sniffed frame in a line: the time (UTC, to the millisecond), ``in`` (from the device) or
+    ``out`` (to it), and the frame as text (``CRD|12|As``), or why it was refused; ``raw``: its
+    bytes in hexadecimal instead."""
+    at = data.get("time")
+    if isinstance(at, int | float) and not isinstance(at, bool) and math.isfinite(at):
+        moment = datetime.datetime.fromtimestamp(at, tz=datetime.UTC)
+        when = moment.strftime("%H:%M:%S.") + f"{moment.microsecond // 1000:03d}"
+    else:
+        when = "??:??:??.???"
+    direction = f"{data.get('direction')!s:<3}"
+    hex_bytes = str(data.get("raw") or "")
+    if raw:
+        return f"{when} {direction} {hex_bytes}"
+    frame = data.get("frame")
+    if isinstance(frame, str):
+        return f"{when} {direction} {frame}"
+    broken = data.get("broken")
+    reason, detail = (
+        ("?", "") if not isinstance(broken, Mapping) else (broken.get("reason"), broken.get("detail"))
+    )
+    return f"{when} {direction} BROKEN {reason}: {detail} [{hex_bytes}]"
+
+
+def check_device_name(device: str) -> None:
+    """A device name ``tablectl sniff`` can know without the daemon; ``CommandFailed`` (bad input)
+    with a "did you mean" otherwise."""
+    if device in SERIAL_DEVICES:
+        return
+    close = difflib.get_close_matches(device, SERIAL_DEVICES, n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise CommandFailed(f"no device {device!r}{hint} (devices: {', '.join(SERIAL_DEVICES)})", EXIT_BAD_INPUT)
+
+
+def _check_configured(device: str, configured: Collection[str]) -> None:
+    if device not in configured:
+        listed = ", ".join(sorted(configured)) or "none"
+        raise CommandFailed(
+            f"the {device} is not configured on this table (its serial devices: {listed})", EXIT_BAD_INPUT
+        )
+
+
+async def _sniff(
+    socket: Path, device: str, auth: Credentials | None, count: int | None, seconds: float | None, raw: bool
+) -> None:
+    async with await ApiClient.connect(socket) as api:
+        devices = (await api.status()).get("devices") or {}
+        _check_configured(device, devices)
+        await api.subscribe(["frames"], auth=auth)
+        state = devices[device].get("state") if isinstance(devices[device], Mapping) else None
+        print(
+            f"sniffing the {device} ({state}) on {socket}; times in UTC; Ctrl-C to stop",
+            file=sys.stderr,
+            flush=True,
+        )
+        seen = 0
+        try:
+            async with asyncio.timeout(seconds):
+                async for note in api.notifications():
+                    if note.topic == "dropped":
+                        print(
+                            f"tablectl: {note.data.get('count')} frame(s) not shown: "
+                            "this terminal read them too slowly",
+                            file=sys.stderr,
+                            flush=True,
+                        )
+                        continue
+                    if note.topic != "frames" or note.data.get("device") != device:
+                        continue
+                    print(describe_frame(note.data, raw), flush=True)
+                    seen += 1
+                    if count is not None and seen >= count:
+                        return
+        except TimeoutError:
+            return  # --seconds are up
+        raise ApiConnectionError(f"{socket}: the daemon closed the connection")
+
+
+@_guarded
+def cmd_sniff(args: argparse.Namespace) -> int:
+    check_device_name(args.device)
+    auth = _credentials(args)
+    try:
+        asyncio.run(_sniff(args.socket, args.device, auth, args.count, args.seconds, args.raw))
+    except KeyboardInterrupt:
+        return EXIT_OK
+    return EXIT_OK
+
+
 # --- users -----------------------------------------------------------------------------------------
 
 
@@ -441,6 +560,16 @@ def _source_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(seconds) or not 0 < seconds <= 86400:
+        raise argparse.ArgumentTypeError(f"{text} seconds: give more than 0 and at most 86400 (a day)")
+    return seconds
+
+
 def _seat(text: str) -> int:
     try:
         n = int(text)
@@ -505,6 +634,19 @@ def add_daemon_commands(sub: Any) -> None:
     _socket_option(frame)
     _user_option(frame, "technician")
     frame.set_defaults(func=cmd_test_frame)
+
+    sniff = sub.add_parser(
+        "sniff", help="show a serial device's frames both ways as they pass (technician; until Ctrl-C)"
+    )
+    sniff.add_argument("device", help=f"the device: {', '.join(SERIAL_DEVICES)}")
+    sniff.add_argument(
+        "--count", type=whole_number(1, 1_000_000), help="stop after this many frames of the device"
+    )
+    sniff.add_argument("--seconds", type=_seconds, help="stop after this many seconds")
+    sniff.add_argument("--raw", action="store_true", help="each frame's bytes in hexadecimal")
+    _socket_option(sniff)
+    _user_option(sniff, "technician")
+    sniff.set_defaults(func=cmd_sniff)
 
     user = sub.add_parser("user", help="add or remove a floorperson's or technician's sign-in")
     user_sub = user.add_subparsers(dest="user_command", required=True, metavar="ACTION")

@@ -29,6 +29,9 @@ from hypothesis import strategies as st
 from controller.api import (
     COMMANDS,
     EVENT_ROLES,
+    OPEN_TOPICS,
+    TOPIC_ROLES,
+    TOPICS,
     Actor,
     ApiServer,
     ApiStartError,
@@ -137,12 +140,25 @@ class TableHandler:
             pass
         else:
             result["settlement"] = settlement
-            self.finished[self.round_id] = (self.round, settlement)
-            self.round_number += 1
-            self.round = Round.begin(self.game, self.rules, self.meters)
+            self._next_round(settlement)
         if self.server is not None:
             self.server.publish("state", self._state())
         return result
+
+    def _next_round(self, settlement: dict[str, Any]) -> None:
+        self.finished[self.round_id] = (self.round, settlement)
+        self.round_number += 1
+        self.round = Round.begin(self.game, self.rules, self.meters)
+
+    async def settle_round(self, actor: Actor) -> Mapping[str, Any]:
+        self._log(actor, "settle_round")
+        round_id = self.round_id
+        try:
+            settlement = self.round.settle().to_json()
+        except IllegalEvent as exc:
+            raise CommandError("refused", f"round {round_id}: {exc}") from None
+        self._next_round(settlement)
+        return {"round": round_id, "seq": len(self.journal), "next_round": self.round_id}
 
     def _finished(self, round_id: str) -> tuple[Round[Any, Any], dict[str, Any]]:
         if round_id not in self.finished:
@@ -437,6 +453,13 @@ async def test_roles(table: tuple[ApiServer, TableHandler]) -> None:
         )
         # A floorperson with the right PIN verifies; a technician may not; nor may a signed-in dealer.
         assert (await api.submit_event(verification, auth=FLOOR))["verified"]["seat"] == 3
+        assert (await api.verify_payout(3, "progressive", round="r1", auth=FLOOR))["verified"] == {
+            **verification,
+            "round": "r1",
+        }
+        with pytest.raises(ApiError) as info:
+            await api.verify_payout(3, "progressive")
+        assert info.value.code == "auth_required"
         for who in (TECH, DEALER_USER):
             with pytest.raises(ApiError) as info:
                 await api.submit_event(verification, auth=who)
@@ -500,16 +523,25 @@ def test_every_command_names_its_roles() -> None:
         "subscribe",
         "list_rounds",
         "submit_event",
+        "settle_round",
         "recall_round",
         "export_round",
         "toggle_lamp",
         "send_test_frame",
     }
+    assert COMMANDS["settle_round"].roles == {Role.DEALER, Role.FLOOR}
     assert COMMANDS["toggle_lamp"].roles == {Role.TECH}
     assert COMMANDS["recall_round"].roles == {Role.FLOOR, Role.TECH}
     assert Role.TECH not in COMMANDS["submit_event"].roles
     assert EVENT_ROLES["verification"] == {Role.FLOOR}
     assert {c.name for c in COMMANDS.values() if c.open} == {"status", "subscribe", "list_rounds"}
+    # Subscribing is open, except to the technician's frames; without topics, every open one.
+    assert dict(TOPIC_ROLES) == {"frames": {Role.TECH}}
+    assert set(OPEN_TOPICS) == set(TOPICS) - {"frames"}
+    subscribe = COMMANDS["subscribe"]
+    assert subscribe.is_open({"topics": frozenset({"state", "event"})})
+    assert not subscribe.is_open({"topics": frozenset({"state", "frames"})})
+    assert subscribe.allowed({"topics": frozenset({"frames"})}) == {Role.TECH}
 
 
 # --- PINs and the lockout --------------------------------------------------------------------------
@@ -881,3 +913,152 @@ async def test_a_handler_failure_is_an_internal_error_not_a_crash(
         assert (await _refusal(api.status())).code == ErrorCode.INTERNAL
         assert (await api.list_rounds())["rounds"]
     assert "not JSON" in caplog.text
+
+
+# --- shutdown --------------------------------------------------------------------------------------
+
+
+class SlowHandler(TableHandler):
+    """``list_rounds`` waits until released: a request in flight when the server closes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def list_rounds(self, actor: Actor, limit: int) -> Mapping[str, Any]:
+        self.entered.set()
+        await self.release.wait()
+        return await super().list_rounds(actor, limit)
+
+
+def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.asyncio
+async def test_closing_with_clients_connected_is_quiet_and_answers_the_request_in_flight(
+    short_dir: Path, users_file: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    handler = SlowHandler()
+    server = ApiServer(handler, short_dir / "api.sock", GROUP, Authenticator(users_file))
+    await server.start()
+    idle = await ApiClient.connect(server.socket_path)
+    watcher = await ApiClient.connect(server.socket_path)
+    busy = await ApiClient.connect(server.socket_path)
+    try:
+        await idle.status()
+        await watcher.subscribe(["state"])
+        in_flight = asyncio.create_task(busy.list_rounds(3))
+        await asyncio.wait_for(handler.entered.wait(), 5)
+        closing = asyncio.create_task(server.close())
+        await asyncio.sleep(0.05)
+        assert not closing.done()  # it waits for the request being served
+        handler.release.set()
+        await asyncio.wait_for(closing, 5)
+        await asyncio.sleep(0)  # the streams' done-callbacks run now
+        assert _errors(caplog) == []
+        assert (await in_flight)["rounds"][0]["round"] == "r1"
+        with pytest.raises(ApiConnectionError):
+            await idle.status()
+        assert not server.socket_path.exists() and server.clients == 0
+    finally:
+        for api in (idle, watcher, busy):
+            await api.close()
+
+
+@pytest.mark.asyncio
+async def test_closing_does_not_wait_for_a_stuck_handler_past_its_grace(
+    short_dir: Path, users_file: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    handler = SlowHandler()  # never released
+    server = ApiServer(handler, short_dir / "api.sock", GROUP, Authenticator(users_file), close_grace=0.1)
+    await server.start()
+    async with await ApiClient.connect(server.socket_path) as busy:
+        in_flight = asyncio.create_task(busy.list_rounds(3))
+        await asyncio.wait_for(handler.entered.wait(), 5)
+        await asyncio.wait_for(server.close(), 5)
+        await asyncio.sleep(0)
+        with pytest.raises(ApiConnectionError):
+            await in_flight
+    assert _errors(caplog) == []
+    assert "still busy after 0.1 s" in caplog.text
+
+
+# --- settle_round, frames --------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_settle_round_is_the_dealers_and_the_rules_core_says_when(
+    table: tuple[ApiServer, TableHandler],
+) -> None:
+    server, handler = table
+    async with await ApiClient.connect(server.socket_path) as api:
+        for event in ROUND_EVENTS[:4]:
+            await api.submit_event(event)
+        early = await _refusal(api.settle_round())
+        assert early.code == "refused" and early.message.startswith("round r1: ")
+        assert (await _refusal(api.settle_round(auth=TECH))).code == "forbidden"
+        for event in ROUND_EVENTS[4:-1]:
+            await api.submit_event(event)
+        # Seat 5's decision still open: the fake table settles once every decision is in, as the
+        # rules core says; the dealer's settle_round is refused until then.
+        assert (await _refusal(api.settle_round(auth=FLOOR))).code == "refused"
+    settles = [j for j in handler.journal if j["cmd"] == "settle_round"]
+    # Each refusal reaches the handler's journal too (command_refused), the technician's only so.
+    assert [(j["actor"]["role"], j.get("refused")) for j in settles] == [
+        ("dealer", None),
+        ("dealer", "refused"),
+        ("tech", "forbidden"),
+        ("floor", None),
+        ("floor", "refused"),
+    ]
+
+
+@pytest.mark.asyncio
+async def test_only_a_signed_in_technician_subscribes_to_frames(
+    table: tuple[ApiServer, TableHandler], caplog: pytest.LogCaptureFixture
+) -> None:
+    server, handler = table
+    frame = {"device": "shoe", "direction": "in", "frame": "CRD|7|As", "raw": "02", "time": 1.5}
+    async with (
+        await ApiClient.connect(server.socket_path) as dealer,
+        await ApiClient.connect(server.socket_path) as tech,
+    ):
+        # The dealer's station subscribes to everything open by default, not to frames.
+        await dealer.subscribe()
+        assert not server.has_subscribers("frames") and server.has_subscribers("state")
+        unsigned = await _refusal(dealer.subscribe(["state", "frames"]))
+        assert unsigned.code == "auth_required"
+        assert unsigned.message == (
+            "the topic 'frames' is for a slot technician: sign in with user and PIN (auth)"
+        )
+        for who in (DEALER_USER, FLOOR):
+            refused = await _refusal(dealer.subscribe(["frames"], auth=who))
+            assert refused.code == "forbidden" and "the topic 'frames' is for a slot technician" in (
+                refused.message
+            )
+        # Nobody listens: not even encoded (this is not JSON), and no error.
+        server.publish("frames", {"not json": {1, 2}})
+        assert not server.has_subscribers("frames")
+        await tech.subscribe(["frames"], auth=TECH)
+        assert server.has_subscribers("frames")
+        server.publish("frames", frame)
+        server.publish("state", {"events": 0})
+        tech_note = await asyncio.wait_for(anext(tech.notifications()), 5)
+        assert (tech_note.topic, tech_note.data) == ("frames", frame)
+        # The refused subscriptions left the dealer's topics as they were: state, not frames.
+        dealer_note = await asyncio.wait_for(anext(dealer.notifications()), 5)
+        assert dealer_note.topic == "state"
+    for _ in range(100):  # until the server has seen the technician go
+        if not server.has_subscribers("frames"):
+            break
+        await asyncio.sleep(0.01)
+    assert not server.has_subscribers("frames")
+    refusals = [j for j in handler.journal if j["cmd"] == "subscribe" and j.get("refused")]
+    assert [j["refused"] for j in refusals] == ["auth_required", "forbidden", "forbidden"]
+    assert "the topic 'frames' is for a slot technician" in caplog.text
+    for pin in PINS:
+        assert pin not in caplog.text

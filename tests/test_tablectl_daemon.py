@@ -11,16 +11,20 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from controller.api_client import ApiClient
+from controller.api_client import ApiClient, ApiError, Credentials
+from controller.tablectl_daemon import describe_status
+from hw.serial_protocol import Frame
 from sim.bench_rig import BenchRig, ScriptedDealer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -86,15 +90,76 @@ async def test_status_in_words_and_json(rig: BenchRig) -> None:
     assert words.code == 0, words.err
     assert "table CS-BENCH: caribbean-stud" in words.out
     assert "lock-out: open" in words.out and "shoe online" in words.out
-    assert "link: not configured" in words.out
+    assert "link: not configured" in words.out and "pending payouts: none" in words.out
+    # A new round waits for its wagers and the lock-out; the rules core says so.
+    assert re.search(r"^  waiting for: .+", words.out, re.MULTILINE), words.out
     as_json = await tablectl("status", "--socket", rig.socket, "--json")
-    assert as_json.code == 0 and json.loads(as_json.out)["table"] == "CS-BENCH"
+    assert as_json.code == 0
+    status = json.loads(as_json.out)
+    assert status["table"] == "CS-BENCH"
+    assert status["link"] == {"configured": False} and status["pending_payouts"] == []
+    assert status["round"]["waiting_for"] and status["round"]["waiting_for"] in words.out
+
+    # The same daemon with a (disabled) progressive link configured: restarted, it says so.
+    await rig.stop_daemon()
+    with rig.config_path.open("a", encoding="utf-8") as config:
+        config.write(
+            '\n[progressive_link]\nhost = "localhost"\nsite = "bench"\nport = 1883\n'
+            "tls = false\nenabled = false\n"
+        )
+    await rig.start_daemon()
+    linked = await tablectl("status", "--socket", rig.socket)
+    assert linked.code == 0, linked.err
+    assert "link: central meter at localhost:1883, disabled" in linked.out
+    linked_json = json.loads((await tablectl("status", "--socket", rig.socket, "--json")).out)
+    assert linked_json["link"] == {"configured": True, "enabled": False, "host": "localhost", "port": 1883}
+
+
+def test_status_in_words_names_each_payout_waiting_for_a_floorperson() -> None:
+    status = {
+        "table": "BJ-7",
+        "game": "blackjack",
+        "version": "0.1.0",
+        "seq": 88,
+        "locked_out": False,
+        "round": {"id": "BJ-7-13", "wagers": [], "events": 0, "no_more_bets": False, "waiting_for": ""},
+        "pending_payouts": [
+            {
+                "round": "BJ-7-12",
+                "seat": 3,
+                "wager": "progressive",
+                "net": "+25000.00",
+                "flags": ["floorperson_verification", "not_paid_from_inventory"],
+            },
+            {
+                "round": "BJ-7-12",
+                "seat": 5,
+                "wager": "envy",
+                "net": "+50.00",
+                "flags": ["floorperson_validation"],
+            },
+        ],
+        "link": {"configured": True, "enabled": True, "host": "meter.casino.internal", "port": 8883},
+        "devices": {"shoe": {"state": "offline", "online": False}},
+    }
+    lines = list(describe_status(status))
+    assert lines == [
+        "table BJ-7: blackjack, daemon version 0.1.0",
+        "round BJ-7-13: 0 wager(s), 0 event(s), wagering open",
+        "lock-out: open",
+        "devices: shoe offline",
+        "link: central meter at meter.casino.internal:8883, enabled",
+        "pending payouts (for a floorperson to verify): 2",
+        "  round BJ-7-12 seat 3 progressive +25000.00 (floorperson_verification, not_paid_from_inventory)",
+        "  round BJ-7-12 seat 5 envy +50.00 (floorperson_validation)",
+        "journal: seq 88",
+    ]
 
 
 @pytest.mark.asyncio
 async def test_an_unreachable_socket_exits_1_naming_it(tmp_path: Path) -> None:
     missing = tmp_path / "api.sock"
-    for args in (("status",), ("rounds",), ("watch",), ("export", "r1")):
+    for args in (("status",), ("rounds",), ("watch",), ("export", "r1"), ("sniff", "shoe")):
         run = await tablectl(*args, "--socket", missing)
         assert run.code == 1, args
         assert str(missing) in run.err and "is table-controller running?" in run.err
@@ -268,3 +333,145 @@ async def test_check_tells_the_daemon_config_from_a_rules_submission(rig: BenchR
     assert bad.code == 1 and "synchronus" in bad.err
     submission = await tablectl("check", rig.path / "rules-submission.toml")
     assert submission.code == 0 and "table CS-BENCH, Caribbean Stud" in submission.out
+
+
+# --- sniff -----------------------------------------------------------------------------------------
+
+#: A sniffed frame's line: the time (UTC, ms), in or out, then the frame.
+FRAME_LINE = re.compile(r"^\d\d:\d\d:\d\d\.\d{3} (in |out) (\S.*)$")
+
+
+async def _sniffing(rig: BenchRig, *args: str) -> asyncio.subprocess.Process:
+    """``tablectl sniff`` as a technician, once it has said it is sniffing (subscribed)."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "controller.tablectl",
+        "sniff",
+        *args,
+        "--socket",
+        str(rig.socket),
+        "--user",
+        "tech1",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        cwd=REPO,
+    )
+    assert proc.stdin is not None and proc.stderr is not None
+    proc.stdin.write(TECH_PIN.encode() + b"\n")
+    await proc.stdin.drain()
+    proc.stdin.close()
+    said = await asyncio.wait_for(proc.stderr.readline(), 10)
+    assert said.startswith(b"sniffing the "), said
+    return proc
+
+
+@pytest.mark.asyncio
+async def test_sniff_shows_the_shoes_frames_both_ways_until_interrupted(rig: BenchRig) -> None:
+    assert rig.shoe is not None and rig.daemon is not None
+    proc = await _sniffing(rig, "shoe")
+    assert proc.stdout is not None
+    sent = await rig.shoe.read_cards("As Kd Qh")
+    tested = asyncio.create_task(
+        tablectl("test-frame", "shoe", "--socket", rig.socket, "--user", "tech1", stdin=TECH_PIN)
+    )
+    lines: list[str] = []
+    while not (
+        sum("CRD|" in line for line in lines) == 3
+        and any(" out TST|" in line for line in lines)
+        and any(" in  TST|" in line for line in lines)
+    ):
+        line = (await asyncio.wait_for(proc.stdout.readline(), 10)).decode()
+        assert FRAME_LINE.match(line.rstrip("\n")), line
+        lines.append(line.rstrip("\n"))
+    assert (await tested).code == 0
+    # The shoe's cards as it sent them, in order; the test frame out and its echo in.
+    shown = [m.groups() for m in map(FRAME_LINE.match, lines) if m is not None]
+    assert [frame for _, frame in shown if frame.startswith("CRD|")] == [str(f) for f in sent]
+    assert {direction for direction, frame in shown if frame.startswith("CRD|")} == {"in "}
+    assert any(re.search(r" in  TST\|\d+\|\d+\|TEST$", line) for line in lines)
+    proc.send_signal(signal.SIGINT)
+    out, err = await asyncio.wait_for(proc.communicate(), 10)
+    assert proc.returncode == 0, err
+    assert TECH_PIN.encode() not in out + err
+    # Only the shoe's frames: the shuffler's heartbeats are not shown.
+    assert "SIM-SHUFFLER" not in "\n".join(lines)
+
+
+@pytest.mark.asyncio
+async def test_sniff_stops_after_count_or_seconds_and_shows_bytes_raw(rig: BenchRig) -> None:
+    assert rig.shoe is not None
+    proc = await _sniffing(rig, "shoe", "--count", "2", "--raw")
+    sent = [await rig.shoe.send("CRD", card) for card in ("2c", "3d")]
+    out, err = await asyncio.wait_for(proc.communicate(), 10)
+    assert proc.returncode == 0, err
+    lines = out.decode().splitlines()
+    assert len(lines) == 2
+    shown = [FRAME_LINE.match(line) for line in lines]
+    assert all(m is not None and m.group(1) == "in " for m in shown), lines
+    # Each line is a frame's bytes: the cards sent (a heartbeat STS may come between them).
+    decoder = rig.shoe.codec.new_decoder()
+    frames = decoder.feed(b"".join(bytes.fromhex(m.group(2)) for m in shown if m is not None))
+    assert len(frames) == 2 and {f.type for f in frames if isinstance(f, Frame)} <= {"CRD", "STS"}
+    assert frames[0] in sent or frames[1] in sent
+    timed = await tablectl(
+        "sniff", "shoe", "--seconds", "0.3", "--socket", rig.socket, "--user", "tech1", stdin=TECH_PIN
+    )
+    assert timed.code == 0, timed.err
+    assert all(FRAME_LINE.match(line) for line in timed.out.splitlines())
+
+
+@pytest.mark.asyncio
+async def test_sniff_refuses_an_unknown_device_and_anyone_but_a_technician(rig: BenchRig) -> None:
+    typo = await tablectl("sniff", "sheo", "--socket", rig.socket, "--user", "tech1", stdin=TECH_PIN)
+    assert typo.code == 2 and "no device 'sheo'; did you mean 'shoe'?" in typo.err
+    assert typo.out == ""
+    absent = await tablectl("sniff", "reader", "--socket", rig.socket, "--user", "tech1", stdin=TECH_PIN)
+    assert absent.code == 2
+    assert "the reader is not configured on this table (its serial devices: shoe, shuffler)" in absent.err
+    floor = await tablectl("sniff", "shoe", "--socket", rig.socket, "--user", "floor1", stdin=FLOOR_PIN)
+    assert floor.code == 1 and "forbidden" in floor.err and "is for a slot technician" in floor.err
+    unsigned = await tablectl("sniff", "shoe", "--socket", rig.socket)
+    assert unsigned.code == 1 and "auth_required" in unsigned.err
+    wrong = await tablectl("sniff", "shoe", "--socket", rig.socket, "--user", "tech1", stdin="111999")
+    assert wrong.code == 1 and "auth_failed" in wrong.err
+    bad = await tablectl("sniff", "shoe", "--seconds", "0")
+    assert bad.code == 2 and "more than 0" in bad.err
+    _no_pin(typo, absent, floor, unsigned, wrong)
+
+
+@pytest.mark.asyncio
+async def test_the_dealers_station_may_not_subscribe_to_frames_and_the_refusal_is_journaled(
+    rig: BenchRig,
+) -> None:
+    daemon = rig.daemon
+    assert daemon is not None and daemon.journal is not None and daemon.api is not None
+    async with await ApiClient.connect(rig.socket) as dealer:
+        await dealer.subscribe()  # every open topic: allowed, and frames are not among them
+        assert not daemon.api.has_subscribers("frames")
+        with pytest.raises(ApiError) as info:
+            await dealer.subscribe(["state", "frames"])
+        assert info.value.code == "auth_required"
+        assert "the topic 'frames' is for a slot technician" in info.value.message
+        with pytest.raises(ApiError) as info:
+            await dealer.subscribe(["frames"], auth=Credentials("floor1", FLOOR_PIN))
+        assert info.value.code == "forbidden"
+        assert not daemon.api.has_subscribers("frames")
+    # A refusal is journaled just after it is answered: wait for both.
+    refused: list[Mapping[str, Any]] = []
+    for _ in range(200):
+        refused = [
+            r.body
+            for r in await daemon.journal.records()
+            if r.kind == "command"
+            and r.body.get("command") == "subscribe"
+            and "refused" in r.body.get("args", {})
+        ]
+        if len(refused) >= 2:
+            break
+        await asyncio.sleep(0.01)
+    assert [(b["role"], b["args"]["refused"]) for b in refused] == [
+        ("dealer", "auth_required"),
+        ("floor", "forbidden"),
+    ]
