@@ -2,36 +2,67 @@
 
 The shoe and the shuffler run on pseudo-terminals, the pins are gpiozero's ``MockFactory``, the
 daemon runs with a temporary configuration, journal and socket, and a scripted dealer plays
-Caribbean Stud rounds through the local API, printing what happens. Works without a display or
-root. ``sim`` is imported only when the command runs: the product never needs it.
+rounds of the chosen house-banked game (``--game``) through the local API, printing what happens.
+Works without a display or root. ``sim`` is imported only when the command runs: the product
+never needs it. docs/bench-rig.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .cli_args import whole_number
+
+#: The house-banked games the bench rig deals (``sim.bench_games`` has a dealer for each).
+BENCH_GAMES: Final = (
+    "caribbean-stud",
+    "holdem-bonus",
+    "three-card-poker",
+    "blackjack",
+    "asia-poker",
+    "fortune-asia-poker",
+    "three-dice-football",
+)
+
+
+def bench_game(text: str) -> str:
+    """An argparse ``type``: one of :data:`BENCH_GAMES`, else an error with a "did you mean"."""
+    if text in BENCH_GAMES:
+        return text
+    close = difflib.get_close_matches(text, BENCH_GAMES, n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise argparse.ArgumentTypeError(
+        f"the bench rig deals no game {text!r}{hint} (games: {', '.join(BENCH_GAMES)})"
+    )
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from sim.bench_rig import run
 
     directory = Path(args.keep) if args.keep is not None else None
-    return run(args.rounds, args.seed, directory)
+    return int(run(args.rounds, args.seed, directory, game=args.game))
 
 
 def add_bench_command(sub: Any) -> None:
     """Add ``bench`` to ``tablectl``'s subcommands (``sub``: ``add_subparsers()``'s result)."""
     bench = sub.add_parser(
-        "bench", help="play Caribbean Stud rounds on the simulated bench rig (no hardware, no root)"
+        "bench", help="play rounds of a game on the simulated bench rig (no hardware, no root)"
+    )
+    bench.add_argument(
+        "--game",
+        type=bench_game,
+        default="caribbean-stud",
+        metavar="NAME",
+        help=f"the game to deal (default caribbean-stud; {', '.join(BENCH_GAMES)})",
     )
     bench.add_argument(
         "--rounds",
         type=whole_number(),
         default=3,
-        help="rounds to play (default 3; the last of 3 or more has a shoe jam)",
+        help="rounds to play (default 3; at Caribbean Stud the last of 3 or more has a shoe jam)",
     )
     bench.add_argument("--seed", type=int, help="the dealer's random seed, to repeat a run")
     bench.add_argument("--keep", metavar="DIR", help="keep the configuration and the journal in DIR")

@@ -1,14 +1,17 @@
 """The bench rig: the daemon with everything outside the Pi simulated, and a scripted dealer.
 
 :class:`BenchRig` writes a temporary configuration (this user and group for the local API, a temp
-journal, a temp socket), a Caribbean Stud Rules Submission, starts the shoe and the shuffler on
-real pseudo-terminals (``sim.devices``), gives the daemon gpiozero's ``MockFactory`` pins, and
-runs :class:`controller.daemon.Daemon` in this process. :class:`ScriptedDealer` then deals
-rounds as a dealer would: antes through the local API (the touchscreen), progressive chips on the
-sensors, the lock-out button, the cards through the shoe, the players' decisions through the API,
-and prints what the daemon journaled and how each seat is settled.
+journal, a temp socket), the game's Rules Submission (Caribbean Stud by default; the others come
+from ``sim.bench_games``), starts the shoe and the shuffler (and, for Blackjack, the hole-card
+reader) on real pseudo-terminals (``sim.devices``), gives the daemon gpiozero's ``MockFactory``
+pins, and runs :class:`controller.daemon.Daemon` in this process. :class:`ScriptedDealer` then
+deals Caribbean Stud rounds as a dealer would: antes through the local API (the touchscreen),
+progressive chips on the sensors, the lock-out button, the cards through the shoe, the players'
+decisions through the API, and prints what the daemon journaled and how each seat is settled. The
+other games' scripted dealers are in ``sim.bench_games``.
 
-No display, no root, no hardware: ``tablectl bench --rounds 3``. Not part of the product.
+No display, no root, no hardware: ``tablectl bench --game NAME --rounds 3``. Not part of the
+product. docs/bench-rig.md.
 """
 
 from __future__ import annotations
@@ -29,11 +32,11 @@ from typing import Any, Final
 
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
-from controller.api_client import ApiClient
+from controller.api_client import ApiClient, ApiError
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
 from controller.rules.cards import standard_deck
-from sim.devices import ShoeSimulator, ShufflerSimulator
+from sim.devices import HoleCardReaderSimulator, ShoeSimulator, ShufflerSimulator
 
 #: The rig's pins (BCM numbers, as in examples/table-controller.toml): lock-out, light, seats.
 LOCK_OUT_PIN: Final = 17
@@ -48,6 +51,8 @@ SEAT_PINS: Final[Mapping[int, tuple[int, int, int]]] = {
 """seat -> (sensor, wager_lamp, won_lamp)."""
 
 TABLE_ID: Final = "CS-BENCH"
+"""The rig's table id, whatever game it deals (every bench Rules Submission names it)."""
+CARIBBEAN_STUD: Final = "caribbean-stud"
 
 RULES_SUBMISSION: Final = f"""# The bench rig's Rules Submission (§ 601a.2): EXAMPLE VALUES.
 table = "{TABLE_ID}"
@@ -73,8 +78,11 @@ WAIT_SECONDS: Final = 5.0
 EDGE_GAP: Final = 0.05
 
 
-def config_text(tmp: Path, shoe: str | None = None, shuffler: str | None = None) -> str:
-    """The daemon's configuration for a rig in ``tmp``; serial devices only where a port is given."""
+def config_text(
+    tmp: Path, shoe: str | None = None, shuffler: str | None = None, reader: str | None = None
+) -> str:
+    """The daemon's configuration for a rig in ``tmp``; serial devices only where a port is given
+    (``reader``: the hole-card reader, § 633a.7(h))."""
     user = pwd.getpwuid(os.getuid()).pw_name
     group = grp.getgrgid(os.getgid()).gr_name
     seats = "\n".join(
@@ -102,7 +110,7 @@ debounce_ms = 20
 
 {seats}""" + "".join(
         f'\n[{name}]\nport = "{port}"\nbaud = 115200\n'
-        for name, port in (("shoe", shoe), ("shuffler", shuffler))
+        for name, port in (("shoe", shoe), ("shuffler", shuffler), ("reader", reader))
         if port is not None
     )
 
@@ -113,6 +121,8 @@ class BenchRig:
 
     ``directory``: where the configuration, journal and socket go (a new temporary directory,
     removed at the end, if ``None``). A given directory is kept, and a journal in it is recovered.
+    ``game``: the game the table deals (its Rules Submission: ``sim.bench_games.rules_submission``);
+    a Blackjack table also gets the hole-card reader on a pseudo-terminal (``reader``).
     """
 
     directory: Path | None = None
@@ -121,6 +131,8 @@ class BenchRig:
     shoe: ShoeSimulator | None = None
     shuffler: ShufflerSimulator | None = None
     _owned: bool = False
+    game: str = CARIBBEAN_STUD
+    reader: HoleCardReaderSimulator | None = None
 
     @property
     def path(self) -> Path:
@@ -144,14 +156,25 @@ class BenchRig:
         self.shuffler = ShufflerSimulator(self.path / "dev" / "shuffler")
         await self.shoe.start()
         await self.shuffler.start()
-        (self.path / "rules-submission.toml").write_text(RULES_SUBMISSION, encoding="utf-8")
-        self.config_path.write_text(config_text(self.path, self.shoe.path, self.shuffler.path), "utf-8")
+        if self.game == CARIBBEAN_STUD:
+            submission = RULES_SUBMISSION
+        else:
+            from sim.bench_games import needs_reader, rules_submission
+
+            submission = rules_submission(self.game)
+            if needs_reader(self.game):
+                self.reader = HoleCardReaderSimulator(self.path / "dev" / "reader")
+                await self.reader.start()
+        (self.path / "rules-submission.toml").write_text(submission, encoding="utf-8")
+        reader = self.reader.path if self.reader is not None else None
+        text = config_text(self.path, self.shoe.path, self.shuffler.path, reader)
+        self.config_path.write_text(text, "utf-8")
         await self.start_daemon()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop_daemon()
-        for device in (self.shoe, self.shuffler):
+        for device in (self.shoe, self.shuffler, self.reader):
             if device is not None:
                 await device.stop()
         self.factory.close()
@@ -165,7 +188,10 @@ class BenchRig:
             config, load_submission(config), config_path=self.config_path, pin_factory=self.factory
         )
         await self.daemon.start()
-        await self.wait_for(lambda: self.daemon is not None and self.daemon.devices["shoe"].state == "online")
+        names = ("shoe", "reader") if self.reader is not None else ("shoe",)
+        await self.wait_for(
+            lambda: self.daemon is not None and all(self.daemon.devices[n].state == "online" for n in names)
+        )
         return self.daemon
 
     async def stop_daemon(self) -> None:
@@ -213,6 +239,16 @@ class BenchRig:
         daemon = self.daemon
         before = daemon.state.last_seq
         await self.shoe.deal(position, cards)
+        await self.wait_for(lambda: daemon.state.last_seq > before)
+        await daemon.drain()
+
+    async def read_hole_card(self, blackjack: bool) -> None:
+        """The dealer slides the hole card into the reader; it answers ``BJ`` or ``NO``
+        (§ 633a.7(h)); wait until journaled."""
+        assert self.reader is not None and self.daemon is not None
+        daemon = self.daemon
+        before = daemon.state.last_seq
+        await self.reader.read(blackjack)
         await self.wait_for(lambda: daemon.state.last_seq > before)
         await daemon.drain()
 
@@ -276,6 +312,8 @@ class ScriptedDealer:
     api: ApiClient
     rng: random.Random
     say: Callable[[str], object] = print
+    #: Refusals this dealer caused on purpose (a chip placed after the lock-out): not bugs.
+    provoked: int = 0
 
     async def play_round(self, jam_after: int | None = None, late_chip: bool = False) -> dict[str, Any]:
         """One round; ``jam_after``: the shoe jams after that many hands; ``late_chip``: a player
@@ -305,6 +343,7 @@ class ScriptedDealer:
         late = next(s for s in SEAT_PINS if not any(p.seat == s and p.progressive for p in plan))
         if late_chip:
             await rig.place_chip(late)
+            self.provoked += 1
             say(f"seat {late}: progressive chip placed after the lock-out: not recognized, refused")
         deck = shuffled_deck(self.rng)
         hands: dict[int | str, str] = {}
@@ -350,31 +389,70 @@ def describe_settlement(summary: Mapping[str, Any]) -> list[str]:
 
 
 async def run_bench(
-    rounds: int, seed: int, say: Callable[[str], object] = print, directory: Path | None = None
+    rounds: int,
+    seed: int,
+    say: Callable[[str], object] = print,
+    directory: Path | None = None,
+    game: str = CARIBBEAN_STUD,
+    make_dealer: Callable[[BenchRig, ApiClient, random.Random, Callable[[str], object]], Any] | None = None,
 ) -> int:
-    """Play ``rounds`` rounds on a fresh rig (the last one with a shoe jam if there are 3 or more)."""
+    """Play ``rounds`` rounds of ``game`` on a fresh rig; 0 if the daemon refused nothing the
+    dealer did not mean it to refuse, else 1 with what was refused.
+
+    ``make_dealer(rig, api, rng, say)``: the dealer of a game other than Caribbean Stud, an object
+    with ``async play_round()`` (default: ``sim.bench_games.game_dealer``).
+
+    Caribbean Stud: the first round has a progressive chip placed after the lock-out (refused on
+    purpose, § 639a.7(c)) and, with 3 rounds or more, the last one a shoe jam (void). Every other
+    game: ``sim.bench_games``.
+    """
     rng = random.Random(seed)
-    async with BenchRig(directory) as rig:
-        say(f"bench rig: {rig.path}, seed {seed}; shoe {rig.shoe.path if rig.shoe else '-'}")
+    failure = ""
+    async with BenchRig(directory, game=game) as rig:
+        say(f"bench rig: {game}, {rig.path}, seed {seed}; shoe {rig.shoe.path if rig.shoe else '-'}")
+        provoked = 0
         async with await ApiClient.connect(rig.socket) as api:
-            dealer = ScriptedDealer(rig, api, rng, say)
-            for n in range(rounds):
-                jam = 2 if rounds >= 3 and n == rounds - 1 else None
-                await dealer.play_round(jam_after=jam, late_chip=n == 0)
+            try:
+                if game == CARIBBEAN_STUD:
+                    dealer = ScriptedDealer(rig, api, rng, say)
+                    for n in range(rounds):
+                        jam = 2 if rounds >= 3 and n == rounds - 1 else None
+                        await dealer.play_round(jam_after=jam, late_chip=n == 0)
+                    provoked = dealer.provoked
+                else:
+                    from sim.bench_games import game_dealer
+
+                    other = (
+                        make_dealer(rig, api, rng, say)
+                        if make_dealer is not None
+                        else game_dealer(game, rig, api, rng, say)
+                    )
+                    for _ in range(rounds):
+                        await other.play_round()
+            except (ApiError, TimeoutError, RuntimeError) as exc:
+                failure = f"{type(exc).__name__}: {exc}"
         # Let the daemon see the dealer's connection close before it stops serving.
         await asyncio.sleep(EDGE_GAP)
         refused = rig.daemon.refusals if rig.daemon is not None else []
         say(f"done: {rounds} round(s); {len(refused)} refusal(s) journaled")
         for reason in refused:
             say(f"  refused: {reason}")
+    if failure:
+        say(f"FAILED: the round could not go on: {failure}")
+        return 1
+    if len(refused) > provoked:
+        say(f"FAILED: the daemon refused {len(refused) - provoked} event(s) of legal rounds")
+        return 1
     return 0
 
 
-def run(rounds: int, seed: int | None = None, directory: Path | None = None) -> int:
+def run(
+    rounds: int, seed: int | None = None, directory: Path | None = None, game: str = CARIBBEAN_STUD
+) -> int:
     """Blocking entry point for ``tablectl bench``; ``directory`` keeps the rig's files there."""
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**32)
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(KeyboardInterrupt):
-        return asyncio.run(run_bench(rounds, chosen, directory=directory))
+        return asyncio.run(run_bench(rounds, chosen, directory=directory, game=game))
     return 130

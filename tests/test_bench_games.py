@@ -1,0 +1,193 @@
+"""``tablectl bench --game NAME``: every house-banked game's scripted dealer through the real daemon.
+
+Each game plays a few rounds with a fixed seed on ``sim.bench_rig.BenchRig`` (real pseudo-terminals
+for the shoe, the shuffler and, at Blackjack, the hole-card reader; gpiozero's MockFactory pins; a
+real SQLite journal; the local API on a real Unix socket). Every round must be settled, nothing
+refused, and each round recalled from the journal must replay to what was journaled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.api_client import ApiClient
+from controller.bench_command import BENCH_GAMES
+from controller.daemon import Daemon
+from controller.tablectl import main
+from sim.bench_games import ThreeCardPokerDealer, dealt_games, game_dealer, rules_submission
+from sim.bench_rig import BenchRig, run_bench
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+async def _journal_verifies(daemon: Daemon, round_id: str) -> None:
+    """As tests/test_daemon_games.py: the recalled round replays through the rules core to what was
+    journaled, and the whole file verifies."""
+    assert daemon.journal is not None
+    recalled = await daemon.journal.recall(round_id)
+    assert recalled.consistent and recalled.replayed is not None
+    assert (await daemon.journal.verify()).last_seq == daemon.state.last_seq
+
+
+async def _play(game: str, rounds: int, seed: int) -> tuple[list[dict[str, Any]], str]:
+    """``rounds`` rounds of ``game``: their summaries and what the dealer printed."""
+    lines: list[str] = []
+    async with BenchRig(game=game) as rig:
+        async with await ApiClient.connect(rig.socket) as api:
+            dealer = game_dealer(game, rig, api, random.Random(seed), lines.append)
+            summaries = [await dealer.play_round() for _ in range(rounds)]
+        daemon = rig.daemon
+        assert daemon is not None
+        assert daemon.refusals == [], daemon.refusals
+        assert daemon.game.name == game
+        for summary in summaries:
+            assert summary["status"] == "settled", summary
+            assert summary["settlement"]["seats"], summary
+            await _journal_verifies(daemon, summary["round"])
+    assert len([line for line in lines if line.startswith("--- round")]) == rounds
+    return summaries, "\n".join(lines)
+
+
+def _wager_names(summaries: list[dict[str, Any]]) -> set[str]:
+    return {w for s in summaries for seat in s["settlement"]["seats"].values() for w in seat}
+
+
+@pytest.mark.asyncio
+async def test_three_card_poker_rounds() -> None:
+    summaries, said = await _play("three-card-poker", 3, seed=1)
+    # Every seat's lines are the ch. 649a wagers.
+    assert _wager_names(summaries) <= {"ante", "play", "ante_bonus", "pair_plus", "six_card_bonus"}
+    assert ": play" in said and ": fold" in said
+
+
+@pytest.mark.asyncio
+async def test_holdem_bonus_rounds() -> None:
+    summaries, said = await _play("holdem-bonus", 3, seed=1)
+    names = _wager_names(summaries)
+    assert "flop" in names and names <= {"ante", "flop", "turn", "river", "bonus"}
+    assert "for the board" in said
+
+
+@pytest.mark.asyncio
+async def test_blackjack_rounds_with_the_hole_card_reader() -> None:
+    # Seed 15: the reader looks at a hole card, a pair is split, a hand doubled, one surrendered.
+    summaries, said = await _play("blackjack", 3, seed=15)
+    for what in ("hole-card reader: no Blackjack", ": split", "double down", "surrender"):
+        assert what in said, what
+    assert {"blackjack", "blackjack.1", "double_down"} <= _wager_names(summaries)
+
+
+@pytest.mark.asyncio
+async def test_asia_poker_rounds_settled_by_the_dealer() -> None:
+    summaries, said = await _play("asia-poker", 3, seed=1)
+    # The dealer settles once no one else surrenders (§ 659a.11(d)); a seat surrendered.
+    assert "dealer: settles the round" in said
+    assert any(
+        outcome["hand"] == "surrendered"
+        for s in summaries
+        for seat in s["settlement"]["seats"].values()
+        for outcome in seat.values()
+    )
+
+
+@pytest.mark.asyncio
+async def test_fortune_asia_poker_rounds_with_progressive_chips() -> None:
+    summaries, said = await _play("fortune-asia-poker", 3, seed=1)
+    # Seed 1 puts progressive chips on the sensors: journaled as Progressive Payout Wagers.
+    assert {"progressive", "fortune_asia_poker"} <= _wager_names(summaries)
+    assert "progressive wagers accepted at seats" in said
+
+
+@pytest.mark.asyncio
+async def test_three_dice_football_games() -> None:
+    _, said = await _play("three-dice-football", 3, seed=1)
+    # A game ended without a score, so the dice moved on; a Trips TD, so they were retained.
+    assert "accepts the dice" in said and "retains the dice" in said
+
+
+@pytest.mark.asyncio
+async def test_caribbean_stud_still_plays_with_the_late_chip_refused_on_purpose() -> None:
+    lines: list[str] = []
+    assert await run_bench(1, 7, lines.append) == 0
+    assert any("refused: " in line for line in lines)  # the chip after the lock-out
+    assert not any(line.startswith("FAILED") for line in lines)
+
+
+@dataclass
+class _WrongCountDealer(ThreeCardPokerDealer):
+    """Deals the dealer four cards instead of three: the daemon refuses the stack."""
+
+    async def deal(self, position: str | int, cards: str) -> None:
+        if position == "dealer":
+            cards += " " + next(c for c in ("2c", "2d", "2h", "2s") if c not in self.dealt)
+        self.dealt.extend(cards.split())
+        await super().deal(position, cards)
+
+    dealt: list[str] = field(default_factory=list)
+
+
+@pytest.mark.asyncio
+async def test_a_refused_stack_fails_the_bench_and_says_what_was_refused() -> None:
+    lines: list[str] = []
+    code = await run_bench(1, 1, lines.append, game="three-card-poker", make_dealer=_WrongCountDealer)
+    said = "\n".join(lines)
+    assert code == 1
+    assert "FAILED" in said and "BenchError" in said and "the daemon refused" in said
+
+
+@dataclass
+class _SecondLockOutDealer(ThreeCardPokerDealer):
+    """Sends "no more bets" through the API after the button: refused by the rules."""
+
+    async def lock_out(self) -> None:
+        await super().lock_out()
+        await self.event(type="no_more_bets")
+
+
+@pytest.mark.asyncio
+async def test_an_api_refusal_fails_the_bench() -> None:
+    lines: list[str] = []
+    code = await run_bench(1, 1, lines.append, game="three-card-poker", make_dealer=_SecondLockOutDealer)
+    said = "\n".join(lines)
+    assert code == 1
+    assert "FAILED" in said and "ApiError: refused" in said
+
+
+def test_every_bench_game_has_a_dealer_and_a_rules_submission() -> None:
+    assert set(dealt_games()) == set(BENCH_GAMES)
+    for game in BENCH_GAMES:
+        assert f'game = "{game}"' in rules_submission(game)
+    with pytest.raises(ValueError, match="poker-room"):
+        rules_submission("poker-room")
+
+
+def test_tablectl_bench_three_dice_football_prints_a_settlement() -> None:
+    tablectl = [sys.executable, "-m", "controller.tablectl"]
+    done = subprocess.run(
+        [*tablectl, "bench", "--game", "three-dice-football", "--rounds", "1"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "settled (settled)" in done.stdout
+    assert "accepts the dice" in done.stdout or "retains the dice" in done.stdout
+    assert "0 refusal(s) journaled" in done.stdout
+
+
+def test_an_unknown_game_is_refused_with_a_did_you_mean() -> None:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exited:
+        main(["bench", "--game", "blackjak", "--rounds", "1"])
+    assert exited.value.code != 0
+    assert "did you mean 'blackjack'?" in err.getvalue()
