@@ -62,6 +62,8 @@ from .rules.money import Cents, format_money, parse_money
 from .rules.options import RulesError
 from .rules.submission import Submission, parse_submission
 from .table_state import (
+    PAYOUT_VERIFIED,
+    ROUND_SETTLED,
     BeginRound,
     Command,
     ConfigLoaded,
@@ -102,6 +104,10 @@ FAULT_IRREGULARITIES: Final[Mapping[str, str]] = {
 }
 
 _QUEUE_SIZE: Final = 10_000
+
+#: The records after which the won lamps and the floorperson light may change (besides an
+#: accepted ``no_more_bets`` event): see :meth:`Daemon._show_payout_lamps`.
+_LAMP_KINDS: Final = frozenset({ROUND_SETTLED, PAYOUT_VERIFIED})
 
 
 @dataclass(frozen=True)
@@ -528,7 +534,8 @@ class Daemon:
             },
         )
         self._publish("state", self.snapshot())
-        self._show_payout_lamps()
+        if record.kind in _LAMP_KINDS or record.body.get("type") == "no_more_bets":
+            self._show_payout_lamps()
 
     def _show_payout_lamps(self) -> None:
         """The progressive-won lamps and the call-floorperson light, from the journaled state.

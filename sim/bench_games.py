@@ -49,6 +49,7 @@ from sim.bench_rig import (
     TABLE_ID,
     BenchRig,
     describe_settlement,
+    shuffled_deck,
 )
 
 # --- the Rules Submissions (§ 601a.2): EXAMPLE VALUES for the rig's table ------------------------
@@ -289,12 +290,6 @@ class TableDealer(ABC):
         return summary
 
 
-def _shuffled(cards: Sequence[Card], rng: random.Random) -> Iterator[str]:
-    deck = [str(c) for c in cards]
-    rng.shuffle(deck)
-    return iter(deck)
-
-
 def _take(deck: Iterator[str], n: int) -> str:
     return " ".join(next(deck) for _ in range(n))
 
@@ -339,7 +334,7 @@ class ThreeCardPokerDealer(TableDealer):
             wagered.append(seat)
             self.say(f"seat {seat}: {', '.join(placed)}")
         await self.lock_out()
-        deck = _shuffled(standard_deck(), rng)
+        deck = shuffled_deck(rng, standard_deck())
         hands: dict[int, str] = {}
         for seat in wagered:
             hands[seat] = _take(deck, 3)
@@ -376,7 +371,7 @@ class HoldemBonusDealer(TableDealer):
                 text += ", bonus 5.00"
             self.say(text)
         await self.lock_out()
-        deck = _shuffled(standard_deck(), rng)
+        deck = shuffled_deck(rng, standard_deck())
         hands = {seat: _take(deck, 2) for seat in seats}
         for seat in seats:
             await self.deal(seat, hands[seat])
@@ -464,7 +459,7 @@ class BlackjackDealer(TableDealer):
     async def play_round(self) -> dict[str, Any]:
         rng = self.rng
         await self.begin()
-        self.shoe_cards = _shuffled(shoe(6), rng)
+        self.shoe_cards = shuffled_deck(rng, shoe(6))
         seats = _seats(rng, range(1, 8))
         for seat in seats:
             await self.wager(seat, "blackjack", amount := _amount(rng))
@@ -600,7 +595,7 @@ class AsiaPokerDealer(TableDealer):
         placed = await self.place_wagers()
         await self.lock_out()
         start = await self.start_position()
-        deck = _shuffled(deck_with_joker(), rng)
+        deck = shuffled_deck(rng, deck_with_joker())
         sevens: dict[str, str] = {}
         for position in clockwise_from(start):  # § 659a.8(c); empty positions are not reported
             if position == "dealer" or int(position) in placed:

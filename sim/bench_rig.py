@@ -25,7 +25,7 @@ import random
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -35,7 +35,7 @@ from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 from controller.api_client import ApiClient, ApiError
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
-from controller.rules.cards import standard_deck
+from controller.rules.cards import Card, standard_deck
 from sim.devices import HoleCardReaderSimulator, ShoeSimulator, ShufflerSimulator
 
 #: The rig's pins (BCM numbers, as in examples/table-controller.toml): lock-out, light, seats.
@@ -298,8 +298,9 @@ def plan_round(rng: random.Random) -> list[SeatPlan]:
     ]
 
 
-def shuffled_deck(rng: random.Random) -> Iterator[str]:
-    deck = [str(c) for c in standard_deck()]
+def shuffled_deck(rng: random.Random, cards: Sequence[Card] | None = None) -> Iterator[str]:
+    """``cards`` (one standard deck if ``None``) in an order drawn from ``rng``, as card texts."""
+    deck = [str(c) for c in (standard_deck() if cards is None else cards)]
     rng.shuffle(deck)
     return iter(deck)
 
