@@ -14,11 +14,11 @@ import os
 import secrets
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from importlib.metadata import entry_points
 from pathlib import Path
 from random import Random
 
 from . import __version__, demo
-from .bench_command import add_bench_command
 from .cli_args import whole_number
 from .rules.cards import Card, CardError, format_cards, parse_cards
 from .rules.explain import explain
@@ -34,6 +34,11 @@ from .tablectl_daemon import add_daemon_commands, check_daemon_config, is_daemon
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
+
+#: The entry point group of optional subcommands from other distributions installed beside the
+#: product: the bench rig's ``bench`` (``sim/pyproject.toml``). Found by name, never imported
+#: here, so the product carries no import of them (docs/architecture.md).
+COMMAND_PLUGINS = "tablectl.commands"
 
 
 class InputError(Exception):
@@ -253,12 +258,25 @@ def build_parser() -> argparse.ArgumentParser:
     demo_p.add_argument("--seed", type=int, help="shuffle seed, to repeat a demo")
     demo_p.set_defaults(func=cmd_demo)
 
-    add_bench_command(sub)
     add_daemon_commands(sub)
+    _add_plugin_commands(sub)
 
     version = sub.add_parser("version", help="print the version")
     version.set_defaults(func=cmd_version)
     return parser
+
+
+def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Each installed plugin adds its subcommands; a broken one is named on stderr and skipped, so
+    a slot tech's ``tablectl status`` never fails because of a bench tool."""
+    for plugin in sorted(entry_points(group=COMMAND_PLUGINS), key=lambda p: p.name):
+        try:
+            add: Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None] = plugin.load()
+            add(sub)
+        except Exception as exc:  # a plugin is not ours to trust: say what failed and go on
+            print(
+                f"tablectl: warning: command plugin {plugin.name!r} ({plugin.value}): {exc}", file=sys.stderr
+            )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from controller.api_client import ApiClient
-from controller.bench_command import BENCH_GAMES
 from controller.rules import three_dice_football as tdf
 from controller.rules.asia_house_way import set_hands
 from controller.rules.asia_poker_game import (
@@ -42,6 +41,7 @@ from controller.rules.cards import ACE, QUEEN, Card, deck_with_joker, parse_card
 from controller.rules.events import parse_event
 from controller.rules.games import GAMES
 from controller.rules.submission import parse_submission
+from sim.bench_command import BENCH_GAMES
 from sim.bench_rig import (
     CARIBBEAN_STUD,
     RULES_SUBMISSION,

@@ -1,7 +1,8 @@
-"""Loaders for the external known-answer files in ``../shared/testdata/``.
+"""Loaders for the external known-answer files in ``tests/data/`` and the regulation texts in
+``docs/regulations/``.
 
-The files come from unrelated public projects (see that folder's README). The
-folder is found beside the repository, or at ``$TABLE_SHARED_DIR/testdata``.
+The known-answer files come from unrelated public projects (``tests/data/README.md``: sources and
+licenses); both folders live in the repository, so a clone needs nothing beside it.
 """
 
 from __future__ import annotations
@@ -9,16 +10,15 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import os
 import re
 from collections.abc import Callable, Hashable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-SHARED = Path(os.environ.get("TABLE_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
-TESTDATA = SHARED / "testdata"
-REGULATIONS = SHARED / "regulations"
+_REPO = Path(__file__).resolve().parents[1]
+TESTDATA = _REPO / "tests" / "data"
+REGULATIONS = _REPO / "docs" / "regulations"
 
 _LINE_COMMENT = re.compile(r"^\s*//.*$", re.MULTILINE)
 _TRAILING_COMMA = re.compile(r",\s*([\]}])")

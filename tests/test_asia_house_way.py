@@ -190,6 +190,7 @@ def _no_flush_hand(ranks: Sequence[int]) -> list[Card]:
     return [card(r, SUITS[i % 4]) for i, r in enumerate(ranks)]
 
 
+@pytest.mark.slow
 def test_every_rank_pattern_of_seven_cards_gets_a_legal_setting() -> None:
     """Every multiset of seven ranks (49,205) and of six ranks with the joker (18,395).
 

@@ -607,6 +607,7 @@ def expected_counts() -> tuple[dict[str, int], dict[str, int]]:
     return plain, joker
 
 
+@pytest.mark.slow
 def test_all_292825_high_hands_by_category() -> None:
     """All C(53, 4) four-card hands of the deck with the joker (§ 659a.3(a)), counted by category
     against the combinatorial counts."""

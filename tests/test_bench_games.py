@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from controller.api_client import ApiClient
-from controller.bench_command import BENCH_GAMES
 from controller.daemon import Daemon
 from controller.tablectl import main
+from sim.bench_command import BENCH_GAMES
 from sim.bench_games import ThreeCardPokerDealer, dealt_games, game_dealer, rules_submission
 from sim.bench_rig import BenchRig, run_bench
 

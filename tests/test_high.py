@@ -158,8 +158,9 @@ def test_seven_card_known_answers() -> None:
 # --- full enumeration --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_all_2598960_five_card_hands_by_category() -> None:
-    """Counts from ../shared/testdata/README.md (royal flushes counted apart, § 639a.6(b)(1))."""
+    """Counts from tests/data/README.md (royal flushes counted apart, § 639a.6(b)(1))."""
     counts = Counter(code5(h) >> 20 for h in combinations(DECK, 5))
     by_name = {CATEGORY_NAMES[c]: n for c, n in counts.items()}
     assert by_name == {

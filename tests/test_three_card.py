@@ -188,8 +188,9 @@ def test_rankings_export() -> None:
 # --- full enumeration of the 22,100 three-card hands ----------------------------------------
 
 
+@pytest.mark.slow
 def test_all_22100_three_card_hands_by_category() -> None:
-    """Counts from ../shared/testdata/README.md (Three Card Poker order)."""
+    """Counts from tests/data/README.md (Three Card Poker order)."""
     counts = Counter(THREE_CARD_POKER.evaluate(h).category for h in combinations(DECK, 3))
     assert counts == {
         "straight flush": 48,
@@ -205,6 +206,7 @@ def test_all_22100_three_card_hands_by_category() -> None:
     assert sum(with_mini.values()) == comb(52, 3)
 
 
+@pytest.mark.slow
 def test_all_three_card_hands_order_like_a_reference() -> None:
     """Every class of the 22,100 hands, sorted by our key, must strictly rise under a reference
     comparison written from the text (§ 649a.6(b),(c)), and equal keys must be reference ties."""

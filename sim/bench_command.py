@@ -1,20 +1,27 @@
-"""``tablectl bench``: play rounds on the bench rig (``sim/bench_rig.py``), no hardware needed.
+"""``table-bench`` (and ``tablectl bench``): play rounds on the bench rig, no hardware needed.
 
 The shoe and the shuffler run on pseudo-terminals, the pins are gpiozero's ``MockFactory``, the
 daemon runs with a temporary configuration, journal and socket, and a scripted dealer plays
 rounds of the chosen house-banked game (``--game``) through the local API, printing what happens.
-Works without a display or root. ``sim`` is imported only when the command runs: the product
-never needs it. docs/bench-rig.md.
+Works without a display or root. docs/bench-rig.md.
+
+The bench rig is its own distribution (``sim/pyproject.toml``, ``table-bench-rig``), never in the
+product's wheel for the Pi. It gives the command twice: as the script ``table-bench``
+(:func:`main`), and as a ``tablectl`` subcommand through the entry point group
+``tablectl.commands`` (:func:`add_bench_command`), which ``tablectl`` discovers without importing
+``sim``: on a Pi without the rig, ``tablectl`` simply has no ``bench``.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from .cli_args import whole_number
+from controller.cli_args import whole_number
 
 #: The house-banked games the bench rig deals (``sim.bench_games`` has a dealer for each).
 BENCH_GAMES: Final = (
@@ -51,6 +58,10 @@ def add_bench_command(sub: Any) -> None:
     bench = sub.add_parser(
         "bench", help="play rounds of a game on the simulated bench rig (no hardware, no root)"
     )
+    _add_arguments(bench)
+
+
+def _add_arguments(bench: argparse.ArgumentParser) -> None:
     bench.add_argument(
         "--game",
         type=bench_game,
@@ -67,3 +78,17 @@ def add_bench_command(sub: Any) -> None:
     bench.add_argument("--seed", type=int, help="the dealer's random seed, to repeat a run")
     bench.add_argument("--keep", metavar="DIR", help="keep the configuration and the journal in DIR")
     bench.set_defaults(func=cmd_bench)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``table-bench``: the same command without ``tablectl`` (``bash scripts/run`` runs it)."""
+    parser = argparse.ArgumentParser(
+        prog="table-bench",
+        description="Play rounds of a game on the simulated bench rig (no hardware, no root).",
+    )
+    _add_arguments(parser)
+    return cmd_bench(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

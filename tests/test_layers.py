@@ -1,0 +1,123 @@
+"""The layers of docs/architecture.md hold, and the repository stands alone.
+
+- ``lint-imports`` (the contracts in ``pyproject.toml``) is kept on the tree as it is, and breaks
+  when a rules module imports ``asyncio`` or ``hw``, the controller imports ``sim``, or the screen
+  reaches past the local API (each shown on a copy of the tree with one import added);
+- the product's wheel for the Pi carries ``controller``, ``hw`` and ``ui``, never the bench rig;
+- no test or script reads anything beside the repository (``../shared``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+PACKAGES = ("controller", "hw", "ui", "sim")
+
+
+def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"],
+        cwd=root,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def tree_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The packages and the contracts, copied so that a test may add an import to them."""
+    root = tmp_path_factory.mktemp("tree")
+    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    for package in PACKAGES:
+        shutil.copytree(REPO / package, root / package, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def test_the_contracts_are_kept_by_the_tree_as_it_is() -> None:
+    result = lint_imports(REPO)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "contract"),
+    [
+        ("controller/rules/money.py", "import asyncio", "The rules core is pure"),
+        ("controller/rules/blackjack.py", "from hw import gpio", "The rules core is pure"),
+        ("controller/rules/engine.py", "import sqlite3", "The rules core is pure"),
+        ("controller/rules/cards.py", "from controller import config", "The rules core is pure"),
+        ("controller/daemon.py", "from sim import devices", "The product never imports the bench rig"),
+        ("hw/shoe.py", "from controller.rules import cards", "The hardware layer knows no rules"),
+        ("ui/__init__.py", "from controller import journal", "The screen speaks the local API only"),
+        ("controller/tablectl.py", "import kivy", "The controller does not draw the screen"),
+    ],
+)
+def test_a_forbidden_import_breaks_its_contract(
+    tree_copy: Path, module: str, line: str, contract: str
+) -> None:
+    path = tree_copy / module
+    original = path.read_text()
+    path.write_text(f"{original}\n{line}  # added by the test\n")
+    try:
+        result = lint_imports(tree_copy)
+    finally:
+        path.write_text(original)
+    assert result.returncode != 0, result.stdout
+    broken = [ln for ln in result.stdout.splitlines() if ln.endswith(" BROKEN")]
+    assert len(broken) == 1 and broken[0].startswith(contract), result.stdout
+
+
+def test_the_wheel_for_the_pi_does_not_carry_the_bench_rig(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(REPO),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = tmp_path.glob("table_controller-*.whl")
+    top = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert {"controller", "hw", "ui"} <= top
+    assert "sim" not in top and "tests" not in top and "bench" not in top
+
+
+def test_nothing_reads_beside_the_repository() -> None:
+    """A stranger's clone has no ``../shared``: the regulation texts and the known answers are here."""
+    readers = [
+        *REPO.glob("tests/**/*.py"),
+        *REPO.glob("scripts/*"),
+        *REPO.glob("bench/*.py"),
+        *REPO.glob(".ci/*"),
+    ]
+    offenders = [
+        str(path.relative_to(REPO))
+        for path in readers
+        if path.is_file()
+        and path != Path(__file__).resolve()
+        and "shared/" in path.read_text(errors="replace")
+    ]
+    assert offenders == []
+    assert (
+        REPO / "docs/regulations/43-PaB-834_blackjack-poker-three-card-asia-poker-three-dice-football.txt"
+    ).is_file()
+    assert (REPO / "tests/data/five-card-hands-100k.jsonc").is_file()
