@@ -26,7 +26,9 @@ file with weaker ones than these is refused.
 
 A PIN is a secret: no function here logs it, puts it in a message or keeps it after the check.
 A wrong PIN is counted per user name; after ``attempts`` wrong ones in a row the name is locked
-for ``lockout_seconds``, during which even the right PIN is refused (:class:`Authenticator`).
+for ``lockout_seconds``, during which even the right PIN is refused (:class:`Authenticator`). The
+count of every name in the users file is kept for as long as the name is there: no number of
+sign-ins under made-up names can push it out (they are kept apart, see :class:`Authenticator`).
 """
 
 from __future__ import annotations
@@ -84,9 +86,10 @@ USER_NAME = re.compile(r"[a-z][a-z0-9._-]{0,31}")
 
 DEFAULT_ATTEMPTS: Final = 5
 DEFAULT_LOCKOUT_SECONDS: Final = 300
-# Names tried and failed are remembered (to lock them out) up to this many, oldest forgotten first,
-# so a flood of made-up names cannot grow the daemon's memory.
-_MAX_TRACKED_NAMES: Final = 1024
+# Made-up names tried and failed are remembered (so that they answer like real ones) up to this
+# many, oldest forgotten first, so a flood of them cannot grow the daemon's memory. They are kept
+# apart from the users' own counts, which a flood can therefore never push out.
+DEFAULT_MAX_UNKNOWN_NAMES: Final = 1024
 
 
 class UsersFileError(ValueError):
@@ -349,8 +352,14 @@ class Authenticator:
     The users file is read again whenever it changes (``tablectl user add`` needs no restart).
     The file read and the scrypt run in a worker thread, one check at a time (a check needs 16 MiB
     and a core for a moment; the loop never waits on it). Wrong PINs are counted per name in
-    memory: a restart of the daemon clears them. Unknown names are counted and locked like known
-    ones and answer the same, so the API does not tell which names exist.
+    memory: a restart of the daemon clears them.
+
+    Two tables, so that made-up names cannot clear a user's lockout: the counts of the names in the
+    users file (one entry per user at most, never evicted; dropped when the name leaves the file),
+    and the counts of unknown names (bounded by ``max_unknown_names``, the oldest forgotten
+    first). An unknown name costs the same scrypt run as a known one, is counted and locked the
+    same way and answers in the same words, so the API does not tell which names exist; evicting
+    one unknown name only ever makes room for another.
     """
 
     def __init__(
@@ -359,17 +368,46 @@ class Authenticator:
         attempts: int = DEFAULT_ATTEMPTS,
         lockout_seconds: float = DEFAULT_LOCKOUT_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        max_unknown_names: int = DEFAULT_MAX_UNKNOWN_NAMES,
     ) -> None:
-        if attempts < 1 or lockout_seconds <= 0:
-            raise ValueError("attempts must be at least 1 and lockout_seconds more than 0")
+        if attempts < 1 or lockout_seconds <= 0 or max_unknown_names < 1:
+            raise ValueError(
+                "attempts and max_unknown_names must be at least 1 and lockout_seconds more than 0"
+            )
         self.users_file = users_file
         self.attempts = attempts
         self.lockout_seconds = lockout_seconds
+        self.max_unknown_names = max_unknown_names
         self._clock = clock
         self._lock = asyncio.Lock()
         self._users: dict[str, User] = {}
         self._stamp: tuple[int, ...] | None = None
-        self._failures: OrderedDict[str, _Failures] = OrderedDict()
+        self._failures: dict[str, _Failures] = {}  # names in the users file
+        self._unknown: OrderedDict[str, _Failures] = OrderedDict()  # every other name
+
+    def _failures_of(self, name: str) -> _Failures | None:
+        table = self._failures if name in self._users else self._unknown
+        return table.get(name)
+
+    def _count_failure(self, name: str) -> _Failures:
+        if name in self._users:
+            return self._failures.setdefault(name, _Failures())
+        failures = self._unknown.setdefault(name, _Failures())
+        self._unknown.move_to_end(name)
+        while len(self._unknown) > self.max_unknown_names:
+            self._unknown.popitem(last=False)
+        return failures
+
+    def _follow_users_file(self) -> None:
+        """After a read of the users file: a removed user's count goes, a new user's starts anew."""
+        for name in [n for n in self._failures if n not in self._users]:
+            del self._failures[name]
+        for name in [n for n in self._unknown if n in self._users]:
+            del self._unknown[name]
+
+    def tracked(self) -> tuple[int, int]:
+        """How many names have a count: (users, unknown names); for status and tests."""
+        return len(self._failures), len(self._unknown)
 
     async def authenticate(self, name: str, pin: str, who: str = "") -> User:
         """The user, if ``pin`` is ``name``'s PIN and the name is not locked; else :class:`AuthError`.
@@ -377,7 +415,7 @@ class Authenticator:
         ``who`` (the peer) is for the log only.
         """
         async with self._lock:
-            failures = self._failures.get(name)
+            failures = self._failures_of(name)
             now = self._clock()
             if failures is not None and failures.locked_until > now:
                 raise AuthError("locked_out", self._locked_message(failures.locked_until - now))
@@ -388,16 +426,14 @@ class Authenticator:
                 raise AuthError(
                     "auth_unavailable", "the users file cannot be used; see the daemon's log"
                 ) from None
+            self._follow_users_file()
             # A name is logged only if it is a user's: an unknown one may be a PIN typed in the wrong box.
             shown = repr(name) if name in self._users else "(an unknown name, not logged)"
             if user is not None:
                 self._failures.pop(name, None)
                 log.info("local API: user %s (%s) signed in %s", shown, user.role, who)
                 return user
-            failures = self._failures.setdefault(name, _Failures())
-            self._failures.move_to_end(name)
-            while len(self._failures) > _MAX_TRACKED_NAMES:
-                self._failures.popitem(last=False)
+            failures = self._count_failure(name)
             failures.count += 1
             if failures.count >= self.attempts:
                 failures.count = 0
