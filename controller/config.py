@@ -420,6 +420,9 @@ def parse_config(text: str, where: str = "config", gpio_check: GpioCheck | None 
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(where, [f"not valid TOML: {exc}"]) from None
+    except RecursionError:
+        # tomllib recurses once per level of nesting: a file of thousands of "[" exhausts the stack.
+        raise ConfigError(where, ["not a usable configuration: arrays or tables nested too deeply"]) from None
     return config_from_mapping(data, where, gpio_check)
 
 

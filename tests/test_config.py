@@ -188,6 +188,17 @@ def test_a_key_instead_of_a_section_and_bad_toml() -> None:
     assert len(problems) == 1 and problems[0].startswith("not valid TOML:")
 
 
+@pytest.mark.parametrize(
+    "nesting",
+    ["[table]\nid = " + "[" * 5000 + "]" * 5000, "[table]\nid = " + "{a = " * 3000 + "1" + "}" * 3000],
+)
+def test_toml_nested_too_deeply_is_a_named_error_not_a_traceback(nesting: str) -> None:
+    """Issue 9, item 8: tomllib recurses per level; the stack's end is a config error, not a crash."""
+    assert problems_of(nesting + "\n" + GPIO) == [
+        "not a usable configuration: arrays or tables nested too deeply"
+    ]
+
+
 def test_socket_path_length_is_bounded() -> None:
     long = "/run/" + "x" * 120 + ".sock"
     problems = problems_of(MINIMAL + f'[api]\nsocket = "{long}"\n')
