@@ -29,10 +29,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from controller.journal import Dispatch, Journal
+from controller.journal import Journal
+from controller.journal.facade import Dispatch
+from controller.journal.records import BeginRound, Entry, SettleRound
 from controller.rules.games import GAMES
 from controller.rules.record import load_record
-from controller.table_state import BeginRound, Entry, SettleRound
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -93,7 +94,7 @@ async def one_by_one(directory: Path, n: int, dispatch: Dispatch, synchronous: s
 
 async def bursts(directory: Path, n: int, dispatch: Dispatch, size: int = 8) -> list[float]:
     """``size`` appends at once (outbox-free facts: they need no round), until all are durable."""
-    from controller.table_state import DeviceOnline
+    from controller.journal.records import DeviceOnline
 
     path = Path(tempfile.mkdtemp(dir=directory)) / "journal.sqlite3"
     journal = await Journal.open(path, "BENCH-1", dispatch=dispatch)

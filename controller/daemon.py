@@ -55,13 +55,7 @@ from .api import Actor, ApiServer, ApiStartError, CommandError, ErrorCode, Resul
 from .config import DEFAULT_PATH, Config, load_config
 from .frame_pump import FRAMES_TOPIC, FramePumps
 from .journal import Journal, JournalError, Refused, UnknownRound, read_boot_id
-from .rules.engine import Game, IllegalEvent, hand_dealt_to
-from .rules.events import Event, EventError, parse_event
-from .rules.games import GAMES
-from .rules.money import Cents, format_money, parse_money
-from .rules.options import RulesError
-from .rules.submission import Submission, parse_submission
-from .table_state import (
+from .journal.records import (
     PAYOUT_VERIFIED,
     ROUND_SETTLED,
     BeginRound,
@@ -74,9 +68,14 @@ from .table_state import (
     PayoutVerified,
     SettleRound,
     Started,
-    TableState,
-    settlement_lines,
 )
+from .journal.state import TableState, settlement_lines
+from .rules.engine import Game, IllegalEvent, hand_dealt_to
+from .rules.events import Event, EventError, parse_event
+from .rules.games import GAMES
+from .rules.money import Cents, format_money, parse_money
+from .rules.options import RulesError
+from .rules.submission import Submission, parse_submission
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 from controller.journal import (
     SCHEMA_VERSION,
-    Dispatch,
     Journal,
     JournalBusy,
     JournalCorrupt,
@@ -37,12 +36,8 @@ from controller.journal import (
     UnknownRound,
     read_boot_id,
 )
-from controller.rules.cards import parse_cards
-from controller.rules.events import Event
-from controller.rules.games import GAMES
-from controller.rules.record import Record, load_record, replay
-from controller.table_state import (
-    RECENT_ROUNDS,
+from controller.journal.facade import Dispatch
+from controller.journal.records import (
     REFUSED,
     ROUND_BEGIN,
     ROUND_EVENT,
@@ -57,9 +52,13 @@ from controller.table_state import (
     PayoutVerified,
     SettleRound,
     Started,
-    TableState,
     Unlock,
 )
+from controller.journal.state import RECENT_ROUNDS, TableState
+from controller.rules.cards import parse_cards
+from controller.rules.events import Event
+from controller.rules.games import GAMES
+from controller.rules.record import Record, load_record, replay
 from controller.tablectl import EXIT_OK
 from controller.tablectl import main as tablectl
 
