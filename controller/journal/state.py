@@ -121,6 +121,11 @@ class OpenRound:
     def events(self) -> tuple[Event, ...]:
         return tuple(self.round.events)
 
+    @property
+    def no_more_bets(self) -> bool:
+        """The dealer (or the lock-out) has called "no more bets" in this round (§ 639a.7(c))."""
+        return any(e.type == "no_more_bets" for e in self.round.events)
+
     def wagers(self) -> list[Event]:
         """The accepted events that put money in play."""
         return [e for e in self.round.events if e.amount is not None and e.type != "meter"]
