@@ -32,11 +32,13 @@ from typing import Any, Final
 
 from gpiozero.exc import GPIOZeroError  # type: ignore[import-untyped]
 
+from hw.device_events import EventCallback
 from hw.gpio import ProgressiveTableGameSystem
 from hw.gpio_devices import PinFactory
 from hw.hole_card_reader import HoleCardReader
 from hw.pin_map import load_pin_map
-from hw.serial_device import EventCallback, SerialDevice, SerialDeviceConfig
+from hw.serial_config import SerialDeviceConfig
+from hw.serial_device import SerialDevice
 from hw.shoe import DealingShoe
 from hw.shuffler import Shuffler
 

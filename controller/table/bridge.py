@@ -26,9 +26,9 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, TypeVar
 
+from hw.device_events import DeviceEvent, DeviceFault, DeviceState
 from hw.gpio import GpioEvent, LockOutPressed, WagerRefused, WagerRemoved, WagerSensed
 from hw.hole_card_reader import HoleCardReading
-from hw.serial_device import DeviceEvent, DeviceFault, DeviceState
 from hw.shoe import CardRead, StackDelivered
 from hw.shuffler import ShufflerCount
 
