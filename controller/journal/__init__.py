@@ -3,7 +3,8 @@
 One idea a module:
 
 - :mod:`.records`: the kinds of record, the sources, the entries the daemon asks for (pure);
-- :mod:`.state`: :class:`~.state.TableState`, the fold of the records (pure);
+- :mod:`.state`: :class:`~.state.TableState`, the fold of the records (pure), and :mod:`.rounds`,
+  the closed rounds and the payouts waiting that it keeps;
 - :mod:`.schema`: the SQLite DDL, its version, and the check that a file is a journal;
 - :mod:`.queries`: reading through any connection (records, recovery, the last rounds, outbox);
 - :mod:`.recall`: a round recalled for a dispute, and its round record for ``tablectl replay``;

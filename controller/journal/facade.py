@@ -45,8 +45,9 @@ from .queries import dumps, recover, replay_all
 from .reader import JournalReader
 from .recall import RecalledRound
 from .records import PERSON_SOURCES, SOURCES, Command, Entry, JournalRecord, RecordMeta
+from .rounds import RoundSummary
 from .schema import SYNCHRONOUS, connect, schema_check
-from .state import RECENT_ROUNDS, RoundSummary, TableState
+from .state import RECENT_ROUNDS, TableState
 from .store import Outcome, PendingAppend, Store, lock_writer
 from .writer import STOP, WriterCall, WriterThread, fail, resolve
 

@@ -26,8 +26,9 @@ from .records import (
     FoldError,
     JournalRecord,
 )
+from .rounds import RoundSummary
 from .schema import COLUMNS, OUTBOX_COLUMNS
-from .state import RECENT_ROUNDS, RoundSummary, TableState
+from .state import RECENT_ROUNDS, TableState
 
 _FACTS_BEFORE: Final = f"""
 SELECT {COLUMNS} FROM events WHERE seq IN (

@@ -11,8 +11,9 @@ from .outbox import OutboxEntry
 from .queries import last_seq, outbox_entries, query, recent_rounds, recover, replay_all, select_records
 from .recall import RecalledRound, recall_round
 from .records import JournalRecord
+from .rounds import RoundSummary
 from .schema import connect, schema_check
-from .state import RECENT_ROUNDS, RoundSummary, TableState
+from .state import RECENT_ROUNDS, TableState
 
 # --- the reader --------------------------------------------------------------------------------
 

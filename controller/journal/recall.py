@@ -18,7 +18,7 @@ from ..rules.settlement import Settlement
 from .errors import UnknownRound
 from .queries import begin_read, canonical, end_read, fold, select_records
 from .records import PAYOUT_VERIFIED, ROUND_BEGIN, ROUND_CLOSES, ROUND_EVENT, JournalRecord
-from .state import RoundSummary
+from .rounds import RoundSummary
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ import difflib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from ..rules.engine import Game, IllegalEvent, Round
 from ..rules.events import Event, EventError, parse_event
@@ -72,29 +72,10 @@ from .records import (
     entry_body,
     normalized_body,
 )
+from .rounds import PendingPayout, RoundSummary
 
 RECENT_ROUNDS: Final = 10
 """How many closed rounds the state keeps (the dealer's and the tech's "last rounds")."""
-
-
-@dataclass(frozen=True)
-class PendingPayout:
-    """A settled payout that waits for a floorperson: its round, seat, wager, net and flags."""
-
-    round_id: str
-    seat: int
-    wager: str
-    net: str
-    flags: tuple[str, ...]
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "round": self.round_id,
-            "seat": self.seat,
-            "wager": self.wager,
-            "net": self.net,
-            "flags": list(self.flags),
-        }
 
 
 # --- the state ---------------------------------------------------------------------------------
@@ -133,55 +114,6 @@ class OpenRound:
     def settlement(self) -> Settlement:
         """The settlement if the round is complete, else :class:`IllegalEvent` saying what is missing."""
         return self.round.settle()
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    """A round in one line: for the last rounds and ``tablectl recall``."""
-
-    round_id: str
-    game: str
-    begin_seq: int
-    begin_wall_ns: int
-    status: Literal["open", "settled", "cancelled"]
-    end_seq: int | None = None
-    end_wall_ns: int | None = None
-    settlement: Mapping[str, Any] | None = None
-    """The settlement JSON as journaled (docs/round-record.md), for a settled round."""
-    reason: str = ""
-    """Why the round was cancelled, or why its settlement is void."""
-
-    @classmethod
-    def of(
-        cls, round_id: str, game: str, begin_seq: int, begin_wall_ns: int, end: JournalRecord | None
-    ) -> RoundSummary:
-        """The summary of a round begun at ``begin_seq`` and closed by ``end`` (``None``: open)."""
-        if end is None:
-            return cls(round_id, game, begin_seq, begin_wall_ns, "open")
-        if end.kind == ROUND_SETTLED:
-            settlement = end.body.get("settlement")
-            s = settlement if isinstance(settlement, Mapping) else None
-            void = str(s.get("void", "")) if s is not None else ""
-            return cls(round_id, game, begin_seq, begin_wall_ns, "settled", end.seq, end.wall_ns, s, void)
-        reason = str(end.body.get("reason", ""))
-        return cls(round_id, game, begin_seq, begin_wall_ns, "cancelled", end.seq, end.wall_ns, None, reason)
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "round": self.round_id,
-            "game": self.game,
-            "status": self.status,
-            "begin_seq": self.begin_seq,
-            "begin_wall_ns": self.begin_wall_ns,
-        }
-        if self.end_seq is not None:
-            out["end_seq"] = self.end_seq
-            out["end_wall_ns"] = self.end_wall_ns
-        if self.reason:
-            out["reason"] = self.reason
-        if self.settlement is not None:
-            out["settlement"] = dict(self.settlement)
-        return out
 
 
 @dataclass(frozen=True)
