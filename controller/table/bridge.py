@@ -127,7 +127,7 @@ class HardwareBridge:
                     log.debug("no handler for %s", event)
                 else:
                     await handler(event)
-                self.handled += 1
+                    self.handled += 1
             except JournalError:
                 log.error("journal failed while handling %s; the table stays locked out", event)
             except Exception:
