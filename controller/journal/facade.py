@@ -17,8 +17,8 @@ loop (the rules core is pure and fast), then written by one writer thread that o
 writing connection and commits what has queued up in one transaction (one fsync for a
 burst of bet sensors); the loop learns of the commit through ``call_soon_threadsafe``.
 Reads go through a second, read-only connection in ``asyncio.to_thread`` (WAL: readers
-never block the writer). ``bench/bench_journal.py`` measures this against
-``asyncio.to_thread`` for each write and against ``synchronous=OFF``.
+never block the writer). ``bench/bench_journal.py`` measures this against a writer of its own
+(``asyncio.to_thread`` for each write) and against ``synchronous=OFF``.
 
 Only one process writes a journal: a lock file beside it (``flock``, released by the
 kernel when the process dies, even by ``kill -9``) refuses a second writer.
@@ -36,7 +36,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, TextIO
 
 from ..rules.engine import IllegalEvent
 from .errors import JournalCorrupt, JournalError, Refused
@@ -49,9 +49,7 @@ from .rounds import RoundSummary
 from .schema import SYNCHRONOUS, connect, schema_check
 from .state import RECENT_ROUNDS, TableState
 from .store import Outcome, PendingAppend, Store, lock_writer
-from .writer import STOP, WriterCall, WriterThread, fail, resolve
-
-Dispatch = Literal["thread", "to_thread"]
+from .writer import WriterFactory, fail, resolve, start_writer_thread
 
 
 @dataclass(frozen=True)
@@ -88,7 +86,7 @@ class Journal:
         reader: JournalReader,
         lock: TextIO,
         state: TableState,
-        dispatch: Dispatch,
+        writer: WriterFactory,
         has_pending: bool,
     ) -> None:
         self.path = path
@@ -99,18 +97,12 @@ class Journal:
         self._durable = state
         self._head = state  # the durable state plus what is checked and queued for writing
         self._epoch = 0
-        self._dispatch = dispatch
         self._loop = asyncio.get_running_loop()
         self._outbox_ready = asyncio.Event()
         if has_pending:
             self._outbox_ready.set()
         self._closed = False
-        self._write_lock = asyncio.Lock()  # "to_thread": one write at a time, in order
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._writer: WriterThread | None = None
-        if dispatch == "thread":
-            self._writer = WriterThread(store, self._loop, self._complete)
-            self._writer.start()
+        self._writer = writer(store, self._loop, self._complete)
 
     @classmethod
     async def open(
@@ -121,21 +113,19 @@ class Journal:
         create: bool = True,
         full_replay: bool = False,
         synchronous: str = "FULL",
-        dispatch: Dispatch = "thread",
+        writer: WriterFactory = start_writer_thread,
     ) -> Journal:
         """Open (or create) the journal of ``table_id`` and recover the table's state.
 
         ``full_replay`` folds every record from seq 1 as well and checks recovery gives the
         same state (slow on a long journal). ``synchronous`` other than ``FULL`` and
-        ``dispatch="to_thread"`` exist for the benchmark: the daemon uses neither.
+        another ``writer`` than the writer thread exist for the benchmark: the daemon uses neither.
         """
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
-        if dispatch not in ("thread", "to_thread"):
-            raise ValueError(f"dispatch must be 'thread' or 'to_thread', not {dispatch!r}")
         opened = await asyncio.to_thread(_open_sync, Path(path), table_id, create, full_replay, synchronous)
         store, reader, lock, state, has_pending = opened
-        return cls(Path(path), table_id, store, reader, lock, state, dispatch, has_pending)
+        return cls(Path(path), table_id, store, reader, lock, state, writer, has_pending)
 
     async def __aenter__(self) -> Journal:
         return self
@@ -189,20 +179,10 @@ class Journal:
         future: asyncio.Future[tuple[OutboxEntry, ...]] = self._loop.create_future()
         item = PendingAppend(record, dumps(record.body), messages, after, self._epoch, future)
         self._head = after
-        if self._writer is not None:
-            self._writer.jobs.put(item)
-        else:
-            task = self._loop.create_task(self._write_to_thread(item))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        self._writer.submit(item)
         # A caller that stops waiting (cancelled) does not undo the write: the state still
         # follows it when it commits (see _complete).
         return future
-
-    async def _write_to_thread(self, item: PendingAppend) -> None:
-        async with self._write_lock:
-            outcomes = await asyncio.to_thread(self._store.write, [item])
-        self._complete(outcomes)
 
     def _complete(self, outcomes: list[Outcome]) -> None:
         """On the loop: the writer's answer for a batch, in order."""
@@ -222,11 +202,8 @@ class Journal:
 
     async def _call(self, fn: Callable[[], Any]) -> Any:
         self._check_open()
-        if self._writer is None:
-            async with self._write_lock:
-                return await asyncio.to_thread(fn)
         future: asyncio.Future[Any] = self._loop.create_future()
-        self._writer.jobs.put(WriterCall(fn, future))
+        self._writer.call(fn, future)
         return await future
 
     # -- the outbox ---------------------------------------------------------------------------
@@ -291,14 +268,7 @@ class Journal:
         self._closed = True
         # The reader first: the last connection to close removes the WAL file.
         await asyncio.to_thread(self._reader.close)
-        if self._writer is not None:
-            self._writer.jobs.put(STOP)
-            await asyncio.to_thread(self._writer.join)
-        else:
-            if self._tasks:
-                await asyncio.gather(*self._tasks, return_exceptions=True)
-            async with self._write_lock:
-                await asyncio.to_thread(self._store.close)
+        await self._writer.close()
         self._lock_file.close()
 
 

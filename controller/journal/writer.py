@@ -3,6 +3,10 @@
 Everything queued when the thread wakes shares one transaction (one fsync for a burst of bet
 sensors, at most :data:`MAX_BATCH`); the loop learns of the commit through
 ``call_soon_threadsafe``, so the loop never waits on SQLite.
+
+:class:`Writer` is what the :class:`~.facade.Journal` needs of whatever commits its appends; the
+daemon's is this thread (:func:`start_writer_thread`). ``bench/bench_journal.py`` measures it
+against a writer of its own (``asyncio.to_thread`` for each append).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .errors import JournalWriteError
 from .store import Outcome, PendingAppend, Store
@@ -30,6 +34,29 @@ class WriterCall:
 
 STOP: Final = object()
 
+Done = Callable[[list[Outcome]], None]
+"""Called on the loop with the outcome of each append of a batch, in order."""
+
+
+class Writer(Protocol):
+    """What commits the journal's appends, in the order submitted, and tells the loop (``done``)."""
+
+    def submit(self, item: PendingAppend) -> None:
+        """Commit ``item`` (with whatever else is queued); its outcome goes to ``done``."""
+        ...
+
+    def call(self, fn: Callable[[], object], future: asyncio.Future[Any]) -> None:
+        """Run ``fn`` on the writing connection between commits; its result resolves ``future``."""
+        ...
+
+    async def close(self) -> None:
+        """Commit what is queued, then close the store."""
+        ...
+
+
+WriterFactory = Callable[[Store, asyncio.AbstractEventLoop, Done], Writer]
+"""How :meth:`~.facade.Journal.open` gets its writer; :func:`start_writer_thread` by default."""
+
 
 class WriterThread(threading.Thread):
     """Takes what has queued up, commits it, tells the loop (``call_soon_threadsafe``)."""
@@ -38,13 +65,27 @@ class WriterThread(threading.Thread):
         self,
         store: Store,
         loop: asyncio.AbstractEventLoop,
-        done: Callable[[list[Outcome]], None],
+        done: Done,
     ) -> None:
         super().__init__(name=f"journal-writer {store.path.name}", daemon=True)
         self.store = store
         self.loop = loop
         self.done = done
         self.jobs: queue.SimpleQueue[object] = queue.SimpleQueue()
+
+    # -- the loop's side (a Writer) --
+
+    def submit(self, item: PendingAppend) -> None:
+        self.jobs.put(item)
+
+    def call(self, fn: Callable[[], object], future: asyncio.Future[Any]) -> None:
+        self.jobs.put(WriterCall(fn, future))
+
+    async def close(self) -> None:
+        self.jobs.put(STOP)
+        await asyncio.to_thread(self.join)
+
+    # -- the thread --
 
     def run(self) -> None:
         stopping = False
@@ -101,3 +142,10 @@ def resolve(future: asyncio.Future[Any], result: object) -> None:
 def fail(future: asyncio.Future[Any], exc: BaseException) -> None:
     if not future.done():
         future.set_exception(exc)
+
+
+def start_writer_thread(store: Store, loop: asyncio.AbstractEventLoop, done: Done) -> WriterThread:
+    """The daemon's writer: a :class:`WriterThread`, started."""
+    writer = WriterThread(store, loop, done)
+    writer.start()
+    return writer
