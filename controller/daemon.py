@@ -190,30 +190,67 @@ class Daemon:
         )
 
     async def stop(self) -> None:
-        """Clean shutdown: API, drivers, hardware events, pins, journal (each even if one fails)."""
+        """Clean shutdown: API, drivers, hardware events, pins, journal, each even if one before it
+        fails (the failure is logged, and the first raised once everything is released)."""
         self.notifier.stopping("shutting down")
+        failures: list[Exception] = []
+        for step in (
+            self._stop_api,
+            self._stop_devices,
+            self._stop_bridge,
+            self._stop_watchdog,
+            self._release_pins,
+            self._close_journal,
+        ):
+            try:
+                await step()
+            except Exception as exc:
+                log.exception("shutting down: %s failed", step.__name__.strip("_").replace("_", " "))
+                failures.append(exc)
+        if failures:
+            raise failures[0]
+
+    async def _stop_api(self) -> None:
         if self.api is not None:
-            await self.api.close()
-            self.api = None
+            api, self.api = self.api, None
+            await api.close()
+
+    async def _stop_devices(self) -> None:
         if self.frame_pumps is not None:
-            await self.frame_pumps.stop()
-            self.frame_pumps = None
-        for device in self.devices.values():
-            await device.stop()
+            pumps, self.frame_pumps = self.frame_pumps, None
+            await pumps.stop()
+        devices = list(self.devices.items())
         self.devices.clear()
+        failed: list[Exception] = []
+        for name, device in devices:
+            try:
+                await device.stop()
+            except Exception as exc:
+                log.exception("shutting down: the %s's driver failed to stop", name)
+                failed.append(exc)
+        if failed:
+            raise failed[0]
+
+    async def _stop_bridge(self) -> None:
         if self.bridge is not None:
             # Let the consumer finish what the hardware already reported, then stop it.
             await self.bridge.stop()
+
+    async def _stop_watchdog(self) -> None:
         if self._watchdog is not None:
-            self._watchdog.cancel()
-            await asyncio.gather(self._watchdog, return_exceptions=True)
-            self._watchdog = None
+            watchdog, self._watchdog = self._watchdog, None
+            watchdog.cancel()
+            await asyncio.gather(watchdog, return_exceptions=True)
+
+    async def _release_pins(self) -> None:
         if self.service is not None and self.service.gpio is not None:
-            self.service.gpio.close()
-            self.service.gpio = None
+            gpio, self.service.gpio = self.service.gpio, None
+            gpio.close()
+
+    async def _close_journal(self) -> None:
         if self.journal is not None:
-            await self.journal.close()
-            self.journal = None
+            journal, self.journal = self.journal, None
+            await journal.close()
 
     async def drain(self) -> None:
         """Until every hardware event queued so far has been journaled (for tests and the rig)."""

@@ -1,4 +1,4 @@
-"""The journal: every event at the table, durable before anyone acts on it.
+""":class:`Journal`: the daemon's async journal; every event at the table durable before anyone acts on it.
 
 A SQLite file in WAL mode with ``synchronous=FULL``: a record is on the disk (the WAL
 fsync'd) before :meth:`Journal.append` returns, so a power cut loses nothing that was
