@@ -16,7 +16,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from controller.journal.records import BeginRound, JournalRecord, PayoutVerified, RecordMeta, SettleRound
+from controller.journal.records import (
+    BeginRound,
+    Entry,
+    JournalRecord,
+    PayoutVerified,
+    RecordMeta,
+    SettleRound,
+)
 from controller.journal.state import TableState
 from controller.rules.events import Event
 from controller.rules.games import GAMES
@@ -38,10 +45,10 @@ class Table:
         self.state = TableState.fold(TABLE, [])
         self.records: list[JournalRecord] = []
 
-    def add(self, entry: object, source: str = "dealer-ui", actor: str | None = "dealer-7") -> None:
+    def add(self, entry: Entry, source: str = "dealer-ui", actor: str | None = "dealer-7") -> None:
         seq = self.state.last_seq + 1
         meta = RecordMeta(seq, f"event-{seq}", 1_700_000_000_000_000_000 + seq, seq, source, actor)
-        record, self.state = self.state.prepare(entry, meta)  # type: ignore[arg-type]
+        record, self.state = self.state.prepare(entry, meta)
         self.records.append(record)
 
     def play(self, record: Record) -> None:
