@@ -44,7 +44,7 @@ from pathlib import Path
 
 from controller.api_client import ApiClient, Notification
 from controller.journal import Journal, read_boot_id
-from controller.table_state import Started
+from controller.journal.records import Started
 from sim.bench_rig import (
     EDGE_GAP,
     LOCK_OUT_PIN,

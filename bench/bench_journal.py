@@ -9,7 +9,8 @@ to measure the card):
 
 - the journal as the daemon runs it: the writer thread, ``synchronous=FULL``;
 - the peer ``synchronous=OFF`` (no fsync: what a power cut could lose), same writer;
-- ``asyncio.to_thread`` for each write instead of the writer thread, ``synchronous=FULL``;
+- ``asyncio.to_thread`` for each write instead of the writer thread, ``synchronous=FULL``
+  (:class:`ToThreadWriter`, this benchmark's own: the daemon has only the writer thread);
 
 and a burst of 8 appends at once (seven bet sensors and the lock-out button), awaited
 together: the writer thread commits them in one transaction (one fsync), to_thread one by
@@ -25,14 +26,16 @@ import json
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
-from controller.journal import Dispatch, Journal
+from controller.journal import Journal
+from controller.journal.records import BeginRound, Entry, SettleRound
+from controller.journal.store import PendingAppend, Store
+from controller.journal.writer import Done, WriterFactory, fail, resolve, start_writer_thread
 from controller.rules.games import GAMES
 from controller.rules.record import load_record
-from controller.table_state import BeginRound, Entry, SettleRound
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -69,9 +72,52 @@ async def ticker(lateness: list[float], stop: asyncio.Event) -> None:
         lateness.append((time.perf_counter() - t0 - period) * 1000)
 
 
-async def one_by_one(directory: Path, n: int, dispatch: Dispatch, synchronous: str) -> dict[str, Any]:
+class ToThreadWriter:
+    """A journal writer that commits each append alone with ``asyncio.to_thread``, in order (one
+    transaction, one fsync each): the peer the writer thread is measured against."""
+
+    def __init__(self, store: Store, loop: asyncio.AbstractEventLoop, done: Done) -> None:
+        self.store = store
+        self.loop = loop
+        self.done = done
+        self._lock = asyncio.Lock()  # one write at a time, in the order submitted
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = self.loop.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def submit(self, item: PendingAppend) -> None:
+        self._spawn(self._write(item))
+
+    async def _write(self, item: PendingAppend) -> None:
+        async with self._lock:
+            outcomes = await asyncio.to_thread(self.store.write, [item])
+        self.done(outcomes)
+
+    def call(self, fn: Callable[[], object], future: asyncio.Future[Any]) -> None:
+        self._spawn(self._call(fn, future))
+
+    async def _call(self, fn: Callable[[], object], future: asyncio.Future[Any]) -> None:
+        async with self._lock:
+            try:
+                result = await asyncio.to_thread(fn)
+            except Exception as exc:
+                fail(future, exc)
+            else:
+                resolve(future, result)
+
+    async def close(self) -> None:
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        async with self._lock:
+            await asyncio.to_thread(self.store.close)
+
+
+async def one_by_one(directory: Path, n: int, writer: WriterFactory, synchronous: str) -> dict[str, Any]:
     path = Path(tempfile.mkdtemp(dir=directory)) / "journal.sqlite3"
-    journal = await Journal.open(path, "BENCH-1", dispatch=dispatch, synchronous=synchronous)
+    journal = await Journal.open(path, "BENCH-1", writer=writer, synchronous=synchronous)
     times: list[float] = []
     lateness: list[float] = []
     stop = asyncio.Event()
@@ -91,12 +137,12 @@ async def one_by_one(directory: Path, n: int, dispatch: Dispatch, synchronous: s
     return {"times": times, "lateness": lateness}
 
 
-async def bursts(directory: Path, n: int, dispatch: Dispatch, size: int = 8) -> list[float]:
+async def bursts(directory: Path, n: int, writer: WriterFactory, size: int = 8) -> list[float]:
     """``size`` appends at once (outbox-free facts: they need no round), until all are durable."""
-    from controller.table_state import DeviceOnline
+    from controller.journal.records import DeviceOnline
 
     path = Path(tempfile.mkdtemp(dir=directory)) / "journal.sqlite3"
-    journal = await Journal.open(path, "BENCH-1", dispatch=dispatch)
+    journal = await Journal.open(path, "BENCH-1", writer=writer)
     times: list[float] = []
     try:
         for i in range(n // size):
@@ -124,11 +170,11 @@ async def main() -> None:
     args = parser.parse_args()
     n = args.appends
     # Warm up SQLite, the rules core and the file system once.
-    await one_by_one(args.dir, 200, "thread", "FULL")
+    await one_by_one(args.dir, 200, start_writer_thread, "FULL")
 
-    full = await one_by_one(args.dir, n, "thread", "FULL")
-    off = await one_by_one(args.dir, n, "thread", "OFF")
-    to_thread = await one_by_one(args.dir, n, "to_thread", "FULL")
+    full = await one_by_one(args.dir, n, start_writer_thread, "FULL")
+    off = await one_by_one(args.dir, n, start_writer_thread, "OFF")
+    to_thread = await one_by_one(args.dir, n, ToThreadWriter, "FULL")
     peer = statistics.median(off["times"])
     print(f"durable append from the loop, {n} appends each (ratio: p50 / p50 of synchronous=OFF)")
     print(line("writer thread, synchronous=FULL (the daemon)", full["times"], peer))
@@ -146,8 +192,8 @@ async def main() -> None:
         late = run["lateness"]
         print(f"  {label:<44} p50 {statistics.median(late):7.3f} ms   p99 {pct(late, 99):7.3f} ms")
 
-    b_thread = await bursts(args.dir, n, "thread")
-    b_to_thread = await bursts(args.dir, n, "to_thread")
+    b_thread = await bursts(args.dir, n, start_writer_thread)
+    b_to_thread = await bursts(args.dir, n, ToThreadWriter)
     bpeer = statistics.median(b_thread)
     print("a burst of 8 appends awaited together, synchronous=FULL (ratio: p50 / p50 of the writer thread)")
     print(line("writer thread (one transaction per burst)", b_thread, bpeer))

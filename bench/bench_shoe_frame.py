@@ -25,7 +25,8 @@ import time
 import tty
 from pathlib import Path
 
-from hw.serial_device import DeviceEvent, SerialDeviceConfig
+from hw.device_events import DeviceEvent
+from hw.serial_config import SerialDeviceConfig
 from hw.serial_protocol import Frame, encode_frame
 from hw.shoe import CardRead, DealingShoe
 from sim.devices import ShoeSimulator

@@ -18,7 +18,8 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from hw.serial_device import SerialDevice, SniffedFrame
+from hw.frame_sniffer import SniffedFrame
+from hw.serial_device import SerialDevice
 
 log = logging.getLogger(__name__)
 

@@ -16,36 +16,37 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import datetime
 import difflib
-import getpass
 import json
 import math
 import sys
 import tomllib
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from .api_client import ApiClient, ApiConnectionError, ApiError, Credentials, request
+from .api_client import ApiClient, ApiConnectionError, Credentials, request
 from .auth import PinError, Role, UsersFileError, add_user, remove_user
 from .cli_args import whole_number
 from .config import check_config_file
-from .journal import JournalError, JournalReader, UnknownRound
 from .rules.explain import explain
 from .rules.games import GAMES
 from .rules.record import RecordError, load_record, replay
-
-DEFAULT_SOCKET: Final = Path("/run/table-controller/api.sock")
-DEFAULT_JOURNAL: Final = Path("/var/lib/table-controller/journal.sqlite")
-DEFAULT_USERS_FILE: Final = Path("/etc/table-controller/users.json")
-
-EXIT_OK: Final = 0
-EXIT_FAILED: Final = 1
-EXIT_BAD_INPUT: Final = 2
-
-#: The daemon's refusals that mean the technician asked for something wrong, not that a check failed.
-_BAD_INPUT_CODES: Final = frozenset({"bad_args", "bad_request", "not_found", "unknown_command"})
+from .tablectl_common import (
+    DEFAULT_JOURNAL,
+    DEFAULT_SOCKET,
+    DEFAULT_USERS_FILE,
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_OK,
+    CommandFailed,
+    credentials,
+    guarded,
+    open_reader,
+    read_pin,
+    write_json,
+)
+from .tablectl_describe import describe_frame, describe_notification, describe_round, describe_status
 
 #: ``tablectl lamp SEAT accepted|won``: the GPIO's lamp names (hw/gpio.py).
 _LAMPS: Final = {"accepted": "wager_lamp", "won": "won_lamp"}
@@ -57,143 +58,10 @@ TEST_PAYLOAD: Final = b"TEST"
 SERIAL_DEVICES: Final = ("shoe", "shuffler", "reader")
 
 
-class CommandFailed(Exception):
-    """The command could not do its job; ``code`` is the exit status, the message says why."""
-
-    def __init__(self, message: str, code: int = EXIT_FAILED) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Turn this module's failures into a message on standard error and the exit status."""
-
-    def run(args: argparse.Namespace) -> int:
-        where = getattr(args, "socket", None)
-        try:
-            return func(args)
-        except CommandFailed as exc:
-            print(f"tablectl: error: {exc}", file=sys.stderr)
-            return exc.code
-        except ApiConnectionError as exc:
-            # The client's message starts with the socket's path and says what to look at.
-            print(f"tablectl: error: cannot reach the daemon: {exc}", file=sys.stderr)
-            return EXIT_FAILED
-        except ApiError as exc:
-            code = EXIT_BAD_INPUT if exc.code in _BAD_INPUT_CODES else EXIT_FAILED
-            print(
-                f"tablectl: error: the daemon on {where} refused: {exc.code}: {exc.message}", file=sys.stderr
-            )
-            return code
-        except JournalError as exc:
-            code = EXIT_BAD_INPUT if isinstance(exc, UnknownRound) else EXIT_FAILED
-            print(f"tablectl: error: {exc}", file=sys.stderr)
-            return code
-
-    return run
-
-
-# --- input -----------------------------------------------------------------------------------------
-
-
-def read_pin(prompt: str, stdin: TextIO | None = None) -> str:
-    """A PIN from the terminal without echo, or one line of standard input when it is not a terminal."""
-    stream = sys.stdin if stdin is None else stdin
-    if stream.isatty():
-        try:
-            return getpass.getpass(prompt)
-        except EOFError:
-            raise CommandFailed("no PIN given", EXIT_BAD_INPUT) from None
-    line = stream.readline()
-    if not line:
-        raise CommandFailed(f"no PIN on standard input ({prompt.strip().rstrip(':')})", EXIT_BAD_INPUT)
-    return line.rstrip("\r\n")
-
-
-def _credentials(args: argparse.Namespace) -> Credentials | None:
-    if args.user is None:
-        return None
-    return Credentials(args.user, read_pin(f"PIN for {args.user}: "))
-
-
-def _write_json(value: object, output: str | None) -> None:
-    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-    if output is None or output == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CommandFailed(f"cannot write {output}: {exc.strerror}", EXIT_BAD_INPUT) from None
-    print(f"wrote {output}", file=sys.stderr)
-
-
-def _reader(path: Path) -> JournalReader:
-    try:
-        return JournalReader(path)
-    except JournalError as exc:
-        raise CommandFailed(str(exc)) from None
-
-
-def _when(wall_ns: object) -> str:
-    if not isinstance(wall_ns, int):
-        return "?"
-    moment = datetime.datetime.fromtimestamp(wall_ns / 1e9, tz=datetime.UTC)
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
 # --- status ----------------------------------------------------------------------------------------
 
 
-def describe_status(status: Mapping[str, Any]) -> Iterator[str]:
-    """The daemon's ``status`` in lines for a person."""
-    yield f"table {status.get('table')}: {status.get('game')}, daemon version {status.get('version')}"
-    current = status.get("round")
-    if isinstance(current, Mapping):
-        wagers = current.get("wagers") or []
-        line = f"round {current.get('id')}: {len(wagers)} wager(s), {current.get('events')} event(s)"
-        line += ", no more bets" if current.get("no_more_bets") else ", wagering open"
-        yield line
-        if current.get("waiting_for"):
-            yield f"  waiting for: {current['waiting_for']}"
-    else:
-        yield "round: none open"
-    yield "lock-out: " + ("locked (no more bets)" if status.get("locked_out") else "open")
-    devices = status.get("devices") or {}
-    yield "devices: " + (
-        ", ".join(f"{name} {d.get('state')}" for name, d in sorted(devices.items())) or "none configured"
-    )
-    yield "link: " + describe_link(status.get("link"))
-    pending = status.get("pending_payouts")
-    if isinstance(pending, list) and pending:
-        yield f"pending payouts (for a floorperson to verify): {len(pending)}"
-        for payout in pending:
-            yield "  " + describe_pending_payout(payout)
-    else:
-        yield "pending payouts: none"
-    yield f"journal: seq {status.get('seq')}"
-
-
-def describe_link(link: object) -> str:
-    """The progressive link to the central meter as the daemon's status gives it."""
-    if not isinstance(link, Mapping) or not link.get("configured"):
-        return "not configured"
-    where = f"central meter at {link.get('host')}:{link.get('port')}"
-    return f"{where}, {'enabled' if link.get('enabled') else 'disabled'}"
-
-
-def describe_pending_payout(payout: object) -> str:
-    """A settled payout waiting for a floorperson: round, seat, wager, net and its flags."""
-    if not isinstance(payout, Mapping):
-        return str(payout)
-    line = f"round {payout.get('round')} seat {payout.get('seat')} {payout.get('wager')} {payout.get('net')}"
-    flags = payout.get("flags")
-    if isinstance(flags, list) and flags:
-        line += " (" + ", ".join(map(str, flags)) + ")"
-    return line
-
-
-@_guarded
+@guarded
 def cmd_status(args: argparse.Namespace) -> int:
     status = request(args.socket, "status")
     if args.json:
@@ -207,26 +75,10 @@ def cmd_status(args: argparse.Namespace) -> int:
 # --- rounds, recall, export --------------------------------------------------------------------------
 
 
-def describe_round(summary: Mapping[str, Any]) -> str:
-    """A round in one line: id, game, status, when, each seat's net."""
-    line = f"{summary.get('round')}  {summary.get('game')}  {summary.get('status'):<9}"
-    line += f"  {_when(summary.get('begin_wall_ns'))}"
-    settlement = summary.get("settlement")
-    if isinstance(settlement, Mapping):
-        if settlement.get("void"):
-            line += f"  void: {settlement['void']}"
-        seats = settlement.get("seats") or {}
-        for seat, wagers in seats.items():
-            line += f"  seat {seat}: " + " ".join(f"{w} {v.get('net')}" for w, v in wagers.items())
-    elif summary.get("reason"):
-        line += f"  {summary['reason']}"
-    return line
-
-
-@_guarded
+@guarded
 def cmd_rounds(args: argparse.Namespace) -> int:
     if args.journal is not None:
-        with _reader(args.journal) as reader:
+        with open_reader(args.journal) as reader:
             rounds = [r.to_json() for r in reader.recent_rounds(args.n)]
     else:
         rounds = request(args.socket, "list_rounds", {"limit": args.n})["rounds"]
@@ -243,7 +95,7 @@ def cmd_rounds(args: argparse.Namespace) -> int:
 def _recalled(args: argparse.Namespace) -> dict[str, Any]:
     """The round as the API's ``recall_round`` gives it, from the journal file or the daemon."""
     if args.journal is not None:
-        with _reader(args.journal) as reader:
+        with open_reader(args.journal) as reader:
             recalled = reader.recall(args.round)
         return {
             "summary": recalled.summary.to_json(),
@@ -252,11 +104,11 @@ def _recalled(args: argparse.Namespace) -> dict[str, Any]:
             "consistent": recalled.consistent,
             "waiting_for": recalled.waiting_for,
         }
-    result: dict[str, Any] = request(args.socket, "recall_round", {"round": args.round}, _credentials(args))
+    result: dict[str, Any] = request(args.socket, "recall_round", {"round": args.round}, credentials(args))
     return result
 
 
-@_guarded
+@guarded
 def cmd_recall(args: argparse.Namespace) -> int:
     recalled = _recalled(args)
     summary = recalled["summary"]
@@ -281,20 +133,20 @@ def cmd_recall(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-@_guarded
+@guarded
 def cmd_export(args: argparse.Namespace) -> int:
     if args.journal is not None:
-        with _reader(args.journal) as reader:
+        with open_reader(args.journal) as reader:
             record = reader.export_round(args.round)
     else:
-        record = request(args.socket, "export_round", {"round": args.round}, _credentials(args))
-    _write_json(record, args.output)
+        record = request(args.socket, "export_round", {"round": args.round}, credentials(args))
+    write_json(record, args.output)
     return EXIT_OK
 
 
-@_guarded
+@guarded
 def cmd_journal_export(args: argparse.Namespace) -> int:
-    with _reader(args.journal) as reader:
+    with open_reader(args.journal) as reader:
         out: TextIO
         with contextlib.ExitStack() as stack:
             if args.output is None or args.output == "-":
@@ -321,16 +173,6 @@ def cmd_journal_export(args: argparse.Namespace) -> int:
 # --- watch -----------------------------------------------------------------------------------------
 
 
-def describe_notification(topic: str, data: Mapping[str, Any]) -> str:
-    if topic == "event":
-        body = json.dumps(data.get("body", {}), separators=(",", ":"), ensure_ascii=False)
-        where = f"round {data.get('round')} from {data.get('source')}"
-        return f"event  seq {data.get('seq')} {data.get('kind')} {where}: {body}"
-    if topic == "state":
-        return "state  " + "; ".join(describe_status(data))
-    return f"{topic:<6} " + json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
 async def _watch(socket: Path, count: int | None, as_json: bool) -> None:
     async with await ApiClient.connect(socket) as api:
         snapshot = await api.subscribe()
@@ -355,7 +197,7 @@ async def _watch(socket: Path, count: int | None, as_json: bool) -> None:
         raise ApiConnectionError(f"{socket}: the daemon closed the connection")
 
 
-@_guarded
+@guarded
 def cmd_watch(args: argparse.Namespace) -> int:
     try:
         asyncio.run(_watch(args.socket, args.count, args.json))
@@ -367,52 +209,28 @@ def cmd_watch(args: argparse.Namespace) -> int:
 # --- diagnostics -----------------------------------------------------------------------------------
 
 
-@_guarded
+@guarded
 def cmd_lamp(args: argparse.Namespace) -> int:
     lamp = f"seats.{args.seat}.{_LAMPS[args.which]}"
     on = args.state == "on"
-    request(args.socket, "toggle_lamp", {"lamp": lamp, "on": on}, _credentials(args))
+    request(args.socket, "toggle_lamp", {"lamp": lamp, "on": on}, credentials(args))
     print(f"seat {args.seat} {args.which} lamp: {args.state}")
     return EXIT_OK
 
 
-@_guarded
+@guarded
 def cmd_test_frame(args: argparse.Namespace) -> int:
     result = request(
         args.socket,
         "send_test_frame",
         {"device": args.device, "frame": TEST_PAYLOAD.hex(" ")},
-        _credentials(args),
+        credentials(args),
     )
     print(f"{args.device}: test frame echoed in {result.get('round_trip_ms')} ms")
     return EXIT_OK
 
 
 # --- sniff -----------------------------------------------------------------------------------------
-
-
-def describe_frame(data: Mapping[str, Any], raw: bool = False) -> str:
-    """One sniffed frame in a line: the time (UTC, to the millisecond), ``in`` (from the device) or
-    ``out`` (to it), and the frame as text (``CRD|12|As``), or why it was refused; ``raw``: its
-    bytes in hexadecimal instead."""
-    at = data.get("time")
-    if isinstance(at, int | float) and not isinstance(at, bool) and math.isfinite(at):
-        moment = datetime.datetime.fromtimestamp(at, tz=datetime.UTC)
-        when = moment.strftime("%H:%M:%S.") + f"{moment.microsecond // 1000:03d}"
-    else:
-        when = "??:??:??.???"
-    direction = f"{data.get('direction')!s:<3}"
-    hex_bytes = str(data.get("raw") or "")
-    if raw:
-        return f"{when} {direction} {hex_bytes}"
-    frame = data.get("frame")
-    if isinstance(frame, str):
-        return f"{when} {direction} {frame}"
-    broken = data.get("broken")
-    reason, detail = (
-        ("?", "") if not isinstance(broken, Mapping) else (broken.get("reason"), broken.get("detail"))
-    )
-    return f"{when} {direction} BROKEN {reason}: {detail} [{hex_bytes}]"
 
 
 def check_device_name(device: str) -> None:
@@ -469,10 +287,10 @@ async def _sniff(
         raise ApiConnectionError(f"{socket}: the daemon closed the connection")
 
 
-@_guarded
+@guarded
 def cmd_sniff(args: argparse.Namespace) -> int:
     check_device_name(args.device)
-    auth = _credentials(args)
+    auth = credentials(args)
     try:
         asyncio.run(_sniff(args.socket, args.device, auth, args.count, args.seconds, args.raw))
     except KeyboardInterrupt:
@@ -483,7 +301,7 @@ def cmd_sniff(args: argparse.Namespace) -> int:
 # --- users -----------------------------------------------------------------------------------------
 
 
-@_guarded
+@guarded
 def cmd_user_add(args: argparse.Namespace) -> int:
     pin = read_pin(f"new PIN for {args.name}: ")
     again = read_pin(f"the PIN again for {args.name}: ")
@@ -499,7 +317,7 @@ def cmd_user_add(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-@_guarded
+@guarded
 def cmd_user_remove(args: argparse.Namespace) -> int:
     try:
         user = remove_user(args.users_file, args.name)

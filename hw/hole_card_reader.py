@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from .serial_device import DeviceEvent, SerialDevice
+from .device_events import DeviceEvent
+from .serial_device import SerialDevice
 from .serial_protocol import BrokenFrame, Frame, FrameError, expect_fields
 
 READER_FAULT_KINDS: Final = ("no_read", "jam")

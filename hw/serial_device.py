@@ -30,17 +30,29 @@ import contextlib
 import logging
 import random
 import time
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import ClassVar, Final, Self
 
 import serial  # type: ignore[import-untyped]  # pyserial ships no types; types-pyserial is not a dependency
 import serial_asyncio_fast
 
+from .device_events import (
+    FAULT,
+    OFFLINE,
+    ONLINE,
+    STATUS_FAULT,
+    STATUS_READY,
+    DeviceEvent,
+    DeviceFault,
+    DeviceState,
+    DeviceStatus,
+    EventCallback,
+    FramesLost,
+)
+from .frame_sniffer import FrameSniffer, SniffedFrame
+from .serial_config import SerialDeviceConfig
 from .serial_protocol import (
     SEQ_MODULUS,
-    TABLE_V1,
     BrokenFrame,
     Codec,
     Decoder,
@@ -52,135 +64,15 @@ from .serial_protocol import (
     parse_seq,
     printable,
 )
+from .serial_stats import RateLimitedWarnings, SerialStats
 
 _LOGGER: Final = logging.getLogger(__name__)
 
-ONLINE: Final = "online"
-OFFLINE: Final = "offline"
-FAULT: Final = "fault"
-DEVICE_STATES: Final = (ONLINE, OFFLINE, FAULT)
-
-#: ``STS`` states a device reports.
-STATUS_READY: Final = "ready"
-STATUS_FAULT: Final = "fault"
 
 #: Host tags run 1..65535; tag 0 means "nobody waits for the answer" (heartbeats, the status
 #: request sent on connect).
 MAX_TAG: Final = 65535
 READ_SIZE: Final = 4096
-
-
-# -- events ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceEvent:
-    """Something a serial device reported; ``device`` is its configured name (``"shoe"``)."""
-
-    device: str
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceState(DeviceEvent):
-    """The device went ``online``, ``offline`` or into ``fault``; ``reason`` in words."""
-
-    state: str
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceFault(DeviceEvent):
-    """The device reported a fault (``FLT``): ``kind`` such as ``jam``, ``stopped``, ``failed_to_deal``.
-
-    Mid-round it is an irregularity of the game being dealt (``shoe_jam``, ``shuffler_jam``...,
-    see ``docs/serial-protocols.md``); the daemon decides which, the driver only reports it.
-    """
-
-    kind: str
-    detail: str
-    seq: int
-
-
-@dataclass(frozen=True, slots=True)
-class FramesLost(DeviceEvent):
-    """The device's sequence number skipped from ``expected`` to ``got``: frames were lost
-    (or the device restarted, which also starts it again at 0)."""
-
-    expected: int
-    got: int
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceStatus(DeviceEvent):
-    """A status answer (``STS``); returned by :meth:`SerialDevice.request_status`."""
-
-    state: str
-    model: str
-    firmware: str
-    seq: int
-    tag: int
-
-
-# -- configuration -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Backoff:
-    """Reconnect delays: ``initial * factor**attempt`` capped at ``maximum``, then less a random
-    fraction up to ``jitter`` so that devices on one Pi do not retry in step."""
-
-    initial: float = 0.1
-    maximum: float = 5.0
-    factor: float = 2.0
-    jitter: float = 0.2
-
-    def delay(self, attempt: int, rng: random.Random) -> float:
-        base = min(self.maximum, self.initial * self.factor ** min(attempt, 64))
-        return base * (1.0 - self.jitter * rng.random())
-
-
-@dataclass(frozen=True, slots=True)
-class SerialDeviceConfig:
-    """One device's section of the daemon's config (``[serial.shoe]`` and so on)."""
-
-    port: str
-    baudrate: int = 115200
-    protocol: str = TABLE_V1
-    reconnect_initial: float = 0.1
-    reconnect_max: float = 5.0
-    reconnect_jitter: float = 0.2
-    heartbeat_timeout: float = 3.0
-    request_timeout: float = 1.0
-
-    @property
-    def backoff(self) -> Backoff:
-        return Backoff(self.reconnect_initial, self.reconnect_max, 2.0, self.reconnect_jitter)
-
-    def problems(self, section: str) -> list[str]:
-        """Every error at once, each naming the section and the option."""
-        out: list[str] = []
-        if not self.port:
-            out.append(f"[{section}] port: give the device's path, e.g. /dev/table-shoe")
-        if self.baudrate not in serial.Serial.BAUDRATES:
-            out.append(f"[{section}] baudrate {self.baudrate}: not a standard rate (e.g. 9600, 115200)")
-        try:
-            codec_named(self.protocol)
-        except KeyError as exc:
-            out.append(f"[{section}] protocol: {exc.args[0]}")
-        if not 0 < self.reconnect_initial <= self.reconnect_max:
-            out.append(
-                f"[{section}] reconnect_initial {self.reconnect_initial} must be above 0 and at most "
-                f"reconnect_max {self.reconnect_max}"
-            )
-        if self.reconnect_max > 300:
-            out.append(f"[{section}] reconnect_max {self.reconnect_max}: at most 300 seconds")
-        if not 0 <= self.reconnect_jitter < 1:
-            out.append(f"[{section}] reconnect_jitter {self.reconnect_jitter}: a fraction from 0 to below 1")
-        if self.heartbeat_timeout <= 0:
-            out.append(f"[{section}] heartbeat_timeout {self.heartbeat_timeout}: must be above 0 seconds")
-        if self.request_timeout <= 0:
-            out.append(f"[{section}] request_timeout {self.request_timeout}: must be above 0 seconds")
-        return out
 
 
 # -- errors, counters, sniff --------------------------------------------------------------------------
@@ -200,113 +92,6 @@ class DeviceTimeout(DeviceError):
 
 class DeviceRefused(DeviceError):
     """The device answered ``NAK``."""
-
-
-@dataclass(slots=True)
-class SerialStats:
-    """Counters since the driver started (``tablectl status``)."""
-
-    frames_in: int = 0
-    frames_out: int = 0
-    broken: Counter[str] = field(default_factory=Counter)
-    noise_bytes: int = 0
-    bytes_in: int = 0
-    sequence_gaps: int = 0
-    connects: int = 0
-    disconnects: int = 0
-    open_failures: int = 0
-    silences: int = 0
-    sniff_dropped: int = 0
-
-    @property
-    def broken_total(self) -> int:
-        return sum(self.broken.values())
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "frames_in": self.frames_in,
-            "frames_out": self.frames_out,
-            "broken": dict(sorted(self.broken.items())),
-            "noise_bytes": self.noise_bytes,
-            "bytes_in": self.bytes_in,
-            "sequence_gaps": self.sequence_gaps,
-            "connects": self.connects,
-            "disconnects": self.disconnects,
-            "open_failures": self.open_failures,
-            "silences": self.silences,
-            "sniff_dropped": self.sniff_dropped,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class SniffedFrame:
-    """One frame as ``tablectl sniff`` shows it: ``direction`` ``"in"`` (from the device) or
-    ``"out"``; ``frame`` if it was valid, ``broken`` if not; ``raw`` bytes (a valid frame
-    re-encoded); ``at`` wall-clock seconds."""
-
-    direction: str
-    frame: Frame | None
-    broken: BrokenFrame | None
-    raw: bytes
-    at: float
-
-    def __str__(self) -> str:
-        arrow = "<-" if self.direction == "in" else "->"
-        if self.frame is not None:
-            return f"{arrow} {self.frame}"
-        reason = self.broken.reason if self.broken is not None else "?"
-        return f"{arrow} BROKEN {reason}: {printable(self.raw)}"
-
-
-class FrameSniffer:
-    """What :meth:`SerialDevice.sniff` returns: an async iterator of :class:`SniffedFrame`,
-    subscribed from the moment it is made until closed (``async with`` or :meth:`aclose`)."""
-
-    def __init__(self, subscribers: set[asyncio.Queue[SniffedFrame]], maxsize: int) -> None:
-        self._subscribers = subscribers
-        self._queue: asyncio.Queue[SniffedFrame] = asyncio.Queue(maxsize)
-        subscribers.add(self._queue)
-
-    def __aiter__(self) -> FrameSniffer:
-        return self
-
-    async def __anext__(self) -> SniffedFrame:
-        if self._queue not in self._subscribers and self._queue.empty():
-            raise StopAsyncIteration
-        return await self._queue.get()
-
-    async def aclose(self) -> None:
-        self._subscribers.discard(self._queue)
-
-    async def __aenter__(self) -> FrameSniffer:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-
-class _RateLimitedWarnings:
-    """At most one warning a second per key; the next one says how many were left out."""
-
-    def __init__(self, interval: float = 1.0) -> None:
-        self._interval = interval
-        self._last: dict[str, float] = {}
-        self._left_out: Counter[str] = Counter()
-
-    def warn(self, key: str, message: str) -> None:
-        now = time.monotonic()
-        last = self._last.get(key)
-        if last is not None and now - last < self._interval:
-            self._left_out[key] += 1
-            return
-        self._last[key] = now
-        left_out = self._left_out.pop(key, 0)
-        if left_out:
-            message += f" ({left_out} more like it not logged)"
-        _LOGGER.warning("%s", message)
-
-
-EventCallback = Callable[[DeviceEvent], object]
 
 
 # -- the driver ---------------------------------------------------------------------------------------
@@ -345,7 +130,7 @@ class SerialDevice:
         self._on_event = on_event
         self._backoff = config.backoff
         self._rng = rng or random.Random()
-        self._warnings = _RateLimitedWarnings()
+        self._warnings = RateLimitedWarnings()
         self._task: asyncio.Task[None] | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._decoder: Decoder | None = None

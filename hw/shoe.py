@@ -18,7 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from .serial_device import DeviceEvent, EventCallback, SerialDevice, SerialDeviceConfig
+from .device_events import DeviceEvent, EventCallback
+from .serial_config import SerialDeviceConfig
+from .serial_device import SerialDevice
 from .serial_protocol import CARD_RE, Codec, Frame, FrameError, expect_fields, parse_number
 
 #: § 639a.13(f): the shoe "jams, stops dealing cards or fails to deal cards".

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from .serial_device import DeviceEvent, SerialDevice
+from .device_events import DeviceEvent
+from .serial_device import SerialDevice
 from .serial_protocol import Frame, FrameError, expect_fields, parse_number
 
 #: § 639a.13(e): the shuffler "jams, stops shuffling during a shuffle or fails to complete a

@@ -230,16 +230,13 @@ class TableDealer(ABC):
 
     async def begin(self) -> str:
         self.round_id = str((await self.api.status())["round"]["id"])
-        self._refused = len(self._daemon_refusals())
+        self._refused = self.rig.daemon.refusals.total if self.rig.daemon is not None else 0
         self.say(f"--- round {self.round_id}")
         return self.round_id
 
-    def _daemon_refusals(self) -> list[str]:
-        return self.rig.daemon.refusals if self.rig.daemon is not None else []
-
     def check(self) -> None:
         """:class:`BenchError` if the daemon refused anything since the round began."""
-        refused = self._daemon_refusals()[self._refused :]
+        refused = self.rig.daemon.refusals.since(self._refused) if self.rig.daemon is not None else []
         if refused:
             raise BenchError(f"round {self.round_id}: the daemon refused: {'; '.join(refused)}")
 

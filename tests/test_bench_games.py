@@ -47,7 +47,7 @@ async def _play(game: str, rounds: int, seed: int) -> tuple[list[dict[str, Any]]
             summaries = [await dealer.play_round() for _ in range(rounds)]
         daemon = rig.daemon
         assert daemon is not None
-        assert daemon.refusals == [], daemon.refusals
+        assert list(daemon.refusals) == [], daemon.refusals
         assert daemon.game.name == game
         for summary in summaries:
             assert summary["status"] == "settled", summary

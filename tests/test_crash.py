@@ -1,6 +1,6 @@
 """kill -9 at random moments of scripted rounds: nothing accepted is lost or doubled.
 
-The child (``sim/journal_writer.py``, a real process) deals the example rounds into a real
+The child (``bench/journal_writer.py``, a real process) deals the example rounds into a real
 journal and prints each seq once it is durable. The test kills it with SIGKILL at a random
 moment (while it starts and recovers, or while it appends), reopens the journal as the
 daemon would, and checks:
@@ -30,15 +30,9 @@ from random import Random
 
 import pytest
 
+from bench.journal_writer import ScriptRound, examples, script_round
 from controller.journal import Journal, JournalReader
-from controller.table_state import (
-    REFUSED,
-    ROUND_BEGIN,
-    ROUND_EVENT,
-    ROUND_SETTLED,
-    JournalRecord,
-)
-from sim.journal_writer import ScriptRound, examples, script_round
+from controller.journal.records import REFUSED, ROUND_BEGIN, ROUND_EVENT, ROUND_SETTLED, JournalRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = "CS-9"
@@ -60,7 +54,7 @@ class Child:
             [
                 sys.executable,
                 "-m",
-                "sim.journal_writer",
+                "bench.journal_writer",
                 str(journal),
                 "--table",
                 TABLE,
@@ -212,7 +206,7 @@ def test_the_child_reports_only_durable_seqs(tmp_path: Path) -> None:
     """The driver itself: run to the end, every reported seq is in the journal as reported."""
     journal = tmp_path / "journal.sqlite3"
     done = subprocess.run(
-        [sys.executable, "-m", "sim.journal_writer", str(journal), "--table", TABLE, "--rounds", "3"],
+        [sys.executable, "-m", "bench.journal_writer", str(journal), "--table", TABLE, "--rounds", "3"],
         cwd=ROOT,
         capture_output=True,
         text=True,

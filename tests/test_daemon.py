@@ -27,6 +27,7 @@ from controller.api_client import ApiClient, ApiConnectionError, ApiError, Crede
 from controller.auth import Role, make_user, save_users
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission, main
+from controller.journal import Journal
 from controller.sd_notify import Notifier
 from sim.bench_rig import RULES_SUBMISSION, BenchRig, config_text
 
@@ -192,6 +193,32 @@ async def test_garbage_from_the_shoe_journals_nothing_and_the_deal_goes_on(rig: 
             ("cards", "1", SEAT_1),
             ("cards", "3", SEAT_3),
         ]
+
+
+@pytest.mark.asyncio
+async def test_a_part_that_fails_to_stop_does_not_keep_the_others_open(
+    rig: BenchRig, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Shutdown releases every part even if one before it fails, then raises the first failure:
+    the pins go out and the journal's lock is released, so the restarted daemon can open it."""
+    daemon = _daemon(rig)
+    api = daemon.api
+    assert api is not None
+    close = api.close
+
+    async def close_then_fail() -> None:
+        await close()
+        raise RuntimeError("the socket's directory is gone")
+
+    api.close = close_then_fail  # type: ignore[method-assign]
+    path, table = daemon.config.journal.path, daemon.config.table.id
+    with pytest.raises(RuntimeError, match="the socket's directory is gone"):
+        await daemon.stop()
+    assert "shutting down: stop api failed" in caplog.text
+    assert daemon.api is None and daemon.devices == {} and daemon.gpio is None and daemon.journal is None
+    assert not daemon.healthy()
+    async with await Journal.open(path, table) as journal:  # not JournalBusy: the lock is released
+        assert journal.state.current is not None
 
 
 @pytest.mark.asyncio

@@ -20,24 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hw.device_events import FAULT, OFFLINE, ONLINE, DeviceEvent, DeviceFault, DeviceState, FramesLost
+from hw.frame_sniffer import SniffedFrame
 from hw.hole_card_reader import HoleCardReader, HoleCardReading
-from hw.serial_device import (
-    FAULT,
-    OFFLINE,
-    ONLINE,
-    Backoff,
-    DeviceError,
-    DeviceEvent,
-    DeviceFault,
-    DeviceOffline,
-    DeviceRefused,
-    DeviceState,
-    DeviceTimeout,
-    FramesLost,
-    SerialDevice,
-    SerialDeviceConfig,
-    SniffedFrame,
-)
+from hw.serial_config import Backoff, SerialDeviceConfig
+from hw.serial_device import DeviceError, DeviceOffline, DeviceRefused, DeviceTimeout, SerialDevice
 from hw.serial_protocol import (
     MAX_FRAME_BODY,
     TABLE_V1,

@@ -22,9 +22,9 @@ import pytest_asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.bench_journal import ToThreadWriter
 from controller.journal import (
     SCHEMA_VERSION,
-    Dispatch,
     Journal,
     JournalBusy,
     JournalCorrupt,
@@ -37,12 +37,7 @@ from controller.journal import (
     UnknownRound,
     read_boot_id,
 )
-from controller.rules.cards import parse_cards
-from controller.rules.events import Event
-from controller.rules.games import GAMES
-from controller.rules.record import Record, load_record, replay
-from controller.table_state import (
-    RECENT_ROUNDS,
+from controller.journal.records import (
     REFUSED,
     ROUND_BEGIN,
     ROUND_EVENT,
@@ -57,9 +52,14 @@ from controller.table_state import (
     PayoutVerified,
     SettleRound,
     Started,
-    TableState,
     Unlock,
 )
+from controller.journal.state import RECENT_ROUNDS, TableState
+from controller.journal.writer import WriterFactory, start_writer_thread
+from controller.rules.cards import parse_cards
+from controller.rules.events import Event
+from controller.rules.games import GAMES
+from controller.rules.record import Record, load_record, replay
 from controller.tablectl import EXIT_OK
 from controller.tablectl import main as tablectl
 
@@ -115,10 +115,10 @@ def raw(path: Path) -> sqlite3.Connection:
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("dispatch", ["thread", "to_thread"])
-async def test_append_read_in_order(tmp_path: Path, dispatch: Dispatch) -> None:
+@pytest.mark.parametrize("writer", [start_writer_thread, ToThreadWriter])
+async def test_append_read_in_order(tmp_path: Path, writer: WriterFactory) -> None:
     record = example(CARIBBEAN)
-    async with await Journal.open(tmp_path / "j.sqlite3", TABLE, dispatch=dispatch) as journal:
+    async with await Journal.open(tmp_path / "j.sqlite3", TABLE, writer=writer) as journal:
         await journal.append(Started("1.0", read_boot_id()), source="daemon")
         round_id = await deal(journal, record)
         records = await journal.records()

@@ -38,265 +38,44 @@ import difflib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, Final
 
-from .rules.engine import Game, IllegalEvent, Round
-from .rules.events import Event, EventError, parse_event
-from .rules.games import GAMES
-from .rules.money import Cents, MoneyError, format_money, parse_money
-from .rules.options import RulesError, load_rules, rules_to_mapping
-from .rules.settlement import FLOORPERSON_VALIDATE, FLOORPERSON_VERIFY, Settlement
+from ..rules.engine import Game, IllegalEvent, Round
+from ..rules.events import Event, EventError, parse_event
+from ..rules.games import GAMES
+from ..rules.money import Cents, MoneyError, format_money, parse_money
+from ..rules.options import RulesError, load_rules, rules_to_mapping
+from ..rules.settlement import Settlement
+from .records import (
+    COMMAND,
+    CONFIG_LOADED,
+    DEVICE_KINDS,
+    DEVICE_ONLINE,
+    KINDS,
+    LOCK_KINDS,
+    LOCK_OUT,
+    PAYOUT_VERIFIED,
+    REFUSED,
+    ROUND_BEGIN,
+    ROUND_CANCELLED,
+    ROUND_EVENT,
+    ROUND_SETTLED,
+    STARTED,
+    VERIFICATION_FLAGS,
+    BeginRound,
+    Entry,
+    FoldError,
+    JournalRecord,
+    RecordMeta,
+    SettleRound,
+    TableRefusal,
+    entry_body,
+    normalized_body,
+)
+from .rounds import PendingPayout, RoundSummary
 
 RECENT_ROUNDS: Final = 10
 """How many closed rounds the state keeps (the dealer's and the tech's "last rounds")."""
-
-# --- record kinds ------------------------------------------------------------------------------
-
-ROUND_BEGIN: Final = "round_begin"
-ROUND_EVENT: Final = "event"
-ROUND_SETTLED: Final = "round_settled"
-ROUND_CANCELLED: Final = "round_cancelled"
-REFUSED: Final = "refused"
-LOCK_OUT: Final = "lock_out"
-UNLOCK: Final = "unlock"
-DEVICE_ONLINE: Final = "device_online"
-DEVICE_OFFLINE: Final = "device_offline"
-CONFIG_LOADED: Final = "config_loaded"
-COMMAND: Final = "command"
-STARTED: Final = "started"
-PAYOUT_VERIFIED: Final = "payout_verified"
-
-KINDS: Final = (
-    ROUND_BEGIN,
-    ROUND_EVENT,
-    ROUND_SETTLED,
-    ROUND_CANCELLED,
-    REFUSED,
-    LOCK_OUT,
-    UNLOCK,
-    DEVICE_ONLINE,
-    DEVICE_OFFLINE,
-    CONFIG_LOADED,
-    COMMAND,
-    STARTED,
-    PAYOUT_VERIFIED,
-)
-ROUND_CLOSES: Final = (ROUND_SETTLED, ROUND_CANCELLED)
-LOCK_KINDS: Final = (LOCK_OUT, UNLOCK)
-DEVICE_KINDS: Final = (DEVICE_ONLINE, DEVICE_OFFLINE)
-FACT_KINDS: Final = (*LOCK_KINDS, *DEVICE_KINDS, CONFIG_LOADED)
-"""The table's facts: the state keeps the latest of each (per device for the devices)."""
-
-VERIFICATION_FLAGS: Final = (FLOORPERSON_VERIFY, FLOORPERSON_VALIDATE)
-"""Settlement flags that wait for a floorperson (or above) to verify or validate the payout
-(§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii)); until then the call-floorperson light is on."""
-
-# --- sources -----------------------------------------------------------------------------------
-
-SOURCES: Final = (
-    "gpio",  # the lock-out button, the bet sensors
-    "shoe",  # the automated dealing shoe
-    "shuffler",
-    "hole-card-reader",
-    "dealer-ui",  # the dealer's touchscreen (through the local API)
-    "floor",  # a floorperson (PIN or badge)
-    "tablectl",  # a slot technician
-    "daemon",  # the controller itself (start, config, device watch)
-    "link",  # the progressive link to the central meter
-)
-PERSON_SOURCES: Final = frozenset({"dealer-ui", "floor", "tablectl"})
-"""Sources where a person acts: their records name the actor (badge, user)."""
-
-
-class FoldError(ValueError):
-    """A record that cannot be folded: unreadable, or not what was accepted. Names the seq."""
-
-
-class TableRefusal(IllegalEvent):
-    """What the table's own rules refuse (a round begun while another is open, ...)."""
-
-
-# --- records -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class JournalRecord:
-    """One record of the journal: what happened, when, from where, by whom."""
-
-    seq: int
-    """Gapless from 1: the order of everything at the table."""
-    event_id: str
-    """A UUID, unique in all journals: a duplicate anywhere downstream can be dropped."""
-    wall_ns: int
-    """Wall-clock time (``time.time_ns()``) when the journal received it."""
-    mono_ns: int
-    """Monotonic time (``time.monotonic_ns()``); comparable within one boot (see ``started``)."""
-    source: str
-    actor: str | None
-    round_id: str | None
-    """The round open when it happened (the new round's, for ``round_begin``), else ``None``."""
-    kind: str
-    body: Mapping[str, Any]
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "seq": self.seq,
-            "event_id": self.event_id,
-            "wall_ns": self.wall_ns,
-            "mono_ns": self.mono_ns,
-            "source": self.source,
-            "actor": self.actor,
-            "round": self.round_id,
-            "kind": self.kind,
-            "body": dict(self.body),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class RecordMeta:
-    """What the journal adds to an entry to make it a record."""
-
-    seq: int
-    event_id: str
-    wall_ns: int
-    mono_ns: int
-    source: str
-    actor: str | None = None
-
-
-# --- entries: what the daemon asks the journal to record ---------------------------------------
-
-
-@dataclass(frozen=True)
-class BeginRound:
-    """A new round of ``game`` under ``rules`` (the game's rules dataclass, or its options in
-    file form), the meters as they stand. ``round_id`` defaults to ``"<table>-<seq>"``."""
-
-    kind: ClassVar[str] = ROUND_BEGIN
-    game: str
-    rules: object
-    meters: Mapping[str, Cents] = field(default_factory=dict)
-    round_id: str | None = None
-
-
-@dataclass(frozen=True)
-class SettleRound:
-    """The end of a complete round: the journal records the engine's settlement."""
-
-    kind: ClassVar[str] = ROUND_SETTLED
-
-
-@dataclass(frozen=True)
-class CancelRound:
-    """The end of a round in which no wager was accepted (nobody played)."""
-
-    kind: ClassVar[str] = ROUND_CANCELLED
-    reason: str
-
-
-@dataclass(frozen=True)
-class LockOut:
-    """Wagering disabled at the table (e.g. the progressive link lost, § 639a.2(c)(2))."""
-
-    kind: ClassVar[str] = LOCK_OUT
-    reason: str
-
-
-@dataclass(frozen=True)
-class Unlock:
-    kind: ClassVar[str] = UNLOCK
-    reason: str
-
-
-@dataclass(frozen=True)
-class DeviceOnline:
-    kind: ClassVar[str] = DEVICE_ONLINE
-    device: str
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class DeviceOffline:
-    kind: ClassVar[str] = DEVICE_OFFLINE
-    device: str
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class ConfigLoaded:
-    """The daemon's configuration (and the Rules Submission) as loaded: path and digest."""
-
-    kind: ClassVar[str] = CONFIG_LOADED
-    path: str
-    sha256: str
-    detail: Mapping[str, object] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Command:
-    """A local API command, with the role it was given under (the actor is the record's)."""
-
-    kind: ClassVar[str] = COMMAND
-    command: str
-    role: str
-    args: Mapping[str, object] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Started:
-    """The daemon started: its version, and the boot (monotonic times restart at each boot)."""
-
-    kind: ClassVar[str] = STARTED
-    version: str
-    boot_id: str
-
-
-@dataclass(frozen=True)
-class PayoutVerified:
-    """A floorperson verified (or validated) the flagged payout of ``seat``'s ``wager`` in the
-    settled round ``round_id`` (the actor is the record's)."""
-
-    kind: ClassVar[str] = PAYOUT_VERIFIED
-    round_id: str
-    seat: int
-    wager: str
-
-
-@dataclass(frozen=True)
-class PendingPayout:
-    """A settled payout that waits for a floorperson: its round, seat, wager, net and flags."""
-
-    round_id: str
-    seat: int
-    wager: str
-    net: str
-    flags: tuple[str, ...]
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "round": self.round_id,
-            "seat": self.seat,
-            "wager": self.wager,
-            "net": self.net,
-            "flags": list(self.flags),
-        }
-
-
-TableEntry = (
-    BeginRound
-    | SettleRound
-    | CancelRound
-    | LockOut
-    | Unlock
-    | DeviceOnline
-    | DeviceOffline
-    | ConfigLoaded
-    | Command
-    | Started
-    | PayoutVerified
-)
-Entry = Event | TableEntry
-"""What :meth:`TableState.prepare` accepts: a round event of the rules core, or a table entry."""
 
 
 # --- the state ---------------------------------------------------------------------------------
@@ -323,6 +102,11 @@ class OpenRound:
     def events(self) -> tuple[Event, ...]:
         return tuple(self.round.events)
 
+    @property
+    def no_more_bets(self) -> bool:
+        """The dealer (or the lock-out) has called "no more bets" in this round (§ 639a.7(c))."""
+        return any(e.type == "no_more_bets" for e in self.round.events)
+
     def wagers(self) -> list[Event]:
         """The accepted events that put money in play."""
         return [e for e in self.round.events if e.amount is not None and e.type != "meter"]
@@ -330,55 +114,6 @@ class OpenRound:
     def settlement(self) -> Settlement:
         """The settlement if the round is complete, else :class:`IllegalEvent` saying what is missing."""
         return self.round.settle()
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    """A round in one line: for the last rounds and ``tablectl recall``."""
-
-    round_id: str
-    game: str
-    begin_seq: int
-    begin_wall_ns: int
-    status: Literal["open", "settled", "cancelled"]
-    end_seq: int | None = None
-    end_wall_ns: int | None = None
-    settlement: Mapping[str, Any] | None = None
-    """The settlement JSON as journaled (docs/round-record.md), for a settled round."""
-    reason: str = ""
-    """Why the round was cancelled, or why its settlement is void."""
-
-    @classmethod
-    def of(
-        cls, round_id: str, game: str, begin_seq: int, begin_wall_ns: int, end: JournalRecord | None
-    ) -> RoundSummary:
-        """The summary of a round begun at ``begin_seq`` and closed by ``end`` (``None``: open)."""
-        if end is None:
-            return cls(round_id, game, begin_seq, begin_wall_ns, "open")
-        if end.kind == ROUND_SETTLED:
-            settlement = end.body.get("settlement")
-            s = settlement if isinstance(settlement, Mapping) else None
-            void = str(s.get("void", "")) if s is not None else ""
-            return cls(round_id, game, begin_seq, begin_wall_ns, "settled", end.seq, end.wall_ns, s, void)
-        reason = str(end.body.get("reason", ""))
-        return cls(round_id, game, begin_seq, begin_wall_ns, "cancelled", end.seq, end.wall_ns, None, reason)
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "round": self.round_id,
-            "game": self.game,
-            "status": self.status,
-            "begin_seq": self.begin_seq,
-            "begin_wall_ns": self.begin_wall_ns,
-        }
-        if self.end_seq is not None:
-            out["end_seq"] = self.end_seq
-            out["end_wall_ns"] = self.end_wall_ns
-        if self.reason:
-            out["reason"] = self.reason
-        if self.settlement is not None:
-            out["settlement"] = dict(self.settlement)
-        return out
 
 
 @dataclass(frozen=True)
@@ -607,7 +342,7 @@ class TableState:
                 raise TableRefusal("no round is open to settle")
             body = {"settlement": self.current.settlement().to_json()}
         else:
-            body = _entry_body(entry)
+            body = entry_body(entry)
         record = JournalRecord(
             meta.seq,
             meta.event_id,
@@ -617,7 +352,7 @@ class TableState:
             meta.actor,
             round_id,
             entry.kind if not isinstance(entry, Event) else ROUND_EVENT,
-            _normalized(body),
+            normalized_body(body),
         )
         try:
             return record, self.apply(record)
@@ -637,9 +372,9 @@ class TableState:
         elif isinstance(entry, BeginRound):
             what = {"kind": ROUND_BEGIN, "body": {"game": entry.game, "round": entry.round_id}}
         else:
-            what = {"kind": entry.kind, "body": _entry_body(entry)}
+            what = {"kind": entry.kind, "body": entry_body(entry)}
         round_id = self.current.round_id if self.current is not None else None
-        body = _normalized({"entry": what, "reason": reason})
+        body = normalized_body({"entry": what, "reason": reason})
         record = JournalRecord(
             meta.seq,
             meta.event_id,
@@ -667,7 +402,7 @@ class TableState:
                 f"the rules of {game.name} are a {game.rules_class.__name__}, not {type(rules).__name__}"
             )
         options = rules_to_mapping(rules)
-        again = load_rules(game.rules_class, _normalized(options), "rules", game.rules_checks)
+        again = load_rules(game.rules_class, normalized_body(options), "rules", game.rules_checks)
         if again != rules:
             raise ValueError(
                 f"the rules of {game.name} do not load back from their file form; "
@@ -683,43 +418,6 @@ class TableState:
         ):
             raise ValueError(f"round id {entry.round_id!r}: a non-empty name without surrounding spaces")
         return {"game": game.name, "rules": options, "meters": meters}
-
-
-def _entry_body(entry: TableEntry) -> dict[str, object]:
-    if isinstance(entry, CancelRound | LockOut | Unlock):
-        return {"reason": _nonempty(entry.reason, "reason")}
-    if isinstance(entry, DeviceOnline | DeviceOffline):
-        out: dict[str, object] = {"device": _nonempty(entry.device, "device")}
-        if entry.detail:
-            out["detail"] = entry.detail
-        return out
-    if isinstance(entry, ConfigLoaded):
-        # The detail (the Rules Submission's path and digest, ...) cannot stand in for these two.
-        return {
-            **entry.detail,
-            "path": _nonempty(entry.path, "path"),
-            "sha256": _nonempty(entry.sha256, "sha256"),
-        }
-    if isinstance(entry, Command):
-        return {
-            "command": _nonempty(entry.command, "command"),
-            "role": _nonempty(entry.role, "role"),
-            "args": dict(entry.args),
-        }
-    if isinstance(entry, PayoutVerified):
-        if isinstance(entry.seat, bool) or not isinstance(entry.seat, int) or entry.seat < 1:
-            raise ValueError(f"seat must be a seat number, not {entry.seat!r}")
-        return {
-            "round": _nonempty(entry.round_id, "round"),
-            "seat": entry.seat,
-            "wager": _nonempty(entry.wager, "wager"),
-        }
-    if isinstance(entry, Started):
-        return {
-            "version": _nonempty(entry.version, "version"),
-            "boot_id": _nonempty(entry.boot_id, "boot_id"),
-        }
-    raise TypeError(f"not an entry of the journal: {entry!r}")
 
 
 def settlement_lines(summary: RoundSummary) -> Iterable[tuple[int, str, Mapping[str, Any]]]:
@@ -738,22 +436,6 @@ def settlement_lines(summary: RoundSummary) -> Iterable[tuple[int, str, Mapping[
 def _flags(line: Mapping[str, Any]) -> tuple[str, ...]:
     flags = line.get("flags", ())
     return tuple(str(f) for f in flags) if isinstance(flags, list | tuple) else ()
-
-
-def _nonempty(value: str, what: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{what} must be a non-empty string, not {value!r}")
-    return value
-
-
-def _normalized(body: Mapping[str, object]) -> dict[str, Any]:
-    """The body as it reads back from the journal's JSON (tuples become lists, ...)."""
-    try:
-        out = json.loads(json.dumps(body, allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"the record is not JSON: {exc}") from None
-    assert isinstance(out, dict)
-    return out
 
 
 def _canonical(value: object) -> str:

@@ -1,6 +1,6 @@
 """A scripted table writing its journal: the child process of the kill -9 test.
 
-Run: ``python -m sim.journal_writer JOURNAL --rounds N [--table T] [--pause-ms MS]``.
+Run: ``python -m bench.journal_writer JOURNAL --rounds N [--table T] [--pause-ms MS]``.
 
 It deals the example rounds of ``examples/*/`` one after another (round ``k`` is example
 ``k`` modulo their number, with the round id ``r00000k``): the round's begin, each of its
@@ -26,20 +26,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from controller.journal import Journal, Outbound, Refused, read_boot_id
+from controller.journal.records import REFUSED, ROUND_EVENT, BeginRound, ConfigLoaded, SettleRound, Started
+from controller.journal.state import TableState
 from controller.rules.engine import Game, IllegalEvent, Round
 from controller.rules.events import Event
 from controller.rules.games import GAMES
 from controller.rules.money import Cents
 from controller.rules.record import load_record
-from controller.table_state import (
-    REFUSED,
-    ROUND_EVENT,
-    BeginRound,
-    ConfigLoaded,
-    SettleRound,
-    Started,
-    TableState,
-)
 
 EXAMPLES: Final = Path(__file__).resolve().parents[1] / "examples"
 DEALER: Final = "dealer-0042"

@@ -1,0 +1,253 @@
+"""One client's connection: its requests in order, who it is, what it may do, its notifications.
+
+The dealer's touchscreen is recognised by its Unix user (``SO_PEERCRED``); a floorperson or a
+technician signs each request with a user name and PIN (:mod:`controller.auth`), checked in a
+thread so the loop never waits. Every request, refused ones included, reaches the handler
+(:meth:`~.handler.ApiHandler.command_refused`), so the daemon journals them all. A PIN is never
+logged, never repeated in a response, never given to the handler. A client that does not read
+its notifications loses them (it is told how many), never slows the daemon.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import socket
+import struct
+from collections import deque
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from ..auth import ROLE_WORDS, AuthError, Role
+from .commands import COMMANDS, Command, did_you_mean, roles_words
+from .handler import TOPIC_ROLES, Actor, CommandError, ErrorCode, Peer, Result
+from .wire import (
+    Credentials,
+    Refusal,
+    encode,
+    error_line,
+    parse_args,
+    parse_request,
+    read_lines,
+    request_id,
+)
+
+if TYPE_CHECKING:
+    from .server import ApiServer
+
+log = logging.getLogger("controller.api")
+
+
+class Subscription:
+    """One connection's notifications waiting to be written; bounded, never blocks the publisher."""
+
+    def __init__(self, topics: frozenset[str], size: int) -> None:
+        self.topics = topics
+        self.size = size
+        self.pending: deque[bytes] = deque()
+        self.dropped = 0
+        self.wake = asyncio.Event()
+
+    def offer(self, topic: str, line: bytes) -> None:
+        if topic not in self.topics:
+            return
+        if len(self.pending) >= self.size:
+            self.dropped += 1
+        else:
+            self.pending.append(line)
+        self.wake.set()
+
+
+class Connection:
+    def __init__(self, server: ApiServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.server = server
+        self.reader = reader
+        self.writer = writer
+        self.peer = _peer_of(writer)
+        self.subscription: Subscription | None = None
+        self._pump: asyncio.Task[None] | None = None
+        self._write_lock = asyncio.Lock()
+        self._closed = False
+
+    async def run(self) -> None:
+        log.debug("local API: connection %s", self.peer)
+        try:
+            async for line in read_lines(self.reader, self.server.max_line_bytes):
+                if self.server.closing:
+                    break  # the server is closing: nothing more is taken
+                if line is not None and not line.strip():
+                    continue  # a blank line: nothing asked, nothing answered
+                await self._handle(line)
+                if self._closed:
+                    break
+        except ConnectionError:
+            log.debug("local API: connection %s reset by the peer", self.peer)
+        log.debug("local API: connection %s closed", self.peer)
+
+    def stop_reading(self) -> None:
+        """The server is closing: end the read loop once the request being served (if any) is
+        answered, as if the client had hung up."""
+        self.reader.feed_eof()
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+        self.writer.close()
+        with contextlib.suppress(ConnectionError):
+            await self.writer.wait_closed()
+
+    async def _write(self, line: bytes) -> None:
+        if self._closed:
+            return
+        async with self._write_lock:
+            try:
+                self.writer.write(line)
+                await self.writer.drain()
+            except ConnectionError:
+                self._closed = True
+
+    async def _handle(self, line: bytes | None) -> None:
+        actor = self._station()
+        rid: str | int | None = None
+        cmd: str | None = None
+        try:
+            if line is None:
+                raise Refusal(
+                    ErrorCode.LINE_TOO_LONG,
+                    f"request line longer than {self.server.max_line_bytes} bytes; discarded unread",
+                )
+            try:
+                obj = json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise Refusal(ErrorCode.BAD_JSON, "the line is not UTF-8 text") from None
+            except (ValueError, RecursionError) as exc:
+                # The decoder's message gives a position, never the text (which may hold a PIN).
+                reason = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+                raise Refusal(ErrorCode.BAD_JSON, f"the line is not JSON: {reason}") from None
+            if isinstance(obj, dict):
+                rid = request_id(obj)
+            request = parse_request(obj)
+            cmd = request.cmd
+            command = COMMANDS.get(cmd)
+            if command is None:
+                raise Refusal(
+                    ErrorCode.UNKNOWN_COMMAND,
+                    f"no command {cmd[:40]!r}{did_you_mean(cmd, COMMANDS)} (commands: {', '.join(COMMANDS)})",
+                )
+            args = parse_args(command, request.args)
+            actor = await self._actor(request.auth)
+            self._authorize(command, args, actor)
+            result = await self._call(command, actor, args)
+        except Refusal as refusal:
+            log.log(
+                logging.WARNING if refusal.code in _SECURITY_CODES else logging.INFO,
+                "local API: %s: %s refused: %s: %s",
+                actor,
+                cmd or "(no command)",
+                refusal.code,
+                refusal.message,
+            )
+            await self._write(error_line(rid, refusal.code, refusal.message))
+            try:
+                await self.server.handler.command_refused(actor, cmd, refusal.code, refusal.message)
+            except Exception:
+                log.exception("local API: the handler failed to record a refused command")
+            return
+        try:
+            out = encode({"id": rid, "ok": True, "result": result})
+        except (TypeError, ValueError):
+            log.exception("local API: %s: %s: the handler's result is not JSON", actor, cmd)
+            out = error_line(rid, ErrorCode.INTERNAL, "internal error; see the daemon's log")
+        log.log(logging.DEBUG if command.is_open(args) else logging.INFO, "local API: %s: %s ok", actor, cmd)
+        await self._write(out)
+        if cmd == "subscribe" and self.subscription is not None and self._pump is None:
+            self._pump = asyncio.create_task(self._pump_notifications(self.subscription))
+
+    def _station(self) -> Actor:
+        """The peer, not signed in: the dealer if it is the touchscreen's user, else nobody."""
+        return Actor(self.peer, Role.DEALER if self.peer.uid in self.server.dealer_uids else None)
+
+    async def _actor(self, auth: Credentials | None) -> Actor:
+        if auth is None:
+            return self._station()
+        try:
+            user = await self.server.authenticator.authenticate(auth.user, auth.pin, str(self.peer))
+        except AuthError as exc:
+            raise Refusal(exc.code, exc.message) from None
+        return Actor(self.peer, user.role, user.name)
+
+    def _authorize(self, command: Command, args: Mapping[str, Any], actor: Actor) -> None:
+        if command.is_open(args):
+            return
+        roles = command.allowed(args)
+        if actor.role in roles:
+            return
+        what = command.name
+        if command.name == "submit_event":
+            what = f"a {args['event']['type']} event"
+        elif command.name == "subscribe":
+            what = "the topic " + " and ".join(repr(t) for t in sorted(args["topics"]) if t in TOPIC_ROLES)
+        if actor.user is None:
+            raise Refusal(
+                ErrorCode.AUTH_REQUIRED,
+                f"{what} is for {roles_words(roles)}: sign in with user and PIN (auth)",
+            )
+        raise Refusal(
+            ErrorCode.FORBIDDEN,
+            f"user {actor.user!r} is {ROLE_WORDS[actor.role] if actor.role else 'nobody'}; "
+            f"{what} is for {roles_words(roles)}",
+        )
+
+    async def _call(self, command: Command, actor: Actor, args: Mapping[str, Any]) -> Result:
+        subscribing = command.name == "subscribe"
+        before = self.subscription
+        old_topics = before.topics if before is not None else frozenset()
+        if subscribing:
+            # Registered before the snapshot is taken, so nothing published meanwhile is lost; a
+            # second subscribe on the connection changes the topics.
+            if before is None:
+                self.subscription = Subscription(args["topics"], self.server.subscriber_queue)
+            else:
+                before.topics = args["topics"]
+        try:
+            return await command.call(self.server.handler, actor, args)
+        except Exception as exc:
+            if subscribing:
+                self.subscription = before
+                if before is not None:
+                    before.topics = old_topics
+            if isinstance(exc, CommandError):
+                raise Refusal(exc.code, exc.message) from None
+            log.exception("local API: %s: %s failed", actor, command.name)
+            raise Refusal(ErrorCode.INTERNAL, "internal error; see the daemon's log") from None
+
+    async def _pump_notifications(self, subscription: Subscription) -> None:
+        while not self._closed:
+            await subscription.wake.wait()
+            subscription.wake.clear()
+            lines = list(subscription.pending)
+            subscription.pending.clear()
+            dropped, subscription.dropped = subscription.dropped, 0
+            for line in lines:
+                await self._write(line)
+            if dropped:
+                await self._write(encode({"notify": "dropped", "data": {"count": dropped}}))
+
+
+_SECURITY_CODES: Final = frozenset(
+    {ErrorCode.AUTH_FAILED, ErrorCode.LOCKED_OUT, ErrorCode.FORBIDDEN, ErrorCode.AUTH_REQUIRED}
+)
+
+
+def _peer_of(writer: asyncio.StreamWriter) -> Peer:
+    sock = writer.get_extra_info("socket")
+    if sock is None or not hasattr(socket, "SO_PEERCRED"):
+        return Peer(None, None, None)
+    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    pid, uid, gid = struct.unpack("3i", raw)
+    return Peer(pid, uid, gid)

@@ -1,0 +1,40 @@
+"""What can go wrong with a journal, each naming the file and what to do."""
+
+from __future__ import annotations
+
+from ..rules.engine import IllegalEvent
+from .records import JournalRecord
+
+# --- errors ------------------------------------------------------------------------------------
+
+
+class JournalError(Exception):
+    """The journal cannot be used as asked; the message names the file and what to do."""
+
+
+class JournalCorrupt(JournalError):
+    """The journal does not hold what was accepted: a damaged file, a garbage record, a gap."""
+
+
+class JournalVersionError(JournalError):
+    """The journal's schema is not the one this software writes (newer, or too old)."""
+
+
+class JournalBusy(JournalError):
+    """Another process has the journal open for writing."""
+
+
+class JournalWriteError(JournalError):
+    """A write failed (disk full, I/O error): nothing of that append is in the journal."""
+
+
+class UnknownRound(JournalError, LookupError):
+    """No round of that id in the journal."""
+
+
+class Refused(IllegalEvent):
+    """The rules refused the entry; it is journaled as ``refused`` (``record``), not accepted."""
+
+    def __init__(self, reason: str, record: JournalRecord) -> None:
+        super().__init__(reason)
+        self.record = record

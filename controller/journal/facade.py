@@ -1,0 +1,337 @@
+""":class:`Journal`: the daemon's async journal; every event at the table durable before anyone acts on it.
+
+A SQLite file in WAL mode with ``synchronous=FULL``: a record is on the disk (the WAL
+fsync'd) before :meth:`Journal.append` returns, so a power cut loses nothing that was
+accepted. The table's state is the fold of the records (:mod:`.state`); opening the
+journal folds them again and recovers the round being dealt exactly where it was.
+
+The same file is the progressive link's **outbox**: a message to the central meter is
+committed in the same transaction as the record that causes it (``append(entry,
+outbox=[...])``), so a record and its messages are both durable or both absent; the link
+publishes :meth:`Journal.pending` messages and :meth:`Journal.mark_sent` them once the
+broker has them: at least once, each with a per-table sequence number and a UUID for the
+meter to drop duplicates (docs/journal.md).
+
+asyncio: the loop never waits on SQLite. Appends are checked against the state on the
+loop (the rules core is pure and fast), then written by one writer thread that owns the
+writing connection and commits what has queued up in one transaction (one fsync for a
+burst of bet sensors); the loop learns of the commit through ``call_soon_threadsafe``.
+Reads go through a second, read-only connection in ``asyncio.to_thread`` (WAL: readers
+never block the writer). ``bench/bench_journal.py`` measures this against a writer of its own
+(``asyncio.to_thread`` for each write) and against ``synchronous=OFF``.
+
+Only one process writes a journal: a lock file beside it (``flock``, released by the
+kernel when the process dies, even by ``kill -9``) refuses a second writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import json
+import os
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..rules.engine import IllegalEvent
+from .errors import JournalCorrupt, JournalError, Refused
+from .outbox import Outbound, OutboxEntry
+from .queries import dumps, recover, replay_all
+from .reader import JournalReader
+from .recall import RecalledRound
+from .records import PERSON_SOURCES, SOURCES, Command, Entry, JournalRecord, RecordMeta
+from .rounds import RoundSummary
+from .schema import SYNCHRONOUS, connect, schema_check
+from .state import RECENT_ROUNDS, TableState
+from .store import Outcome, PendingAppend, Store, lock_writer
+from .writer import WriterFactory, fail, resolve, start_writer_thread
+
+
+@dataclass(frozen=True)
+class Appended:
+    """A durable append: the record, its outbox messages, and the state after it."""
+
+    record: JournalRecord
+    outbox: tuple[OutboxEntry, ...]
+    state: TableState
+
+
+def read_boot_id() -> str:
+    """This boot's id (monotonic times are comparable only within one boot)."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+# --- the journal -------------------------------------------------------------------------------
+
+
+class Journal:
+    """The daemon's journal: async appends that return once durable, and the state they fold to.
+
+    Open with :meth:`open`; close with :meth:`close` (or ``async with``).
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        table_id: str,
+        store: Store,
+        reader: JournalReader,
+        lock: TextIO,
+        state: TableState,
+        writer: WriterFactory,
+        has_pending: bool,
+    ) -> None:
+        self.path = path
+        self.table_id = table_id
+        self._store = store
+        self._reader = reader
+        self._lock_file = lock
+        self._durable = state
+        self._head = state  # the durable state plus what is checked and queued for writing
+        self._epoch = 0
+        self._loop = asyncio.get_running_loop()
+        self._outbox_ready = asyncio.Event()
+        if has_pending:
+            self._outbox_ready.set()
+        self._closed = False
+        self._writer = writer(store, self._loop, self._complete)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        table_id: str,
+        *,
+        create: bool = True,
+        full_replay: bool = False,
+        synchronous: str = "FULL",
+        writer: WriterFactory = start_writer_thread,
+    ) -> Journal:
+        """Open (or create) the journal of ``table_id`` and recover the table's state.
+
+        ``full_replay`` folds every record from seq 1 as well and checks recovery gives the
+        same state (slow on a long journal). ``synchronous`` other than ``FULL`` and
+        another ``writer`` than the writer thread exist for the benchmark: the daemon uses neither.
+        """
+        if synchronous not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
+        opened = await asyncio.to_thread(_open_sync, Path(path), table_id, create, full_replay, synchronous)
+        store, reader, lock, state, has_pending = opened
+        return cls(Path(path), table_id, store, reader, lock, state, writer, has_pending)
+
+    async def __aenter__(self) -> Journal:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def state(self) -> TableState:
+        """The table's state as journaled (every append whose ``await`` has returned, and more)."""
+        return self._durable
+
+    async def append(
+        self,
+        entry: Entry,
+        *,
+        source: str,
+        actor: str | None = None,
+        outbox: Iterable[Outbound] = (),
+    ) -> Appended:
+        """Journal ``entry`` and its outbox messages in one transaction; return once durable.
+
+        A refused entry (the rules core raises :class:`IllegalEvent`) is journaled as
+        ``refused`` with the reason, its outbox dropped, and :class:`Refused` raised: it
+        never counts as accepted. Malformed input raises ``ValueError``/``TypeError`` and
+        journals nothing; a failed write raises :class:`JournalWriteError` and leaves the
+        state as the journal is.
+        """
+        self._check_open()
+        _check_source(source, actor, entry)
+        messages = tuple(_outbound(m) for m in outbox)
+        head = self._head
+        meta = RecordMeta(
+            head.last_seq + 1, str(uuid.uuid4()), time.time_ns(), time.monotonic_ns(), source, actor
+        )
+        try:
+            record, after = head.prepare(entry, meta)
+        except IllegalEvent as exc:
+            refused, after = head.refuse(entry, str(exc), meta)
+            await self._submit(refused, (), after)
+            raise Refused(str(exc), refused) from None
+        entries = await self._submit(record, messages, after)
+        return Appended(record, entries, after)
+
+    def _submit(
+        self,
+        record: JournalRecord,
+        messages: tuple[tuple[str, str, str, Mapping[str, Any]], ...],
+        after: TableState,
+    ) -> asyncio.Future[tuple[OutboxEntry, ...]]:
+        future: asyncio.Future[tuple[OutboxEntry, ...]] = self._loop.create_future()
+        item = PendingAppend(record, dumps(record.body), messages, after, self._epoch, future)
+        self._head = after
+        self._writer.submit(item)
+        # A caller that stops waiting (cancelled) does not undo the write: the state still
+        # follows it when it commits (see _complete).
+        return future
+
+    def _complete(self, outcomes: list[Outcome]) -> None:
+        """On the loop: the writer's answer for a batch, in order."""
+        for item, result in outcomes:
+            if isinstance(result, BaseException):
+                if item.epoch == self._epoch:
+                    # Everything checked after the failed record is void: start again from
+                    # what the journal holds.
+                    self._epoch += 1
+                    self._head = self._durable
+                fail(item.future, result)
+            else:
+                self._durable = item.state_after
+                if result:
+                    self._outbox_ready.set()
+                resolve(item.future, result)
+
+    async def _call(self, fn: Callable[[], Any]) -> Any:
+        self._check_open()
+        future: asyncio.Future[Any] = self._loop.create_future()
+        self._writer.call(fn, future)
+        return await future
+
+    # -- the outbox ---------------------------------------------------------------------------
+
+    async def pending(self, limit: int = 100) -> list[OutboxEntry]:
+        """Messages committed and not yet marked sent, oldest first."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.pending, limit)
+
+    async def mark_sent(self, ids: Iterable[str]) -> int:
+        """Mark messages sent (the broker acknowledged them); returns how many were not already.
+        An id not in the outbox is a ``ValueError`` and marks nothing."""
+        message_ids = list(ids)
+        wall = time.time_ns()
+        marked: int = await self._call(lambda: self._store.mark_sent(message_ids, wall))
+        return marked
+
+    async def wait_for_outbox(self) -> None:
+        """Return when a message may be pending (at once if one is); then read :meth:`pending`.
+
+        The link's loop: ``await wait_for_outbox()``, ``pending()``, publish, ``mark_sent()``.
+        No wake-up is lost: the flag is cleared before returning, so a commit after it sets it
+        again.
+        """
+        await self._outbox_ready.wait()
+        self._outbox_ready.clear()
+
+    # -- reading ------------------------------------------------------------------------------
+
+    async def records(self, after_seq: int = 0, limit: int | None = None) -> list[JournalRecord]:
+        self._check_open()
+        return await asyncio.to_thread(self._reader.records, after_seq, limit)
+
+    async def recent_rounds(self, n: int = RECENT_ROUNDS) -> list[RoundSummary]:
+        """The last ``n`` rounds begun, newest first (the state itself keeps the last ten)."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.recent_rounds, n)
+
+    async def recall(self, round_id: str) -> RecalledRound:
+        self._check_open()
+        return await asyncio.to_thread(self._reader.recall, round_id)
+
+    async def export_round(self, round_id: str) -> dict[str, object]:
+        """The round record of ``round_id`` (docs/round-record.md), which ``tablectl replay`` replays."""
+        return (await self.recall(round_id)).record
+
+    async def verify(self) -> TableState:
+        """A full check of the file (slow on a long journal: for ``tablectl``, not the loop's path)."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.verify)
+
+    # -- closing ------------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise JournalError(f"{self.path}: the journal is closed")
+
+    async def close(self) -> None:
+        """Write what is queued, then close; later calls raise :class:`JournalError`."""
+        if self._closed:
+            return
+        self._closed = True
+        # The reader first: the last connection to close removes the WAL file.
+        await asyncio.to_thread(self._reader.close)
+        await self._writer.close()
+        self._lock_file.close()
+
+
+def _open_sync(
+    path: Path, table_id: str, create: bool, full_replay: bool, synchronous: str
+) -> tuple[Store, JournalReader, TextIO, TableState, bool]:
+    if not table_id or not table_id.strip():
+        raise ValueError("the table id is a non-empty name")
+    if not path.parent.is_dir():
+        raise JournalError(f"{path}: the directory {path.parent} does not exist")
+    if not path.exists() and not create:
+        raise JournalError(f"{path}: no journal there")
+    lock = lock_writer(path)
+    conn: sqlite3.Connection | None = None
+    try:
+        if not path.exists():
+            path.touch()
+        conn = connect(path, read_only=False)
+        schema_check(conn, path, table_id, create)
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise JournalError(f"{path}: SQLite refused WAL mode (journal_mode {mode})")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        # A WAL file that a checkpoint has emptied is cut back to this size.
+        conn.execute("PRAGMA journal_size_limit = 8388608")
+        state = recover(conn, path, table_id)
+        if full_replay:
+            full = replay_all(conn, path, table_id)
+            if full != state:
+                raise JournalCorrupt(f"{path}: recovery does not give the state of a full replay")
+        store = Store(conn, path, table_id)
+        reader = JournalReader(path, table_id)
+        has_pending = reader.pending(1) != []
+        return store, reader, lock, state, has_pending
+    except BaseException:
+        if conn is not None:
+            conn.close()
+        lock.close()
+        raise
+
+
+def _check_source(source: str, actor: str | None, entry: Entry) -> None:
+    if source not in SOURCES:
+        close = difflib.get_close_matches(str(source), SOURCES, n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"unknown source {source!r}{hint} (sources: {', '.join(SOURCES)})")
+    needs_actor = source in PERSON_SOURCES or isinstance(entry, Command)
+    if actor is not None and (not isinstance(actor, str) or not actor.strip()):
+        raise ValueError(f"the actor is a person's id (badge, user), not {actor!r}")
+    if needs_actor and actor is None:
+        what = "a command" if isinstance(entry, Command) else f"a record from {source}"
+        raise ValueError(f"{what} names its actor (the person who did it)")
+
+
+def _outbound(message: Outbound) -> tuple[str, str, str, Mapping[str, Any]]:
+    if not isinstance(message, Outbound):
+        raise TypeError(f"an outbox message is an Outbound, not {message!r}")
+    if not isinstance(message.kind, str) or not message.kind.strip():
+        raise ValueError(f"an outbox message needs a kind, not {message.kind!r}")
+    try:
+        text = dumps(dict(message.payload))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"outbox message {message.kind!r}: the payload is not JSON: {exc}") from None
+    payload: dict[str, Any] = json.loads(text)
+    return str(uuid.uuid4()), message.kind, text, payload

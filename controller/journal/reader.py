@@ -1,0 +1,112 @@
+""":class:`JournalReader`: read-only access to a journal while the daemon writes it (WAL)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from .errors import JournalCorrupt, JournalError
+from .outbox import OutboxEntry
+from .queries import last_seq, outbox_entries, query, recent_rounds, recover, replay_all, select_records
+from .recall import RecalledRound, recall_round
+from .records import JournalRecord
+from .rounds import RoundSummary
+from .schema import connect, schema_check
+from .state import RECENT_ROUNDS, TableState
+
+# --- the reader --------------------------------------------------------------------------------
+
+
+class JournalReader:
+    """Read-only access to a journal, while the daemon writes it (WAL): ``tablectl``, tests.
+
+    Blocking: call it from a thread (the daemon's :class:`Journal` does).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], table_id: str | None = None) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise JournalError(f"{self.path}: no journal there")
+        self._conn = connect(self.path, read_only=True)
+        self._lock = threading.Lock()
+        try:
+            self.table_id = schema_check(self._conn, self.path, table_id, create=False)
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> JournalReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def records(self, after_seq: int = 0, limit: int | None = None) -> list[JournalRecord]:
+        with self._lock:
+            return select_records(
+                self._conn,
+                self.path,
+                "WHERE seq > ? ORDER BY seq LIMIT ?",
+                (after_seq, -1 if limit is None else limit),
+            )
+
+    def last_seq(self) -> int:
+        with self._lock:
+            return last_seq(self._conn, self.path)
+
+    def recover(self) -> TableState:
+        """The state as the daemon recovers it on open (the last rounds and the latest facts)."""
+        with self._lock:
+            return recover(self._conn, self.path, self.table_id)
+
+    def replay_all(self) -> TableState:
+        """Every record folded from seq 1 (the check that recovery is the full replay)."""
+        with self._lock:
+            return replay_all(self._conn, self.path, self.table_id)
+
+    def verify(self) -> TableState:
+        """A full check: SQLite's integrity check, no gap, every record folds, recovery agrees."""
+        with self._lock:
+            problems = [r[0] for r in query(self._conn, self.path, "PRAGMA integrity_check")]
+            if problems != ["ok"]:
+                raise JournalCorrupt(f"{self.path}: SQLite integrity check: {'; '.join(problems[:5])}")
+            full = replay_all(self._conn, self.path, self.table_id)
+            recovered = recover(self._conn, self.path, self.table_id)
+        if full != recovered:
+            raise JournalCorrupt(f"{self.path}: recovery does not give the state of a full replay")
+        return full
+
+    def recent_rounds(self, n: int = RECENT_ROUNDS) -> list[RoundSummary]:
+        """The last ``n`` rounds begun, newest first."""
+        with self._lock:
+            return recent_rounds(self._conn, self.path, n)
+
+    def recall(self, round_id: str) -> RecalledRound:
+        with self._lock:
+            return recall_round(self._conn, self.path, self.table_id, round_id)
+
+    def export_round(self, round_id: str) -> dict[str, object]:
+        return self.recall(round_id).record
+
+    def pending(self, limit: int = 100) -> list[OutboxEntry]:
+        """Messages not yet marked sent, oldest first."""
+        with self._lock:
+            return outbox_entries(
+                self._conn,
+                self.path,
+                self.table_id,
+                "WHERE o.sent_wall_ns IS NULL ORDER BY o.seq LIMIT ?",
+                (limit,),
+            )
+
+    def outbox(self, after_seq: int = 0) -> list[OutboxEntry]:
+        """Every message after ``after_seq``, sent or not."""
+        with self._lock:
+            return outbox_entries(
+                self._conn, self.path, self.table_id, "WHERE o.seq > ? ORDER BY o.seq", (after_seq,)
+            )

@@ -1,0 +1,300 @@
+"""The journal's records and the entries the daemon asks it to record.
+
+Every record of the table has a kind (:data:`KINDS`), a source (:data:`SOURCES`) and a body;
+an entry (:data:`Entry`) is what the daemon asks for: a rules core event or a table entry
+(begin, settle, lock-out, device, configuration, command, start, verification). The fold of
+the records is :mod:`.state`. Pure: no I/O, no clock (docs/journal.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
+
+from ..rules.engine import IllegalEvent
+from ..rules.events import Event
+from ..rules.money import Cents
+from ..rules.settlement import FLOORPERSON_VALIDATE, FLOORPERSON_VERIFY
+
+# --- record kinds ------------------------------------------------------------------------------
+
+ROUND_BEGIN: Final = "round_begin"
+ROUND_EVENT: Final = "event"
+ROUND_SETTLED: Final = "round_settled"
+ROUND_CANCELLED: Final = "round_cancelled"
+REFUSED: Final = "refused"
+LOCK_OUT: Final = "lock_out"
+UNLOCK: Final = "unlock"
+DEVICE_ONLINE: Final = "device_online"
+DEVICE_OFFLINE: Final = "device_offline"
+CONFIG_LOADED: Final = "config_loaded"
+COMMAND: Final = "command"
+STARTED: Final = "started"
+PAYOUT_VERIFIED: Final = "payout_verified"
+
+KINDS: Final = (
+    ROUND_BEGIN,
+    ROUND_EVENT,
+    ROUND_SETTLED,
+    ROUND_CANCELLED,
+    REFUSED,
+    LOCK_OUT,
+    UNLOCK,
+    DEVICE_ONLINE,
+    DEVICE_OFFLINE,
+    CONFIG_LOADED,
+    COMMAND,
+    STARTED,
+    PAYOUT_VERIFIED,
+)
+ROUND_CLOSES: Final = (ROUND_SETTLED, ROUND_CANCELLED)
+LOCK_KINDS: Final = (LOCK_OUT, UNLOCK)
+DEVICE_KINDS: Final = (DEVICE_ONLINE, DEVICE_OFFLINE)
+FACT_KINDS: Final = (*LOCK_KINDS, *DEVICE_KINDS, CONFIG_LOADED)
+"""The table's facts: the state keeps the latest of each (per device for the devices)."""
+
+VERIFICATION_FLAGS: Final = (FLOORPERSON_VERIFY, FLOORPERSON_VALIDATE)
+"""Settlement flags that wait for a floorperson (or above) to verify or validate the payout
+(§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii)); until then the call-floorperson light is on."""
+
+# --- sources -----------------------------------------------------------------------------------
+
+SOURCES: Final = (
+    "gpio",  # the lock-out button, the bet sensors
+    "shoe",  # the automated dealing shoe
+    "shuffler",
+    "hole-card-reader",
+    "dealer-ui",  # the dealer's touchscreen (through the local API)
+    "floor",  # a floorperson (PIN or badge)
+    "tablectl",  # a slot technician
+    "daemon",  # the controller itself (start, config, device watch)
+    "link",  # the progressive link to the central meter
+)
+PERSON_SOURCES: Final = frozenset({"dealer-ui", "floor", "tablectl"})
+"""Sources where a person acts: their records name the actor (badge, user)."""
+
+
+class FoldError(ValueError):
+    """A record that cannot be folded: unreadable, or not what was accepted. Names the seq."""
+
+
+class TableRefusal(IllegalEvent):
+    """What the table's own rules refuse (a round begun while another is open, ...)."""
+
+
+# --- records -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JournalRecord:
+    """One record of the journal: what happened, when, from where, by whom."""
+
+    seq: int
+    """Gapless from 1: the order of everything at the table."""
+    event_id: str
+    """A UUID, unique in all journals: a duplicate anywhere downstream can be dropped."""
+    wall_ns: int
+    """Wall-clock time (``time.time_ns()``) when the journal received it."""
+    mono_ns: int
+    """Monotonic time (``time.monotonic_ns()``); comparable within one boot (see ``started``)."""
+    source: str
+    actor: str | None
+    round_id: str | None
+    """The round open when it happened (the new round's, for ``round_begin``), else ``None``."""
+    kind: str
+    body: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seq": self.seq,
+            "event_id": self.event_id,
+            "wall_ns": self.wall_ns,
+            "mono_ns": self.mono_ns,
+            "source": self.source,
+            "actor": self.actor,
+            "round": self.round_id,
+            "kind": self.kind,
+            "body": dict(self.body),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecordMeta:
+    """What the journal adds to an entry to make it a record."""
+
+    seq: int
+    event_id: str
+    wall_ns: int
+    mono_ns: int
+    source: str
+    actor: str | None = None
+
+
+# --- entries: what the daemon asks the journal to record ---------------------------------------
+
+
+@dataclass(frozen=True)
+class BeginRound:
+    """A new round of ``game`` under ``rules`` (the game's rules dataclass, or its options in
+    file form), the meters as they stand. ``round_id`` defaults to ``"<table>-<seq>"``."""
+
+    kind: ClassVar[str] = ROUND_BEGIN
+    game: str
+    rules: object
+    meters: Mapping[str, Cents] = field(default_factory=dict)
+    round_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SettleRound:
+    """The end of a complete round: the journal records the engine's settlement."""
+
+    kind: ClassVar[str] = ROUND_SETTLED
+
+
+@dataclass(frozen=True)
+class CancelRound:
+    """The end of a round in which no wager was accepted (nobody played)."""
+
+    kind: ClassVar[str] = ROUND_CANCELLED
+    reason: str
+
+
+@dataclass(frozen=True)
+class LockOut:
+    """Wagering disabled at the table (e.g. the progressive link lost, § 639a.2(c)(2))."""
+
+    kind: ClassVar[str] = LOCK_OUT
+    reason: str
+
+
+@dataclass(frozen=True)
+class Unlock:
+    kind: ClassVar[str] = UNLOCK
+    reason: str
+
+
+@dataclass(frozen=True)
+class DeviceOnline:
+    kind: ClassVar[str] = DEVICE_ONLINE
+    device: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class DeviceOffline:
+    kind: ClassVar[str] = DEVICE_OFFLINE
+    device: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ConfigLoaded:
+    """The daemon's configuration (and the Rules Submission) as loaded: path and digest."""
+
+    kind: ClassVar[str] = CONFIG_LOADED
+    path: str
+    sha256: str
+    detail: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A local API command, with the role it was given under (the actor is the record's)."""
+
+    kind: ClassVar[str] = COMMAND
+    command: str
+    role: str
+    args: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Started:
+    """The daemon started: its version, and the boot (monotonic times restart at each boot)."""
+
+    kind: ClassVar[str] = STARTED
+    version: str
+    boot_id: str
+
+
+@dataclass(frozen=True)
+class PayoutVerified:
+    """A floorperson verified (or validated) the flagged payout of ``seat``'s ``wager`` in the
+    settled round ``round_id`` (the actor is the record's)."""
+
+    kind: ClassVar[str] = PAYOUT_VERIFIED
+    round_id: str
+    seat: int
+    wager: str
+
+
+TableEntry = (
+    BeginRound
+    | SettleRound
+    | CancelRound
+    | LockOut
+    | Unlock
+    | DeviceOnline
+    | DeviceOffline
+    | ConfigLoaded
+    | Command
+    | Started
+    | PayoutVerified
+)
+Entry = Event | TableEntry
+"""What :meth:`TableState.prepare` accepts: a round event of the rules core, or a table entry."""
+
+
+def entry_body(entry: TableEntry) -> dict[str, object]:
+    if isinstance(entry, CancelRound | LockOut | Unlock):
+        return {"reason": _nonempty(entry.reason, "reason")}
+    if isinstance(entry, DeviceOnline | DeviceOffline):
+        out: dict[str, object] = {"device": _nonempty(entry.device, "device")}
+        if entry.detail:
+            out["detail"] = entry.detail
+        return out
+    if isinstance(entry, ConfigLoaded):
+        # The detail (the Rules Submission's path and digest, ...) cannot stand in for these two.
+        return {
+            **entry.detail,
+            "path": _nonempty(entry.path, "path"),
+            "sha256": _nonempty(entry.sha256, "sha256"),
+        }
+    if isinstance(entry, Command):
+        return {
+            "command": _nonempty(entry.command, "command"),
+            "role": _nonempty(entry.role, "role"),
+            "args": dict(entry.args),
+        }
+    if isinstance(entry, PayoutVerified):
+        if isinstance(entry.seat, bool) or not isinstance(entry.seat, int) or entry.seat < 1:
+            raise ValueError(f"seat must be a seat number, not {entry.seat!r}")
+        return {
+            "round": _nonempty(entry.round_id, "round"),
+            "seat": entry.seat,
+            "wager": _nonempty(entry.wager, "wager"),
+        }
+    if isinstance(entry, Started):
+        return {
+            "version": _nonempty(entry.version, "version"),
+            "boot_id": _nonempty(entry.boot_id, "boot_id"),
+        }
+    raise TypeError(f"not an entry of the journal: {entry!r}")
+
+
+def _nonempty(value: str, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{what} must be a non-empty string, not {value!r}")
+    return value
+
+
+def normalized_body(body: Mapping[str, object]) -> dict[str, Any]:
+    """The body as it reads back from the journal's JSON (tuples become lists, ...)."""
+    try:
+        out = json.loads(json.dumps(body, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the record is not JSON: {exc}") from None
+    assert isinstance(out, dict)
+    return out

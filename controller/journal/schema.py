@@ -1,0 +1,171 @@
+"""The journal's schema: the SQLite tables, their triggers, the version, and opening a file.
+
+``SCHEMA`` is the DDL of a new journal; :data:`SCHEMA_VERSION` (``PRAGMA user_version``) and
+:data:`APPLICATION_ID` (``PRAGMA application_id``) mark a file as a journal this software reads;
+:func:`schema_check` refuses any other, naming the file and what to do (docs/journal.md).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Final
+from urllib.parse import quote
+
+from .errors import JournalCorrupt, JournalError, JournalVersionError
+from .records import KINDS
+
+SCHEMA_VERSION: Final = 2
+"""``PRAGMA user_version`` of a journal this software writes and reads."""
+APPLICATION_ID: Final = 0x54424C4A  # "TBLJ": ``PRAGMA application_id`` marks the file as ours
+
+
+SYNCHRONOUS: Final = ("FULL", "EXTRA", "NORMAL", "OFF")
+
+
+_KIND_LIST: Final = ", ".join(f"'{k}'" for k in KINDS)
+SCHEMA: Final = f"""
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Every record of the table, in order. Append-only: the triggers refuse an update, a
+-- delete, or a seq that does not follow the last one (gapless, so a lost record shows).
+CREATE TABLE events (
+    seq      INTEGER PRIMARY KEY CHECK (seq >= 1),
+    event_id TEXT    NOT NULL UNIQUE,
+    wall_ns  INTEGER NOT NULL,
+    mono_ns  INTEGER NOT NULL,
+    source   TEXT    NOT NULL CHECK (source <> ''),
+    actor    TEXT,
+    round_id TEXT,
+    kind     TEXT    NOT NULL CHECK (kind IN ({_KIND_LIST})),
+    body     TEXT    NOT NULL CHECK (json_valid(body))
+);
+CREATE INDEX events_round ON events (round_id, seq) WHERE round_id IS NOT NULL;
+CREATE INDEX events_kind ON events (kind, seq);
+-- A round begins once and ends once: a settlement can never be journaled twice.
+CREATE UNIQUE INDEX round_begins_once ON events (round_id) WHERE kind = 'round_begin';
+CREATE UNIQUE INDEX round_ends_once ON events (round_id)
+    WHERE kind IN ('round_settled', 'round_cancelled');
+CREATE TRIGGER events_gapless BEFORE INSERT ON events
+    WHEN NEW.seq IS NOT (SELECT coalesce(max(seq), 0) + 1 FROM events)
+    BEGIN SELECT RAISE(ABORT, 'journal: a seq follows the last record without a gap'); END;
+CREATE TRIGGER events_never_change BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'journal: a record is never changed'); END;
+CREATE TRIGGER events_never_deleted BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'journal: a record is never deleted'); END;
+
+-- Messages to the central meter, each committed with the record that causes it.
+CREATE TABLE outbox (
+    seq          INTEGER PRIMARY KEY CHECK (seq >= 1),
+    message_id   TEXT    NOT NULL UNIQUE,
+    event_seq    INTEGER NOT NULL REFERENCES events (seq),
+    kind         TEXT    NOT NULL CHECK (kind <> ''),
+    payload      TEXT    NOT NULL CHECK (json_valid(payload)),
+    sent_wall_ns INTEGER
+);
+CREATE INDEX outbox_pending ON outbox (seq) WHERE sent_wall_ns IS NULL;
+CREATE TRIGGER outbox_gapless BEFORE INSERT ON outbox
+    WHEN NEW.seq IS NOT (SELECT coalesce(max(seq), 0) + 1 FROM outbox)
+    BEGIN SELECT RAISE(ABORT, 'outbox: a seq follows the last message without a gap'); END;
+CREATE TRIGGER outbox_only_marked_sent BEFORE UPDATE ON outbox
+    WHEN OLD.sent_wall_ns IS NOT NULL OR NEW.sent_wall_ns IS NULL
+        OR NEW.seq IS NOT OLD.seq OR NEW.message_id IS NOT OLD.message_id
+        OR NEW.event_seq IS NOT OLD.event_seq OR NEW.kind IS NOT OLD.kind
+        OR NEW.payload IS NOT OLD.payload
+    BEGIN SELECT RAISE(ABORT, 'outbox: a message is only ever marked sent, once'); END;
+CREATE TRIGGER outbox_never_deleted BEFORE DELETE ON outbox
+    BEGIN SELECT RAISE(ABORT, 'outbox: a message is never deleted'); END;
+"""
+
+COLUMNS: Final = "seq, event_id, wall_ns, mono_ns, source, actor, round_id, kind, body"
+INSERT_EVENT: Final = f"INSERT INTO events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_OUTBOX: Final = "INSERT INTO outbox (seq, message_id, event_seq, kind, payload) VALUES (?, ?, ?, ?, ?)"
+OUTBOX_COLUMNS: Final = (
+    "o.seq, o.message_id, o.event_seq, e.event_id, e.round_id, o.kind, o.payload, o.sent_wall_ns"
+)
+
+
+# --- opening ---------------------------------------------------------------------------------
+
+
+def connect(path: Path, read_only: bool) -> sqlite3.Connection:
+    uri = f"file:{quote(str(path))}?mode={'ro' if read_only else 'rw'}"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=10.0)
+    except sqlite3.Error as exc:
+        raise JournalError(f"{path}: cannot open the journal: {exc}") from None
+    return conn
+
+
+def schema_check(conn: sqlite3.Connection, path: Path, table_id: str | None, create: bool) -> str:
+    """The journal's table id, after checking the file is a journal this software reads."""
+    try:
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise JournalCorrupt(f"{path}: not a journal (SQLite says: {exc})") from None
+    if app == 0 and version == 0 and tables == 0:
+        if not create:
+            raise JournalError(f"{path}: an empty file, not a journal")
+        if not table_id:
+            raise JournalError(f"{path}: a new journal needs the table id")
+        _create(conn, table_id)
+        return table_id
+    if app != APPLICATION_ID:
+        raise JournalError(
+            f"{path}: a SQLite file, but not a table controller journal (application_id {app:#x})"
+        )
+    if version > SCHEMA_VERSION:
+        raise JournalVersionError(
+            f"{path}: journal schema version {version} is newer than this software reads ({SCHEMA_VERSION}); "
+            "run the controller version that wrote it, or a newer one"
+        )
+    if version < SCHEMA_VERSION:
+        raise JournalVersionError(
+            f"{path}: journal schema version {version} is older than this software reads ({SCHEMA_VERSION})"
+        )
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'table_id'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise JournalCorrupt(f"{path}: the journal's meta table cannot be read: {exc}") from None
+    if row is None:
+        raise JournalCorrupt(f"{path}: the journal does not name its table")
+    if table_id is not None and row[0] != table_id:
+        raise JournalError(
+            f"{path}: this journal belongs to table {row[0]!r}, not {table_id!r}; "
+            "check table.id and journal.path in the configuration"
+        )
+    return str(row[0])
+
+
+def _create(conn: sqlite3.Connection, table_id: str) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _statements(SCHEMA):
+            conn.execute(statement)
+        conn.execute("INSERT INTO meta (key, value) VALUES ('table_id', ?)", (table_id,))
+        conn.execute("INSERT INTO meta (key, value) VALUES ('created_wall_ns', ?)", (str(time.time_ns()),))
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _statements(script: str) -> list[str]:
+    """The script's statements, one by one (``executescript`` would commit on its own)."""
+    out, current = [], ""
+    for line in script.splitlines():
+        if line.strip().startswith("--") or not line.strip():
+            continue
+        current += line + "\n"
+        if sqlite3.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    return out

@@ -1,0 +1,192 @@
+"""The writing connection: one transaction a batch, and the lock file that keeps one writer.
+
+Only one process writes a journal: a lock file beside it (``flock``, released by the kernel
+when the process dies, even by ``kill -9``) refuses a second writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from .errors import JournalBusy, JournalWriteError
+from .outbox import OutboxEntry
+from .records import JournalRecord
+from .schema import INSERT_EVENT, INSERT_OUTBOX
+from .state import TableState
+
+
+def lock_writer(path: Path) -> TextIO:
+    lock_path = path.with_name(path.name + ".lock")
+    handle = open(lock_path, "a+")  # noqa: SIM115 - held open for the journal's life
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "unknown"
+        handle.close()
+        raise JournalBusy(
+            f"{path}: the journal is open for writing by another process (pid {holder})"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+# --- the writer --------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class PendingAppend:
+    record: JournalRecord
+    body: str
+    outbox: tuple[tuple[str, str, str, Mapping[str, Any]], ...]  # message id, kind, payload text, payload
+    state_after: TableState
+    epoch: int
+    future: asyncio.Future[tuple[OutboxEntry, ...]]
+
+
+Outcome = tuple[PendingAppend, "tuple[OutboxEntry, ...] | BaseException"]
+
+
+class Store:
+    """The writing connection. Used by one thread at a time (the writer thread)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, table_id: str) -> None:
+        self.conn = conn
+        self.path = path
+        self.table_id = table_id
+        self.outbox_seq = self._max_outbox()
+        self.failed_epoch = -1
+
+    def _max_outbox(self) -> int:
+        return int(self.conn.execute("SELECT coalesce(max(seq), 0) FROM outbox").fetchone()[0])
+
+    def write(self, items: Sequence[PendingAppend]) -> list[Outcome]:
+        """Commit ``items`` in one transaction; an item that fails fails those after it too
+        (they were checked against a state that included it)."""
+        outcomes: list[Outcome] = []
+        live: list[PendingAppend] = []
+        for item in items:
+            if item.epoch <= self.failed_epoch:
+                outcomes.append((item, _earlier_failed(item)))
+            else:
+                live.append(item)
+        if not live:
+            return outcomes
+        conn = self.conn
+        done: list[Outcome] = []
+        failure: tuple[int, BaseException] | None = None
+        next_out = self.outbox_seq
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for i, item in enumerate(live):
+                r = item.record
+                before = next_out
+                conn.execute("SAVEPOINT record")
+                try:
+                    row = (
+                        r.seq,
+                        r.event_id,
+                        r.wall_ns,
+                        r.mono_ns,
+                        r.source,
+                        r.actor,
+                        r.round_id,
+                        r.kind,
+                        item.body,
+                    )
+                    conn.execute(INSERT_EVENT, row)
+                    entries = []
+                    for message_id, kind, text, payload in item.outbox:
+                        next_out += 1
+                        conn.execute(INSERT_OUTBOX, (next_out, message_id, r.seq, kind, text))
+                        entries.append(
+                            OutboxEntry(
+                                self.table_id,
+                                next_out,
+                                message_id,
+                                r.seq,
+                                r.event_id,
+                                r.round_id,
+                                kind,
+                                payload,
+                            )
+                        )
+                    conn.execute("RELEASE record")
+                except sqlite3.Error as exc:
+                    conn.execute("ROLLBACK TO record")
+                    conn.execute("RELEASE record")
+                    next_out = before
+                    failure = (i, exc)
+                    break
+                done.append((item, tuple(entries)))
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            # Nothing of the batch is durable: BEGIN or COMMIT failed (disk full, I/O error).
+            with contextlib.suppress(sqlite3.Error):
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            self.failed_epoch = live[-1].epoch
+            self.outbox_seq = self._max_outbox()
+            first = live[0]
+            outcomes.append((first, self._error(first, exc)))
+            outcomes.extend((item, _earlier_failed(item)) for item in live[1:])
+            return outcomes
+        self.outbox_seq = next_out
+        outcomes.extend(done)
+        if failure is not None:
+            i, error = failure
+            self.failed_epoch = live[i].epoch
+            outcomes.append((live[i], self._error(live[i], error)))
+            outcomes.extend((item, _earlier_failed(item)) for item in live[i + 1 :])
+        return outcomes
+
+    def _error(self, item: PendingAppend, exc: BaseException) -> JournalWriteError:
+        return JournalWriteError(
+            f"{self.path}: seq {item.record.seq} ({item.record.kind}) was not journaled: {exc}"
+        )
+
+    def mark_sent(self, ids: Sequence[str], wall_ns: int) -> int:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            marked = 0
+            for message_id in ids:
+                row = conn.execute(
+                    "SELECT sent_wall_ns FROM outbox WHERE message_id = ?", (message_id,)
+                ).fetchone()
+                if row is None:
+                    raise ValueError(f"no message {message_id!r} in the outbox")
+                if row[0] is None:
+                    conn.execute(
+                        "UPDATE outbox SET sent_wall_ns = ? WHERE message_id = ?", (wall_ns, message_id)
+                    )
+                    marked += 1
+            conn.execute("COMMIT")
+            return marked
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            # Fold the WAL back into the database while nobody waits for it.
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.conn.close()
+
+
+def _earlier_failed(item: PendingAppend) -> JournalWriteError:
+    return JournalWriteError(
+        f"seq {item.record.seq} ({item.record.kind}) was not journaled: an earlier write failed"
+    )

@@ -1,0 +1,239 @@
+"""The hardware bridge: GPIO and serial driver events in, table events out, one at a time.
+
+The GPIO (``hw.gpio.ProgressiveTableGameSystem``, which already hands its edges to the loop with
+``call_soon_threadsafe``) and the serial drivers (called on the loop) put their events on one
+queue; one consumer takes them in order and looks each up in a handler table keyed by the
+event's type (:meth:`HardwareBridge.register_handler`), so a new device adds a handler, not a
+branch. The handlers turn them into the table's events:
+
+- the lock-out is ``no_more_bets``, preceded by a ``wager progressive`` for each seat whose
+  device holds a chip at that moment (§ 639a.2(c), § 639a.8(b));
+- a chip placed after the lock-out is a ``wager`` that the rules refuse (§ 639a.7(c));
+- a stack from the shoe is a ``cards`` event to its position; an incomplete one is left to the
+  dealer to key in (§ 639a.13(g));
+- a device's fault mid-round is the game's irregularity (``shoe_jam``, § 639a.13(f));
+- the reader's answer is ``hole_card_reader`` (§ 633a.7(h));
+- a device going online or offline is journaled when it changes.
+
+Nothing a device reports can stop the consumer: a failure is logged and the next event handled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Final, TypeVar
+
+from hw.device_events import DeviceEvent, DeviceFault, DeviceState
+from hw.gpio import GpioEvent, LockOutPressed, WagerRefused, WagerRemoved, WagerSensed
+from hw.hole_card_reader import HoleCardReading
+from hw.shoe import CardRead, StackDelivered
+from hw.shuffler import ShufflerCount
+
+from ..journal import JournalError, Refused
+from ..journal.records import DeviceOffline, DeviceOnline
+from ..rules.events import Event, EventError, parse_event
+from . import game_hooks
+from .service import Publish, TableService
+
+log = logging.getLogger("controller.daemon")
+
+#: A device's configured name -> the journal's ``source`` for what it reports.
+DEVICE_SOURCES: Final[Mapping[str, str]] = {
+    "shoe": "shoe",
+    "shuffler": "shuffler",
+    "reader": "hole-card-reader",
+}
+
+#: A device's fault mid-round -> the game's irregularity (docs/serial-protocols.md).
+FAULT_IRREGULARITIES: Final[Mapping[str, str]] = {
+    "shoe": "shoe_jam",
+    "shuffler": "shuffler_jam",
+    "reader": "card_reader_malfunction",
+}
+
+QUEUE_SIZE: Final = 10_000
+
+HardwareEvent = GpioEvent | DeviceEvent
+E = TypeVar("E")
+Handler = Callable[[Any], Awaitable[None]]
+
+
+class HardwareBridge:
+    """The queue of hardware events, its consumer, and the handler of each type of event."""
+
+    def __init__(self, service: TableService, publish: Publish) -> None:
+        self.service = service
+        self._publish = publish
+        self._queue: asyncio.Queue[HardwareEvent] = asyncio.Queue(QUEUE_SIZE)
+        self._handlers: dict[type, Handler] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.handled = 0
+        self.register_handler(LockOutPressed, self._lock_out)
+        self.register_handler(WagerRefused, self._wager_refused)
+        self.register_handler(WagerSensed, self._wager_counted)
+        self.register_handler(WagerRemoved, self._wager_counted)
+        self.register_handler(CardRead, self._card_read)
+        self.register_handler(StackDelivered, self._stack)
+        self.register_handler(HoleCardReading, self._hole_card_reading)
+        self.register_handler(DeviceFault, self._device_fault)
+        self.register_handler(DeviceState, self._device_state)
+        self.register_handler(ShufflerCount, self._shuffler_count)
+
+    def register_handler(self, event_type: type[E], handler: Callable[[E], Awaitable[None]]) -> None:
+        """``handler`` handles every event of ``event_type`` (one handler a type)."""
+        if event_type in self._handlers:
+            raise ValueError(f"{event_type.__name__} already has a handler")
+        self._handlers[event_type] = handler
+
+    # --- the queue -------------------------------------------------------------------------------
+
+    def on_event(self, event: HardwareEvent) -> None:
+        """The GPIO's and the drivers' callback, on the loop: queue ``event``, never block."""
+        self._queue.put_nowait(event)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._consume(), name="table events")
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def drain(self) -> None:
+        """Until every hardware event queued so far has been handled (for tests and the rig)."""
+        await self._queue.join()
+
+    async def stop(self, grace: float = 2.0) -> None:
+        """Handle what the hardware already reported (for up to ``grace`` seconds), then stop."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(grace):
+                await self.drain()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    def get_status(self) -> dict[str, object]:
+        return {"running": self.running, "queued": self._queue.qsize(), "handled": self.handled}
+
+    async def _consume(self) -> None:
+        while True:
+            event = await self._queue.get()
+            try:
+                handler = self._handler_for(type(event))
+                if handler is None:
+                    log.debug("no handler for %s", event)
+                else:
+                    await handler(event)
+                    self.handled += 1
+            except JournalError:
+                log.error("journal failed while handling %s; the table stays locked out", event)
+            except Exception:
+                log.exception("failed to handle %s", event)
+            finally:
+                self._queue.task_done()
+
+    def _handler_for(self, event_type: type) -> Handler | None:
+        # The event's own type first, then its bases: a driver's subclass of an event is handled
+        # as the event it extends.
+        for cls in event_type.__mro__:
+            handler = self._handlers.get(cls)
+            if handler is not None:
+                return handler
+        return None
+
+    # --- the GPIO --------------------------------------------------------------------------------
+
+    def _gpio_input(self, event: GpioEvent) -> None:
+        self._publish("input", {"source": "gpio", **event.to_json()})
+
+    async def _lock_out(self, event: LockOutPressed) -> None:
+        self._gpio_input(event)
+        with contextlib.suppress(Refused):
+            await self.service.no_more_bets("gpio", None)
+
+    async def _wager_refused(self, event: WagerRefused) -> None:
+        # A chip placed after the lock-out: journaled so a dispute can see it was sensed, and
+        # refused by the rules (§ 639a.7(c), § 639a.2(c)(2)).
+        self._gpio_input(event)
+        await self.service.submit_quietly(
+            game_hooks.sensed_wager(self.service.submission, event.seat), "gpio"
+        )
+
+    async def _wager_counted(self, event: WagerSensed | WagerRemoved) -> None:
+        # Counted by the system; journaled as wagers at the lock-out, when the count is final.
+        self._gpio_input(event)
+        log.info("seat %d: progressive wager %s", event.seat, event.type.split("_")[1])
+
+    # --- the serial devices ----------------------------------------------------------------------
+
+    async def _card_read(self, event: CardRead) -> None:
+        self._publish("input", {"source": _source(event), "type": "card_read", "card": event.card})
+
+    async def _hole_card_reading(self, event: HoleCardReading) -> None:
+        await self.service.submit_quietly(Event("hole_card_reader", result=event.result), _source(event))
+
+    async def _device_state(self, event: DeviceState) -> None:
+        name = event.device
+        self._publish("device", {"device": name, "state": event.state, "reason": event.reason})
+        online = event.state == "online"
+        previous = self.service.state.devices.get(name)
+        if previous is None or previous.online != online:
+            entry = DeviceOnline(name, event.reason) if online else DeviceOffline(name, event.reason)
+            async with self.service.round_lock:
+                await self.service.journal_entry(entry, _source(event), None)
+
+    async def _shuffler_count(self, event: ShufflerCount) -> None:
+        self._publish(
+            "device",
+            {
+                "device": event.device,
+                "count": event.count,
+                "expected": event.expected,
+                "ok": event.all_present,
+            },
+        )
+        if not event.all_present:
+            # § 639a.5(b): a wrong count removes the deck from the table; the dealer's screen says so.
+            log.warning("shuffler counted %d of %d cards: remove the deck", event.count, event.expected)
+
+    async def _stack(self, stack: StackDelivered) -> None:
+        if stack.position == "burn":
+            return
+        service = self.service
+        if not stack.complete:
+            # A frame was lost: the cards are keyed in by the dealer (§ 639a.13(g)).
+            message = f"shoe stack for {stack.position} incomplete ({len(stack.cards)} of {stack.count})"
+            service.refusals.add(message)
+            self._publish("device", {"device": stack.device, "state": "incomplete_stack", "detail": message})
+            log.warning("%s: the dealer enters these cards by hand", message)
+            return
+        spec: dict[str, object] = {"type": "cards", "to": stack.position, "cards": " ".join(stack.cards)}
+        current = service.state.current
+        if stack.position.isdigit() and current is not None:
+            # The shoe deals to a seat; a seat that split pairs holds several hands (§ 633a.11).
+            hand = game_hooks.hand_of_seat(current, int(stack.position))
+            if hand:
+                spec["hand"] = hand
+        game = service.game
+        try:
+            event = parse_event(spec, "shoe", decks=game.decks(service.submission.rules), joker=game.joker)
+        except EventError as exc:
+            service.refusals.add(str(exc))
+            log.warning("shoe: %s", exc)
+            return
+        await service.submit_quietly(event, _source(stack))
+
+    async def _device_fault(self, fault: DeviceFault) -> None:
+        self._publish("device", {"device": fault.device, "state": "fault", "kind": fault.kind})
+        kind = FAULT_IRREGULARITIES.get(fault.device)
+        if kind is None or self.service.state.current is None:
+            return
+        detail = f"{fault.device} {fault.kind}" + (f": {fault.detail}" if fault.detail else "")
+        await self.service.submit_quietly(Event("irregularity", kind=kind, detail=detail), _source(fault))
+
+
+def _source(event: DeviceEvent) -> str:
+    return DEVICE_SOURCES.get(event.device, "daemon")

@@ -1,0 +1,63 @@
+"""The table's state as the local API shows it (``status``, the ``state`` topic): one function.
+
+From the journaled state, the configuration, and each part's own status (the devices, the GPIO);
+nothing here changes anything (docs/local-api.md, "status").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hw.gpio import ProgressiveTableGameSystem
+from hw.serial_device import SerialDevice
+
+from .. import __version__
+from ..config import Config
+from ..journal.state import TableState
+from ..rules.money import format_money
+from . import game_hooks
+
+
+def link_status(config: Config) -> dict[str, Any]:
+    """The progressive link to the central meter as configured (docs/config.md)."""
+    link = config.progressive_link
+    if link is None:
+        return {"configured": False}
+    return {"configured": True, "enabled": link.enabled, "host": link.host, "port": link.port}
+
+
+def table_status(
+    config: Config,
+    game: str,
+    state: TableState,
+    devices: Mapping[str, SerialDevice],
+    gpio: ProgressiveTableGameSystem | None,
+) -> dict[str, Any]:
+    """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds."""
+    current = state.current
+    out: dict[str, Any] = {
+        "table": config.table.id,
+        "game": game,
+        "version": __version__,
+        "seq": state.last_seq,
+        "locked_out": state.locked_out,
+        "round": None,
+    }
+    if current is not None:
+        out["round"] = {
+            "id": current.round_id,
+            "no_more_bets": current.no_more_bets,
+            "wagers": [e.to_json() for e in current.wagers()],
+            "events": len(current.events),
+            "meters": {k: format_money(v) for k, v in current.meters.items()},
+            "waiting_for": game_hooks.waiting_for(current),
+        }
+    out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
+    out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
+    out["link"] = link_status(config)
+    out["devices"] = {
+        name: {"state": device.state, "online": device.state == "online"} for name, device in devices.items()
+    }
+    out["gpio"] = None if gpio is None else gpio.status().to_json()
+    return out
