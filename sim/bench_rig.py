@@ -434,15 +434,18 @@ async def run_bench(
                 failure = f"{type(exc).__name__}: {exc}"
         # Let the daemon see the dealer's connection close before it stops serving.
         await asyncio.sleep(EDGE_GAP)
-        refused = rig.daemon.refusals if rig.daemon is not None else []
-        say(f"done: {rounds} round(s); {len(refused)} refusal(s) journaled")
-        for reason in refused:
+        refusals = rig.daemon.refusals if rig.daemon is not None else None
+        total = refusals.total if refusals is not None else 0
+        say(f"done: {rounds} round(s); {total} refusal(s) journaled")
+        for reason in refusals.since(0) if refusals is not None else []:
             say(f"  refused: {reason}")
+        if refusals is not None and refusals.dropped:
+            say(f"  (and {refusals.dropped} older ones, in the journal)")
     if failure:
         say(f"FAILED: the round could not go on: {failure}")
         return 1
-    if len(refused) > provoked:
-        say(f"FAILED: the daemon refused {len(refused) - provoked} event(s) of legal rounds")
+    if total > provoked:
+        say(f"FAILED: the daemon refused {total - provoked} event(s) of legal rounds")
         return 1
     return 0
 
