@@ -233,6 +233,7 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
             r.problems.append(f"[broker] {key}: {str(file)!r}: no such file")
 
     progressives: dict[str, Parameters] = {}
+    named = set(r.section(raw, "progressives"))  # a table may link one whose values are wrong
     for pid, body in r.section(raw, "progressives").items():
         section = f"progressives.{pid}"
         try:
@@ -249,7 +250,7 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         rate = r.get(body, section, "rate_of_progression", _rate, required=True)
         if initial is not None and reset is not None and rate is not None:
             progressives[pid] = Parameters(initial, reset, rate)
-    if not progressives and "progressives" not in {p.split("]")[0].strip("[") for p in r.problems}:
+    if not named:
         r.problems.append("[progressives]: at least one progressive ([progressives.<id>])")
 
     tables: dict[str, TableConfig] = {}
@@ -267,8 +268,8 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         site = r.get(body, section, "site", _id, required=True)
         linked = r.get(body, section, "progressives", _ids, required=True)
         for pid in linked or ():
-            if pid not in progressives:
-                close = difflib.get_close_matches(pid, sorted(progressives), n=1, cutoff=0.6)
+            if pid not in named:
+                close = difflib.get_close_matches(pid, sorted(named), n=1, cutoff=0.6)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 r.problems.append(
                     f"[{section}] progressives: {pid!r} is not a progressive of this meter{hint}"
