@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import ssl
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -88,6 +89,7 @@ class MeterService:
             keepalive=b.keepalive_seconds,
             will=aiomqtt.Will(self.topics.meter_status(), encode(status), qos=1, retain=True),
             tls_context=tls_context(self.config),
+            socket_options=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),),
             logger=logging.getLogger("progressive-meter.mqtt"),
         )
         client.pending_calls_threshold = 100_000  # a batch's acks and amounts go out together

@@ -320,7 +320,7 @@ class Store:
                         "progressive id starts a new meter"
                     )
         if drafts:
-            self._commit([(None, d) for d in drafts], time.time_ns())
+            self._commit(drafts, time.time_ns())
 
     # -- applying --
 
@@ -331,31 +331,26 @@ class Store:
         """Make each message (each the next of its table, in order) a record; one transaction."""
         if not messages:
             return []
-        ledger = self.ledger.copy()
-        pairs: list[tuple[TableMessage | None, Draft]] = []
-        for m in messages:
-            draft = decide(ledger, self.config, m)
-            record = self._record(ledger.last_seq + 1, 0, m, draft)
-            ledger.fold(record)
-            pairs.append((m, draft))
-        records = self._commit(pairs, wall_ns or time.time_ns())
-        return [Applied(m, r, reply(r)) for (m, _), r in zip(pairs, records, strict=True) if m is not None]
+        records = self._commit(messages, wall_ns or time.time_ns())
+        return [Applied(m, r, reply(r)) for m, r in zip(messages, records, strict=True)]
 
-    @staticmethod
-    def _record(seq: int, wall_ns: int, m: TableMessage | None, d: Draft) -> Record:
-        if m is None:
-            return Record(seq, wall_ns, d.kind, None, None, None, d.progressive, d.body)
-        return Record(seq, wall_ns, d.kind, m.table, m.seq, m.message_id, d.progressive, d.body)
-
-    def _commit(self, pairs: Sequence[tuple[TableMessage | None, Draft]], wall_ns: int) -> list[Record]:
+    def _commit(self, items: Sequence[TableMessage | Draft], wall_ns: int) -> list[Record]:
+        """Decide, fold and write each item on a copy of the ledger; it replaces the ledger at COMMIT."""
         ledger = self.ledger.copy()
         prev = self._last_hash
         out = []
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for m, d in pairs:
-                record = self._record(ledger.last_seq + 1, wall_ns, m, d)
+            for item in items:
+                seq = ledger.last_seq + 1
+                if isinstance(item, Draft):
+                    record = Record(seq, wall_ns, item.kind, None, None, None, item.progressive, item.body)
+                else:
+                    d = decide(ledger, self.config, item)
+                    record = Record(
+                        seq, wall_ns, d.kind, item.table, item.seq, item.message_id, d.progressive, d.body
+                    )
                 body = _dumps(dict(record.body))
                 digest = record_hash(
                     prev, record.seq, wall_ns, record.kind, record.table_id,

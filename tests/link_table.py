@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import subprocess
 import sys
 import time
@@ -141,6 +142,7 @@ class SimTable:
             keepalive=10,
             will=aiomqtt.Will(self.topics.table_status(self.site, self.table), offline, qos=1, retain=True),
             tls_context=self.pki.context(self.table),
+            socket_options=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),),
             timeout=5,
         )
         client.pending_calls_threshold = 100_000

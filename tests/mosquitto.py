@@ -50,6 +50,7 @@ class Pki:
     """A CA, the broker's certificate and one client certificate per user, as files in ``root``."""
 
     root: Path
+    users: tuple[str, ...] = USERS
     ca: trustme.CA = field(default_factory=trustme.CA)
     passwords: dict[str, str] = field(default_factory=dict)
 
@@ -62,7 +63,7 @@ class Pki:
         self.server_key = self.root / "broker.key"
         server.cert_chain_pems[0].write_to_path(str(self.server_cert))
         server.private_key_pem.write_to_path(str(self.server_key))
-        for user in USERS:
+        for user in self.users:
             self.passwords[user] = secrets.token_hex(12)
             cert = self.ca.issue_cert(f"{user}.tables.example", common_name=user)
             cert.cert_chain_pems[0].write_to_path(str(self.cert(user)))
@@ -103,7 +104,10 @@ class Broker:
         self._proc: subprocess.Popen[bytes] | None = None
         passwd = pki.password_file(self.root / "passwd")
         acl = self.root / "acl"
-        acl.write_text((EXAMPLES / "acl.conf").read_text() + "\n# tests only\nuser observer\ntopic read #\n")
+        acl.write_text(
+            (EXAMPLES / "acl.conf").read_text()
+            + "\n# tests only\nuser observer\ntopic read #\ntopic write bench/#\n"
+        )
         text = (EXAMPLES / "mosquitto.conf").read_text()
         replace = {
             "/var/lib/mosquitto/": f"{self.root}/",
