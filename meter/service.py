@@ -44,6 +44,7 @@ from .store import Applied, Store
 
 log = logging.getLogger("progressive-meter")
 MAX_BATCH = 512
+MAX_INFLIGHT = 1000
 
 
 @dataclass
@@ -90,6 +91,8 @@ class MeterService:
             will=aiomqtt.Will(self.topics.meter_status(), encode(status), qos=1, retain=True),
             tls_context=tls_context(self.config),
             socket_options=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),),
+            # A batch's acks and amounts (one per table, per progressive) in flight at once.
+            max_inflight_messages=MAX_INFLIGHT,
             logger=logging.getLogger("progressive-meter.mqtt"),
         )
         client.pending_calls_threshold = 100_000  # a batch's acks and amounts go out together

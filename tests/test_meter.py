@@ -251,3 +251,17 @@ def test_status_history_and_verify(
     assert "award #1 seat 2 straight flush: 10% of meter, paid 1000.36, meter 10003.60 -> 10000.00" in out
     assert main(["--config", str(config_path), "verify"]) == 0
     assert "4 records, hash chain intact" in capsys.readouterr().out
+
+
+def test_the_example_configuration_reads(tmp_path: Path) -> None:
+    example = Path(__file__).parent.parent / "meter" / "meter.example.toml"
+    for name in ("broker-password", "progressive-ca.crt", "progressive-meter.crt", "progressive-meter.key"):
+        (tmp_path / name).write_text("x\n")
+    (tmp_path / "meter.toml").write_text(example.read_text())
+    config = load(tmp_path / "meter.toml")
+    assert sorted(config.progressives) == ["bad-beat", "cs-floor"]
+    assert config.progressives["bad-beat"].rate == Fraction(25, 2)
+    assert config.tables["bj-07"].site == "site-b"
+    assert (config.broker.port, config.broker.tls, config.heartbeat_seconds) == (8883, True, 10)
+    with pytest.raises(ConfigError, match=r"\[broker\] ca_file: '.*progressive-ca.crt': no such file"):
+        load(example)  # beside the example, its files are missing: said so

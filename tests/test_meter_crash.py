@@ -64,6 +64,7 @@ async def _kill_the_meter(tmp_path: Path, kills: int, seed: int) -> None:
         assert sum(len(t.outbox) for t in tables) > 1000
         assert applied_between_kills >= kills // 3  # many kills fell while it was applying
         assert main(["--config", str(config), "verify"]) == 0
+        assert pki.passwords["progressive-meter"] not in log.read_text()  # no secret in its log
     finally:
         stop.set()
         await asyncio.gather(*runs, return_exceptions=True)

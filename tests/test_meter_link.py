@@ -222,6 +222,42 @@ async def test_acl_another_tables_credentials_and_forged_awards_change_nothing(
         assert t1.amounts[PROGRESSIVE].amount in (meter, meter + 90)
 
 
+async def test_a_gap_waits_and_a_duplicate_is_not_applied_twice(tmp_path: Path, pki: Pki) -> None:
+    topics = Topics(LINK)
+    async with running_link(tmp_path, pki, {"t1": "site-a"}) as link:
+        table = SimTable("t1", "site-a", link.broker, link.pki)  # its outbox, sent by hand below
+        declared, first, second = table.declare(), table.contribute(1000), table.contribute(2000)
+        async with await _client(link, "t1") as raw, await _client(link, "observer") as observer:
+            await observer.subscribe(topics.ack("t1"), qos=1)
+            acks: list[int] = []
+
+            async def watch() -> None:
+                async for m in observer.messages:
+                    acks.append(json.loads(m.payload)["applied_seq"])  # type: ignore[arg-type]
+
+            watching = asyncio.create_task(watch())
+            event = topics.table_event("site-a", "t1")
+            for m in (declared, second):  # seq 3 before seq 2: it waits
+                await raw.publish(event, m.encode(), qos=1)
+            await asyncio.sleep(0.5)
+            assert link.store is not None and link.store.applied_seqs() == {"t1": 1}
+            assert acks and acks[-1] == 1  # told where the meter is, so the table can send seq 2
+            for m in (first, first, second, declared):  # the gap filled, and duplicates
+                await raw.publish(event, m.encode(), qos=1)
+            await asyncio.sleep(0.5)
+            watching.cancel()
+        assert link.store.applied_seqs() == {"t1": 3} and acks[-1] == 3
+        assert link.store.ledger.progressives[PROGRESSIVE].amount == PARAMS.initial + 180 + 360
+        assert contributions_in_store(link.store.path) == {"t1": [2, 3]}
+        # A table publishing under another site's topic (its ACL allows its id under any site):
+        # the meter knows its site and ignores it.
+        async with await _client(link, "t1") as raw:
+            await raw.publish(topics.table_event("site-b", "t1"), table.contribute(5000).encode(), qos=1)
+        await asyncio.sleep(0.3)
+        assert link.service is not None and link.service.ignored["wrong site"] == 1
+        assert link.store.applied_seqs() == {"t1": 3}
+
+
 async def test_statuses_online_offline_with_last_wills(tmp_path: Path, pki: Pki) -> None:
     topics = Topics(LINK)
     async with running_link(tmp_path, pki, {"t1": "site-a"}) as link:

@@ -203,3 +203,19 @@ def test_the_wire_imports_only_the_standard_library() -> None:
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     assert alias.name.split(".")[0] in sys.stdlib_module_names, (path.name, alias.name)
+
+
+def test_every_example_in_the_docs_decodes() -> None:
+    import re
+
+    doc = (Path(__file__).parent.parent / "docs" / "progressive-link.md").read_text()
+    examples = re.findall(r"^`(progressive/[^`]+)`\n\n```json\n(.*?)```", doc, re.M | re.S)
+    assert len(examples) == 10
+    for topic, body in examples:
+        ref = T.parse(topic)
+        if ref.channel == "event":
+            decode_table_message(body, ref)
+        elif ref.channel == "table_status":
+            decode_table_status(body, ref)
+        else:
+            decode_meter_message(body, ref)
