@@ -274,3 +274,12 @@ async def test_statuses_online_offline_with_last_wills(tmp_path: Path, pki: Pki)
             async for m in observer.messages:  # retained
                 assert json.loads(m.payload)["status"] == "offline"  # type: ignore[arg-type]
                 break
+
+
+async def test_a_missing_broker_fails_saying_what_to_run() -> None:
+    from .mosquitto import tool
+
+    with pytest.raises(
+        pytest.fail.Exception, match=r"mosquitto-that-is-not-installed is missing: run scripts/system-deps"
+    ):
+        tool("mosquitto-that-is-not-installed")
