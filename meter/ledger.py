@@ -232,6 +232,9 @@ def decide(ledger: Ledger, config: MeterConfig, m: TableMessage) -> Draft:
         return _declaration(config, m, p, linked)
     t = ledger.table(m.table)
     pid = p.progressive
+    if pid not in linked:  # the link's configuration changed since the table's declaration
+        why = f"table {m.table!r} is not linked to progressive {pid!r} (its link: {', '.join(linked)})"
+        return _refused(m, "payload.progressive", why, pid if pid in ledger.progressives else None)
     if pid not in t.accepted:
         why = (
             f"table {m.table!r} has no accepted declaration of progressive {pid!r}"

@@ -25,7 +25,11 @@ def running_pid(store: Path) -> int | None:
     lock = store.with_name(store.name + ".lock")
     if not lock.exists():
         return None
-    with open(lock, "r+") as handle:
+    try:
+        handle = open(lock)  # noqa: SIM115 - closed below; read-only is enough for flock
+    except OSError:
+        return None
+    with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

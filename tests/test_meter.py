@@ -152,6 +152,26 @@ def test_a_table_that_disagrees_is_refused_naming_the_field(store: Store) -> Non
     assert out[0].reply.field == "payload.progressives.elsewhere"  # type: ignore[union-attr]
 
 
+def test_a_table_unlinked_since_its_declaration_is_refused(store: Store, config_path: Path) -> None:
+    store.apply([declare("t2", 1)])
+    store.close()
+    relinked = CONFIG.replace(
+        '[tables.t2]\nsite = "site-a"\nprogressives = ["cs-floor"]',
+        '[tables.t2]\nsite = "site-a"\nprogressives = ["other"]',
+    )
+    config_path.write_text(
+        relinked + '[progressives.other]\ninitial = "5.00"\nreset = "5.00"\nrate_of_progression = "1%"\n'
+    )
+    again = Store(load(config_path).store, load(config_path))
+    try:
+        out = again.apply([msg("t2", 2)])
+        assert out[0].record.kind == "refused"
+        assert "is not linked to progressive 'cs-floor' (its link: other)" in out[0].record.body["reason"]
+        assert again.ledger.progressives["cs-floor"].amount == 1_000_000
+    finally:
+        again.close()
+
+
 def test_the_store_refuses_a_changed_record(store: Store, config_path: Path) -> None:
     store.apply([declare("t1", 1), msg("t1", 2), msg("t1", 3)])
     path = store.path
