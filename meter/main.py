@@ -1,7 +1,8 @@
 """``progressive-meter``: run the central meter, or read it (status, history, verify).
 
-Exit status: 0 done; 1 the store is damaged or the configuration disagrees with it; 2 bad
-configuration or arguments.
+Exit status: 0 done; 2 bad arguments; 65 (EX_DATAERR) the store is damaged or the configuration
+changes a running progressive; 78 (EX_CONFIG) the configuration is wrong; 74 (EX_IOERR) the store
+could not be written (nothing of that batch was applied or told). Anything else is a crash.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import json
 import logging
 import signal
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +26,9 @@ from .service import MeterService
 from .store import Store, StoreError, open_read_only, verify
 
 log = logging.getLogger("progressive-meter")
+EX_DATAERR = 65
+EX_IOERR = 74
+EX_CONFIG = 78
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -83,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = load(args.config)
     except ConfigError as exc:
         print(f"progressive-meter: {exc}", file=sys.stderr)
-        return 2
+        return EX_CONFIG
     try:
         if args.command == "run":
             logging.basicConfig(
@@ -112,7 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{len(config.tables)} table(s)")  # fmt: skip
     except StoreError as exc:
         print(f"progressive-meter: {exc}", file=sys.stderr)
-        return 1
+        return EX_DATAERR
+    except sqlite3.OperationalError as exc:  # disk full, I/O error: the transaction rolled back
+        print(f"progressive-meter: {config.store}: the store could not be written: {exc}", file=sys.stderr)
+        return EX_IOERR
     return 0
 
 

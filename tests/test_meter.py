@@ -285,3 +285,23 @@ def test_the_example_configuration_reads(tmp_path: Path) -> None:
     assert (config.broker.port, config.broker.tls, config.heartbeat_seconds) == (8883, True, 10)
     with pytest.raises(ConfigError, match=r"\[broker\] ca_file: '.*progressive-ca.crt': no such file"):
         load(example)  # beside the example, its files are missing: said so
+
+
+def test_exit_statuses(store: Store, config_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store.apply([declare("t1", 1), msg("t1", 2)])
+    path = store.path
+    store.close()
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER records_never_change")
+    conn.execute("UPDATE records SET wall_ns = wall_ns + 1 WHERE seq = 2")
+    conn.commit()
+    conn.close()
+    # A damaged store: 65, and systemd does not restart it (RestartPreventExitStatus).
+    assert main(["--config", str(config_path), "run"]) == 65
+    assert "record 2 (declaration): its hash does not match" in capsys.readouterr().err
+    assert main(["--config", str(config_path), "verify"]) == 65
+    capsys.readouterr()
+    config_path.write_text(CONFIG.replace("[store]", "[stor]"))
+    assert main(["--config", str(config_path), "check-config"]) == 78
+    err = capsys.readouterr().err
+    assert "top level] stor: unknown option; did you mean 'store'?" in err and "[store] path: missing" in err
