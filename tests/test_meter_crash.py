@@ -1,8 +1,9 @@
 """``kill -9`` of the meter process at random moments under a stream of contributions.
 
 The meter runs as its own process (``python -m meter run``) on a real broker; three tables
-keep dealing rounds while it is killed again and again, at random moments (starting, verifying
-its store, connecting, applying a batch, publishing its acks). Afterwards every contribution
+keep dealing rounds while it is killed again and again, at random moments: half anywhere in its
+start (verifying its store, connecting), half while it works (applying a batch, publishing its
+acks), so that both kinds are many on a loaded machine too. Afterwards every contribution
 is in the store exactly once, in each table's order, and the meter is initial + rate x wagers.
 """
 
@@ -43,7 +44,13 @@ async def _kill_the_meter(tmp_path: Path, kills: int, seed: int) -> None:
         for _ in range(kills):
             before = sum(t.acked for t in tables)
             proc = meter_process(config, log)
-            await asyncio.sleep(rng.uniform(0.1, 0.8))
+            if rng.random() < 0.5:  # anywhere in its start: verifying the store, connecting, ...
+                await asyncio.sleep(rng.uniform(0.05, 0.8))
+            else:  # ... or while it applies: once an ack shows it working, a little later
+                await tables[0].wait(
+                    lambda b=before: sum(t.acked for t in tables) > b, 5, "the meter at work"
+                )
+                await asyncio.sleep(rng.uniform(0.0, 0.3))
             proc.send_signal(signal.SIGKILL)
             await asyncio.to_thread(proc.wait)
             assert proc.returncode == -signal.SIGKILL
@@ -62,7 +69,9 @@ async def _kill_the_meter(tmp_path: Path, kills: int, seed: int) -> None:
         amount = int(_status(config)["progressives"][0]["amount"].replace(".", ""))
         assert amount == expected_meter(tables)
         assert sum(len(t.outbox) for t in tables) > 1000
-        assert applied_between_kills >= kills // 3  # many kills fell while it was applying
+        assert applied_between_kills >= kills // 3, (
+            f"{applied_between_kills} of {kills} kills fell while applying"
+        )
         assert main(["--config", str(config), "verify"]) == 0
         assert pki.passwords["progressive-meter"] not in log.read_text()  # no secret in its log
     finally:
