@@ -3,7 +3,8 @@
 - ``lint-imports`` (the contracts in ``pyproject.toml``) is kept on the tree as it is, and breaks
   when a rules module imports ``asyncio`` or ``hw``, the controller imports ``sim``, or the screen
   reaches past the local API (each shown on a copy of the tree with one import added);
-- the product's wheel for the Pi carries ``controller``, ``hw`` and ``ui``, never the bench rig;
+- the product's wheel for the Pi carries ``controller``, ``hw``, ``ui`` and ``wire``, never the bench
+  rig or the meter;
 - no test or script reads anything beside the repository (``../shared``).
 """
 
@@ -19,7 +20,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
-PACKAGES = ("controller", "hw", "ui", "sim")
+PACKAGES = ("controller", "hw", "ui", "sim", "wire", "meter")
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -60,6 +61,9 @@ def test_the_contracts_are_kept_by_the_tree_as_it_is() -> None:
         ("hw/shoe.py", "from controller.rules import cards", "The hardware layer knows no rules"),
         ("ui/__init__.py", "from controller import journal", "The screen speaks the local API only"),
         ("controller/tablectl.py", "import kivy", "The controller does not draw the screen"),
+        ("wire/messages.py", "import asyncio", "The wire format stands alone"),
+        ("meter/ledger.py", "from controller.rules import money", "The meter is its own service"),
+        ("controller/daemon.py", "from meter import store", "The table reaches the meter only over the wire"),
     ],
 )
 def test_a_forbidden_import_breaks_its_contract(
@@ -73,8 +77,9 @@ def test_a_forbidden_import_breaks_its_contract(
     finally:
         path.write_text(original)
     assert result.returncode != 0, result.stdout
-    broken = [ln for ln in result.stdout.splitlines() if ln.endswith(" BROKEN")]
-    assert len(broken) == 1 and broken[0].startswith(contract), result.stdout
+    assert " kept, 1 broken." in result.stdout, result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert contract in broken, result.stdout
 
 
 def test_the_wheel_for_the_pi_does_not_carry_the_bench_rig(tmp_path: Path) -> None:
@@ -97,8 +102,8 @@ def test_the_wheel_for_the_pi_does_not_carry_the_bench_rig(tmp_path: Path) -> No
     )
     (wheel,) = tmp_path.glob("table_controller-*.whl")
     top = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
-    assert {"controller", "hw", "ui"} <= top
-    assert "sim" not in top and "tests" not in top and "bench" not in top
+    assert {"controller", "hw", "ui", "wire"} <= top
+    assert not top & {"sim", "meter", "tests", "bench"}
 
 
 def test_nothing_reads_beside_the_repository() -> None:

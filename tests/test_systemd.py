@@ -711,7 +711,8 @@ def fake_bin(directory: Path, apt_installs: bool) -> Path:
     directory.mkdir()
     log = directory / "calls.log"
     install = (
-        "  for t in systemd-analyze systemd-sysusers; do printf '#!/bin/sh\\n' > \"$here/$t\"; "
+        "  for t in systemd-analyze systemd-sysusers mosquitto_passwd; do "
+        "printf '#!/bin/sh\\n' > \"$here/$t\"; "
         '/bin/chmod +x "$here/$t"; done\n'
         if apt_installs
         else ""
@@ -737,6 +738,7 @@ def run_system_deps(path: str) -> subprocess.CompletedProcess[str]:
 def test_system_deps_is_a_no_op_when_everything_is_there(tmp_path: Path) -> None:
     require_tool("systemd-analyze")
     require_tool("systemd-sysusers")
+    require_tool("mosquitto_passwd")
     log = fake_bin(tmp_path / "bin", apt_installs=False)
     result = run_system_deps(f"{tmp_path / 'bin'}:{os.environ['PATH']}")
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
@@ -750,7 +752,7 @@ def test_system_deps_installs_what_is_missing(tmp_path: Path) -> None:
     apt = [c.split()[1:] for c in log.read_text().splitlines() if c.startswith("apt-get")]
     assert len(apt) == 2, apt
     assert apt[0][0] == "update"  # only now that something must be installed
-    assert apt[1][0] == "install" and "-y" in apt[1] and apt[1][-1] == "systemd"
+    assert apt[1][0] == "install" and "-y" in apt[1] and apt[1][-2:] == ["systemd", "mosquitto"]
 
 
 def test_system_deps_fails_if_the_install_did_not_help(tmp_path: Path) -> None:

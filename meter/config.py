@@ -1,0 +1,288 @@
+"""The meter's configuration (TOML): the link, the store, the broker, the progressives, the tables.
+
+Every error is reported at once, each naming the section and the option, with a "did you
+mean" for an unknown one (docs/meter.md lists every option). A secret never sits in this
+file: the broker password is read from ``password_file``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from wire import Parameters, Topics, WireError
+from wire import fields as wf
+
+T = TypeVar("T")
+DEFAULT_PATH: Final = Path("/etc/progressive-meter/meter.toml")
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used; ``problems`` lists every one found."""
+
+    def __init__(self, path: Path, problems: list[str]) -> None:
+        self.path = path
+        self.problems = problems
+        super().__init__(f"{path}: {len(problems)} problem(s):\n" + "\n".join(f"  - {p}" for p in problems))
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    host: str
+    port: int
+    client_id: str
+    username: str | None
+    password_file: Path | None
+    tls: bool
+    ca_file: Path | None
+    cert_file: Path | None
+    key_file: Path | None
+    keepalive_seconds: int
+
+    def password(self) -> str | None:
+        """The broker password, read when connecting (never logged, never in the config)."""
+        if self.password_file is None:
+            return None
+        return self.password_file.read_text(encoding="utf-8").strip()
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    id: str
+    site: str
+    progressives: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MeterConfig:
+    path: Path
+    link: str
+    root: str
+    heartbeat_seconds: int
+    store: Path
+    broker: BrokerConfig
+    progressives: Mapping[str, Parameters]
+    tables: Mapping[str, TableConfig]
+
+    @property
+    def topics(self) -> Topics:
+        return Topics(self.link, self.root)
+
+
+_SECTIONS: Final = ("link", "store", "broker", "progressives", "tables")
+_LINK: Final = ("id", "root", "heartbeat_seconds")
+_STORE: Final = ("path",)
+_BROKER: Final = (
+    "host",
+    "port",
+    "client_id",
+    "username",
+    "password_file",
+    "tls",
+    "ca_file",
+    "cert_file",
+    "key_file",
+    "keepalive_seconds",
+)
+_PROGRESSIVE: Final = ("initial", "reset", "rate_of_progression")
+_TABLE: Final = ("site", "progressives")
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def table(self, raw: Mapping[str, Any], section: str, known: tuple[str, ...]) -> Mapping[str, Any]:
+        for key in raw:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]!r}?" if close else f" (options: {', '.join(known)})"
+                self.problems.append(f"[{section}] {key}: unknown option{hint}")
+        return raw
+
+    def section(self, raw: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+        value = raw.get(name, {})
+        if not isinstance(value, dict):
+            self.problems.append(f"[{name}]: must be a table (a [{name}] section)")
+            return {}
+        return value
+
+    def get(
+        self,
+        raw: Mapping[str, Any],
+        section: str,
+        key: str,
+        read: Callable[[object], T],
+        default: T | None = None,
+        required: bool = False,
+    ) -> T | None:
+        if key not in raw:
+            if required:
+                self.problems.append(f"[{section}] {key}: missing")
+            return default
+        try:
+            return read(raw[key])
+        except (ValueError, TypeError) as exc:
+            self.problems.append(f"[{section}] {key}: {raw[key]!r}: {_reason(exc)}")
+            return default
+
+
+def _reason(exc: BaseException) -> str:
+    return exc.problem if isinstance(exc, WireError) else str(exc)
+
+
+def _str(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("must be a non-empty string")
+    return value
+
+
+def _id(value: object) -> str:
+    return wf.ident(value, "")
+
+
+def _int_in(low: int, high: int) -> Callable[[object], int]:
+    def read(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"must be a whole number from {low} to {high}")
+        return value
+
+    return read
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be true or false")
+    return value
+
+
+def _path_relative_to(base: Path) -> Callable[[object], Path]:
+    def read(value: object) -> Path:
+        return base / _str(value)
+
+    return read
+
+
+def _money(value: object) -> int:
+    return wf.money(value, "")
+
+
+def _rate(value: object) -> Fraction:
+    return wf.rate(value, "")
+
+
+def _ids(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError("must be a non-empty list of progressive ids")
+    return tuple(_id(v) for v in value)
+
+
+def load(path: Path) -> MeterConfig:
+    """Read and check the configuration at ``path``; :class:`ConfigError` lists every problem."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(path, [f"cannot read the file: {exc.strerror or exc}"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, [f"not TOML: {exc}"]) from None
+    return parse(raw, path)
+
+
+def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
+    r = _Reader()
+    r.table(raw, "top level", _SECTIONS)
+    base = path.parent
+    here = _path_relative_to(base)
+
+    link = r.table(r.section(raw, "link"), "link", _LINK)
+    link_id = r.get(link, "link", "id", _id, required=True)
+    root = r.get(link, "link", "root", _str, "progressive")
+    heartbeat = r.get(link, "link", "heartbeat_seconds", _int_in(1, 3600), 10)
+
+    store = r.table(r.section(raw, "store"), "store", _STORE)
+    store_path = r.get(store, "store", "path", here, required=True)
+
+    b = r.table(r.section(raw, "broker"), "broker", _BROKER)
+    tls = r.get(b, "broker", "tls", _bool, True)
+    broker = BrokerConfig(
+        host=r.get(b, "broker", "host", _str, "localhost") or "localhost",
+        port=r.get(b, "broker", "port", _int_in(1, 65535), 8883 if tls else 1883) or 8883,
+        client_id=r.get(b, "broker", "client_id", _id, "progressive-meter") or "progressive-meter",
+        username=r.get(b, "broker", "username", _str),
+        password_file=r.get(b, "broker", "password_file", here),
+        tls=bool(tls),
+        ca_file=r.get(b, "broker", "ca_file", here, required=bool(tls)),
+        cert_file=r.get(b, "broker", "cert_file", here),
+        key_file=r.get(b, "broker", "key_file", here),
+        keepalive_seconds=r.get(b, "broker", "keepalive_seconds", _int_in(5, 3600), 30) or 30,
+    )
+    if (broker.cert_file is None) != (broker.key_file is None):
+        r.problems.append(
+            "[broker] cert_file and key_file: give both (the meter's certificate and its key) or neither"
+        )
+    if broker.password_file is not None and broker.username is None:
+        r.problems.append("[broker] password_file: a password needs a username")
+    for key in ("password_file", "ca_file", "cert_file", "key_file"):
+        file = getattr(broker, key)
+        if file is not None and not file.is_file():
+            r.problems.append(f"[broker] {key}: {str(file)!r}: no such file")
+
+    progressives: dict[str, Parameters] = {}
+    named = set(r.section(raw, "progressives"))  # a table may link one whose values are wrong
+    for pid, body in r.section(raw, "progressives").items():
+        section = f"progressives.{pid}"
+        try:
+            _id(pid)
+        except ValueError as exc:
+            r.problems.append(f"[{section}]: the progressive id {_reason(exc)}")
+            continue
+        if not isinstance(body, dict):
+            r.problems.append(f"[{section}]: must be a table")
+            continue
+        r.table(body, section, _PROGRESSIVE)
+        initial = r.get(body, section, "initial", _money, required=True)
+        reset = r.get(body, section, "reset", _money, required=True)
+        rate = r.get(body, section, "rate_of_progression", _rate, required=True)
+        if initial is not None and reset is not None and rate is not None:
+            progressives[pid] = Parameters(initial, reset, rate)
+    if not named:
+        r.problems.append("[progressives]: at least one progressive ([progressives.<id>])")
+
+    tables: dict[str, TableConfig] = {}
+    for tid, body in r.section(raw, "tables").items():
+        section = f"tables.{tid}"
+        try:
+            _id(tid)
+        except ValueError as exc:
+            r.problems.append(f"[{section}]: the table id {_reason(exc)}")
+            continue
+        if not isinstance(body, dict):
+            r.problems.append(f"[{section}]: must be a table")
+            continue
+        r.table(body, section, _TABLE)
+        site = r.get(body, section, "site", _id, required=True)
+        linked = r.get(body, section, "progressives", _ids, required=True)
+        for pid in linked or ():
+            if pid not in named:
+                close = difflib.get_close_matches(pid, sorted(named), n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                r.problems.append(
+                    f"[{section}] progressives: {pid!r} is not a progressive of this meter{hint}"
+                )
+        if site is not None and linked is not None:
+            tables[tid] = TableConfig(tid, site, linked)
+
+    try:
+        if link_id is not None and root is not None:
+            Topics(link_id, root)
+    except WireError as exc:
+        r.problems.append(f"[link] root: {root!r}: {exc.problem}")
+    if r.problems:
+        raise ConfigError(path, r.problems)
+    assert link_id is not None and root is not None and heartbeat is not None and store_path is not None
+    return MeterConfig(path, link_id, root, heartbeat, store_path, broker, progressives, tables)

@@ -1,0 +1,349 @@
+"""The meter's state and the one function that changes it: :meth:`Ledger.fold` of a record.
+
+A record is what the store keeps; the ledger is the fold of the records from the first. The
+service decides which record a table's message makes (:func:`decide`), folds it, and writes
+it; at every start the store folds every record again, which checks every amount, every
+award and the gapless order of each table's messages, and compares the result with the state
+tables it keeps for reading.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+from wire import (
+    Ack,
+    Amount,
+    Award,
+    Contribution,
+    Declaration,
+    Fixed,
+    Hit,
+    LastAward,
+    Parameters,
+    Refusal,
+    Share,
+    TableMessage,
+    Verdict,
+    format_money,
+)
+from wire import fields as wf
+
+from .config import MeterConfig
+from .progression import pay, progress
+
+OPENED: Final = "opened"
+DECLARATION: Final = "declaration"
+CONTRIBUTION: Final = "contribution"
+AWARD: Final = "award"
+REFUSED: Final = "refused"
+KINDS: Final = (OPENED, DECLARATION, CONTRIBUTION, AWARD, REFUSED)
+TABLE_KINDS: Final = (DECLARATION, CONTRIBUTION, AWARD, REFUSED)
+
+
+class FoldError(Exception):
+    """A record that does not follow from the ones before it (``seq`` names it)."""
+
+    def __init__(self, seq: int, problem: str) -> None:
+        self.seq = seq
+        super().__init__(f"record {seq}: {problem}")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record of the store (``table_id``/``table_seq``: the dedup key of a table's message)."""
+
+    seq: int
+    wall_ns: int
+    kind: str
+    table_id: str | None
+    table_seq: int | None
+    message_id: str | None
+    progressive: str | None
+    body: Mapping[str, Any]
+
+
+@dataclass
+class ProgressiveState:
+    id: str
+    params: Parameters
+    opened_seq: int
+    amount: int
+    carry: Fraction = Fraction(0)
+    record_seq: int = 0
+    contributions: int = 0
+    wagers: int = 0
+    wagered: int = 0
+    awards: int = 0
+    paid: int = 0
+    last_award: LastAward | None = None
+
+    def amount_message(self) -> Amount:
+        return Amount(self.id, self.amount, self.record_seq, self.last_award)
+
+
+@dataclass
+class TableState:
+    id: str
+    applied_seq: int = 0
+    verdict: Verdict | None = None
+    accepted: frozenset[str] = frozenset()
+
+    def ack_message(self) -> Ack:
+        return Ack(self.id, self.applied_seq, self.verdict)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A record to be made: its kind, progressive and body (the store numbers and chains it)."""
+
+    kind: str
+    progressive: str | None
+    body: Mapping[str, Any]
+
+
+@dataclass
+class Ledger:
+    progressives: dict[str, ProgressiveState] = field(default_factory=dict)
+    tables: dict[str, TableState] = field(default_factory=dict)
+    last_seq: int = 0
+    award_count: int = 0
+
+    def table(self, table_id: str) -> TableState:
+        return self.tables.setdefault(table_id, TableState(table_id))
+
+    def fold(self, record: Record) -> None:
+        """Apply ``record``; :class:`FoldError` if it does not follow from the state."""
+        if record.seq != self.last_seq + 1:
+            raise FoldError(record.seq, f"follows record {self.last_seq}: the store has a gap")
+        if record.kind not in KINDS:
+            raise FoldError(record.seq, f"unknown kind {record.kind!r}")
+        try:
+            if record.kind == OPENED:
+                self._opened(record)
+            else:
+                self._table_record(record)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FoldError(record.seq, f"a {record.kind} record that cannot be read ({exc!r})") from None
+        self.last_seq = record.seq
+
+    def _opened(self, r: Record) -> None:
+        pid = str(r.progressive)
+        if pid in self.progressives:
+            raise FoldError(r.seq, f"progressive {pid!r} is opened twice")
+        params = Parameters(
+            wf.money(r.body["initial"], "initial"),
+            wf.money(r.body["reset"], "reset"),
+            wf.rate(r.body["rate_of_progression"], "rate_of_progression"),
+        )
+        self.progressives[pid] = ProgressiveState(pid, params, r.seq, params.initial, record_seq=r.seq)
+
+    def _table_record(self, r: Record) -> None:
+        if r.table_id is None or r.table_seq is None or r.message_id is None:
+            raise FoldError(r.seq, "a table's record without its table, seq and message id")
+        t = self.table(r.table_id)
+        if r.table_seq != t.applied_seq + 1:
+            raise FoldError(
+                r.seq,
+                f"table {r.table_id!r} seq {r.table_seq} after its seq {t.applied_seq}: "
+                "each table's messages are applied once, in order",
+            )
+        t.applied_seq = r.table_seq
+        b = r.body
+        if r.kind == DECLARATION:
+            accepted = bool(b["accepted"])
+            t.verdict = Verdict(r.table_seq, accepted, b.get("field"), b.get("reason"))
+            t.accepted = frozenset(b["declared"]) if accepted else frozenset()
+        elif r.kind == CONTRIBUTION:
+            p = self._progressive(r)
+            wagered = wf.money(b["wagered"], "wagered")
+            done = progress(p.amount, p.carry, wagered, p.params.rate)
+            self._expect(r, "amount_before", format_money(p.amount))
+            self._expect(r, "amount_after", format_money(done.amount))
+            self._expect(r, "carry", str(done.carry))
+            p.amount, p.carry = done.amount, done.carry
+            p.contributions += 1
+            p.wagers += int(b["wagers"])
+            p.wagered += wagered
+            p.record_seq = r.seq
+        elif r.kind == AWARD:
+            p = self._progressive(r)
+            terms = _terms(b["award"])
+            paid = pay(terms, p.amount, p.params.reset)
+            self._expect(r, "meter_before", format_money(p.amount))
+            self._expect(r, "paid", format_money(paid.paid))
+            self._expect(r, "meter_after", format_money(paid.meter_after))
+            self._expect(r, "award_seq", self.award_count + 1)
+            self.award_count += 1
+            p.amount = paid.meter_after
+            p.awards += 1
+            p.paid += paid.paid
+            p.record_seq = r.seq
+            p.last_award = LastAward(r.table_id, paid.paid, self.award_count)
+
+    def _progressive(self, r: Record) -> ProgressiveState:
+        p = self.progressives.get(str(r.progressive))
+        if p is None:
+            raise FoldError(r.seq, f"progressive {r.progressive!r} was never opened")
+        return p
+
+    @staticmethod
+    def _expect(r: Record, key: str, value: object) -> None:
+        if r.body.get(key) != value:
+            raise FoldError(r.seq, f"{key} is {r.body.get(key)!r}, but the records before it give {value!r}")
+
+    def copy(self) -> Ledger:
+        return Ledger(
+            {k: dataclasses.replace(v) for k, v in self.progressives.items()},
+            {k: dataclasses.replace(v) for k, v in self.tables.items()},
+            self.last_seq,
+            self.award_count,
+        )
+
+
+def _terms(raw: Mapping[str, Any]) -> Share | Fixed:
+    if "share" in raw:
+        return Share(wf.percent(raw["share"], "award.share"))
+    return Fixed(wf.money(raw["fixed"], "award.fixed"))
+
+
+# --- deciding what a table's message makes ----------------------------------------------------
+
+
+def _envelope(m: TableMessage) -> dict[str, Any]:
+    return {"event_seq": m.event_seq, "event_id": m.event_id, "round": m.round}
+
+
+def _refused(m: TableMessage, fld: str, reason: str, progressive: str | None = None) -> Draft:
+    return Draft(
+        REFUSED, progressive, {**_envelope(m), "message_kind": m.kind, "field": fld, "reason": reason}
+    )
+
+
+def decide(ledger: Ledger, config: MeterConfig, m: TableMessage) -> Draft:
+    """The record a table's next message makes (its seq is the table's next: the sequencer's job)."""
+    linked = config.tables[m.table].progressives
+    p = m.payload
+    if isinstance(p, Declaration):
+        return _declaration(config, m, p, linked)
+    t = ledger.table(m.table)
+    pid = p.progressive
+    if pid not in linked:  # the link's configuration changed since the table's declaration
+        why = f"table {m.table!r} is not linked to progressive {pid!r} (its link: {', '.join(linked)})"
+        return _refused(m, "payload.progressive", why, pid if pid in ledger.progressives else None)
+    if pid not in t.accepted:
+        why = (
+            f"table {m.table!r} has no accepted declaration of progressive {pid!r}"
+            + (f" (its last was refused: {t.verdict.reason})" if t.verdict and not t.verdict.accepted else "")
+            + "; nothing of it is applied: the table sends a declaration that agrees with the meter first"
+        )
+        return _refused(m, "payload.progressive", why, pid if pid in ledger.progressives else None)
+    state = ledger.progressives[pid]
+    if isinstance(p, Contribution):
+        done = progress(state.amount, state.carry, p.wagered, state.params.rate)
+        return Draft(
+            CONTRIBUTION,
+            pid,
+            {
+                **_envelope(m),
+                "wagers": p.wagers,
+                "wagered": format_money(p.wagered),
+                "added": format_money(done.added),
+                "carry": str(done.carry),
+                "amount_before": format_money(state.amount),
+                "amount_after": format_money(done.amount),
+            },
+        )
+    assert isinstance(p, Hit)
+    paid = pay(p.award, state.amount, state.params.reset)
+    return Draft(
+        AWARD,
+        pid,
+        {
+            **_envelope(m),
+            "seat": p.seat,
+            "hand": p.hand,
+            "award": p.award.to_json(),
+            "award_seq": ledger.award_count + 1,
+            "meter_before": format_money(state.amount),
+            "paid": format_money(paid.paid),
+            "meter_after": format_money(paid.meter_after),
+        },
+    )
+
+
+def _declaration(config: MeterConfig, m: TableMessage, p: Declaration, linked: tuple[str, ...]) -> Draft:
+    problems: list[tuple[str, str]] = []
+    for pid, declared in sorted(p.progressives.items()):
+        where = f"payload.progressives.{pid}"
+        mine = config.progressives.get(pid)
+        if mine is None:
+            problems.append(
+                (
+                    where,
+                    f"progressive {pid!r} is not on this meter "
+                    f"(its progressives: {', '.join(sorted(config.progressives))})",
+                )
+            )
+            continue
+        if pid not in linked:
+            problems.append(
+                (
+                    where,
+                    f"table {m.table!r} is not linked to progressive {pid!r} (its link: {', '.join(linked)})",
+                )
+            )
+            continue
+        for name, theirs, ours in (
+            ("initial", format_money(declared.initial), format_money(mine.initial)),
+            ("reset", format_money(declared.reset), format_money(mine.reset)),
+            (
+                "rate_of_progression",
+                wf.format_percent(declared.rate) + "%",
+                wf.format_percent(mine.rate) + "%",
+            ),
+        ):
+            if theirs != ours:
+                problems.append(
+                    (
+                        f"{where}.{name}",
+                        f"the table's Rules Submission says {name} {theirs}, the meter's link configuration "
+                        f"[progressives.{pid}] says {ours}",
+                    )
+                )
+    body: dict[str, Any] = {
+        **_envelope(m),
+        "declared": {k: v.to_json() for k, v in sorted(p.progressives.items())},
+        "accepted": not problems,
+        "field": problems[0][0] if problems else None,
+        "reason": "; ".join(f"{f}: {why}" for f, why in problems) if problems else None,
+    }
+    return Draft(DECLARATION, None, body)
+
+
+def reply(record: Record, ledger_award_terms: Mapping[str, Any] | None = None) -> Award | Refusal | None:
+    """What the meter tells the table about ``record`` on its reply topic (``None``: only the ack)."""
+    b = record.body
+    assert record.table_id is not None and record.table_seq is not None and record.message_id is not None
+    if record.kind == AWARD:
+        return Award(
+            record.table_id,
+            record.table_seq,
+            record.message_id,
+            str(record.progressive),
+            int(b["award_seq"]),
+            record.seq,
+            _terms(b["award"]),
+            wf.money(b["paid"], "paid"),
+            wf.money(b["meter_before"], "meter_before"),
+            wf.money(b["meter_after"], "meter_after"),
+        )
+    if record.kind == REFUSED or (record.kind == DECLARATION and not b["accepted"]):
+        return Refusal(
+            record.table_id, record.table_seq, record.message_id, str(b["field"]), str(b["reason"])
+        )
+    return None

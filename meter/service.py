@@ -1,0 +1,270 @@
+"""The meter on the broker: takes tables' messages, applies them once and in order, tells them.
+
+One connection (a durable MQTT session: ``clean_session=False``, so the broker keeps what
+arrives while the meter is away), reconnected with a back-off whenever it drops. A batch of
+the messages that have arrived is applied in one store transaction (one fsync); only after
+the commit does the meter publish: each table's ``ack`` (retained: every message up to
+``applied_seq`` is durable here), the ``reply`` to a hit (the award) or to a refused message,
+and each changed progressive's ``amount`` (retained). A duplicate is acknowledged again, and
+a hit sent again gets its recorded award again. What is not a table's own message on its own
+topic (unknown table, another site, a table id that is not the topic's, a broken message) is
+ignored and logged: it changes nothing.
+
+At connect the meter publishes its retained ``online`` status (its last will says
+``offline``), every amount and every table's ack; then a heartbeat every
+``heartbeat_seconds`` (the tables' "word from the meter").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import ssl
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import aiomqtt
+
+from wire import (
+    MeterMessage,
+    MeterStatus,
+    TableMessage,
+    WireError,
+    decode_table_message,
+    decode_table_status,
+    encode,
+)
+
+from .config import MeterConfig
+from .sequencer import Sequencer
+from .store import Applied, Store
+
+log = logging.getLogger("progressive-meter")
+MAX_BATCH = 512
+MAX_INFLIGHT = 1000
+
+
+@dataclass
+class _Batch:
+    ready: list[TableMessage] = field(default_factory=list)
+    duplicates: list[TableMessage] = field(default_factory=list)
+    acks: set[str] = field(default_factory=set)
+
+
+def tls_context(config: MeterConfig) -> ssl.SSLContext | None:
+    b = config.broker
+    if not b.tls:
+        return None
+    ctx = ssl.create_default_context(cafile=str(b.ca_file) if b.ca_file else None)
+    if b.cert_file is not None and b.key_file is not None:
+        ctx.load_cert_chain(str(b.cert_file), str(b.key_file))
+    return ctx
+
+
+class MeterService:
+    def __init__(self, config: MeterConfig, store: Store) -> None:
+        self.config = config
+        self.store = store
+        self.topics = config.topics
+        self.sequencer = Sequencer(store.applied_seqs())
+        self.ignored: Counter[str] = Counter()
+        self.table_status: dict[str, str] = {}
+        self.connected = asyncio.Event()
+        self._beat = 0
+        self._busy = asyncio.Lock()
+        self._warned: set[str] = set()
+
+    def _client(self) -> aiomqtt.Client:
+        b = self.config.broker
+        status = MeterStatus("offline", self.config.heartbeat_seconds)
+        client = aiomqtt.Client(
+            b.host,
+            b.port,
+            username=b.username,
+            password=b.password(),
+            identifier=b.client_id,
+            clean_session=False,
+            keepalive=b.keepalive_seconds,
+            will=aiomqtt.Will(self.topics.meter_status(), encode(status), qos=1, retain=True),
+            tls_context=tls_context(self.config),
+            socket_options=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),),
+            # A batch's acks and amounts (one per table, per progressive) in flight at once.
+            max_inflight_messages=MAX_INFLIGHT,
+            logger=logging.getLogger("progressive-meter.mqtt"),
+        )
+        client.pending_calls_threshold = 100_000  # a batch's acks and amounts go out together
+        return client
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Serve until ``stop`` is set; reconnect whenever the broker goes away."""
+        backoff = 0.2
+        b = self.config.broker
+        while not stop.is_set():
+            try:
+                async with self._client() as client:
+                    backoff = 0.2
+                    log.info("connected to the broker %s:%d as %s", b.host, b.port, b.client_id)
+                    await self._session(client, stop)
+            except aiomqtt.MqttError as exc:
+                log.warning("broker %s:%d: %s; connecting again in %.1f s", b.host, b.port, exc, backoff)
+            finally:
+                self.connected.clear()
+            if stop.is_set():
+                break
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(backoff):
+                    await stop.wait()
+            backoff = min(backoff * 2, 5.0)
+
+    async def _session(self, client: aiomqtt.Client, stop: asyncio.Event) -> None:
+        await client.subscribe(self.topics.every_table_event(), qos=1)
+        await client.subscribe(self.topics.every_table_status(), qos=1)
+        await self._publish_all(client)
+        self.connected.set()
+        consume = asyncio.create_task(self._consume(client))
+        beat = asyncio.create_task(self._heartbeat(client))
+        stopping = asyncio.create_task(stop.wait())
+        try:
+            done, _ = await asyncio.wait({consume, beat, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if stopping in done:
+                async with self._busy:  # a batch being applied is finished and told first
+                    consume.cancel()
+                await self._publish(client, self.topics.meter_status(), self._status("offline"), retain=True)
+            for task in done - {stopping}:
+                task.result()
+        finally:
+            for task in (consume, beat, stopping):
+                task.cancel()
+            await asyncio.gather(consume, beat, stopping, return_exceptions=True)
+
+    def _status(self, status: str) -> MeterStatus:
+        return MeterStatus(
+            "online" if status == "online" else "offline", self.config.heartbeat_seconds, self._beat
+        )
+
+    async def _heartbeat(self, client: aiomqtt.Client) -> None:
+        while True:
+            await asyncio.sleep(self.config.heartbeat_seconds)
+            self._beat += 1
+            await self._publish(client, self.topics.meter_status(), self._status("online"), retain=True)
+
+    async def _publish(self, client: aiomqtt.Client, topic: str, message: MeterMessage, retain: bool) -> None:
+        await client.publish(topic, encode(message), qos=1, retain=retain)
+
+    async def _publish_all(self, client: aiomqtt.Client) -> None:
+        ledger = self.store.ledger
+        out = [self._publish(client, self.topics.meter_status(), self._status("online"), retain=True)]
+        out += [
+            self._publish(client, self.topics.amount(p.id), p.amount_message(), retain=True)
+            for p in ledger.progressives.values()
+            if p.id in self.config.progressives
+        ]
+        out += [
+            self._publish(client, self.topics.ack(t.id), t.ack_message(), retain=True)
+            for t in ledger.tables.values()
+            if t.id in self.config.tables
+        ]
+        await asyncio.gather(*out)
+
+    async def _consume(self, client: aiomqtt.Client) -> None:
+        messages = client.messages
+        while True:
+            batch = [await anext(messages)]
+            while len(messages) and len(batch) < MAX_BATCH:
+                batch.append(await anext(messages))
+            async with self._busy:
+                await self.handle(client, batch)
+
+    # -- a batch --
+
+    def _ignore(self, why: str, detail: str) -> None:
+        self.ignored[why] += 1
+        key = f"{why}:{detail}"
+        if key not in self._warned and len(self._warned) < 10_000:
+            self._warned.add(key)
+            log.warning("ignored (%s): %s", why, detail)
+
+    def _sort(self, messages: Iterable[aiomqtt.Message]) -> _Batch:
+        batch = _Batch()
+        for message in messages:
+            topic = message.topic.value
+            payload = message.payload if isinstance(message.payload, (bytes, str)) else b""
+            try:
+                ref = self.topics.parse(topic)
+            except WireError as exc:
+                self._ignore("not a topic of the link", str(exc))
+                continue
+            table = self.config.tables.get(ref.table)
+            if ref.channel not in ("event", "table_status"):
+                continue  # the meter's own topics (and its echoes)
+            if table is None:
+                self._ignore("not a table of this link", f"{topic}")
+                continue
+            if table.site != ref.site:
+                self._ignore("wrong site", f"{topic}: table {table.id!r} is at site {table.site!r}")
+                continue
+            try:
+                if ref.channel == "table_status":
+                    self.table_status[table.id] = decode_table_status(payload, ref).status
+                    continue
+                m = decode_table_message(payload, ref)
+            except WireError as exc:
+                self._ignore("not a valid message", f"{topic}: {exc}")
+                continue
+            offered = self.sequencer.offer(m)
+            if offered.duplicate:
+                batch.duplicates.append(m)
+            elif offered.gap:
+                log.debug(
+                    "table %s seq %d waits for seq %d",
+                    m.table,
+                    m.seq,
+                    self.sequencer.applied_seq(m.table) + 1,
+                )
+            batch.ready.extend(offered.ready)
+            batch.acks.add(m.table)
+        return batch
+
+    async def handle(self, client: aiomqtt.Client, messages: Sequence[aiomqtt.Message]) -> None:
+        """Apply a batch durably, then tell the tables (acks, replies, amounts)."""
+        batch = self._sort(messages)
+        applied = await asyncio.to_thread(self._apply, batch)
+        out = []
+        progressives: set[str] = set()
+        for a in applied:
+            if a.duplicate and a.message.message_id != a.record.message_id:
+                self._ignore(
+                    "conflicting duplicate",
+                    f"table {a.message.table!r} seq {a.message.seq}: message id {a.message.message_id} "
+                    f"is not the applied {a.record.message_id}",
+                )
+                continue
+            if a.reply is not None:
+                out.append(self._publish(client, self.topics.reply(a.message.table), a.reply, retain=False))
+            if (
+                not a.duplicate
+                and a.record.progressive is not None
+                and a.record.kind in ("contribution", "award")
+            ):
+                progressives.add(a.record.progressive)
+        ledger = self.store.ledger
+        for pid in sorted(progressives):
+            out.append(
+                self._publish(
+                    client, self.topics.amount(pid), ledger.progressives[pid].amount_message(), True
+                )
+            )
+        for table in sorted(batch.acks):
+            out.append(self._publish(client, self.topics.ack(table), ledger.table(table).ack_message(), True))
+        await asyncio.gather(*out)
+
+    def _apply(self, batch: _Batch) -> list[Applied]:
+        applied = self.store.apply(batch.ready)
+        for m in batch.duplicates:
+            earlier = self.store.duplicate(m)
+            if earlier is not None:
+                applied.append(earlier)
+        return applied

@@ -1,0 +1,442 @@
+"""The meter's store: SQLite, every record durable before anyone is told, hash-chained.
+
+The journal's discipline (``controller/journal.py``): WAL and ``synchronous=FULL`` (a record
+is on the disk before :meth:`Store.apply` returns, so a power cut loses nothing that was
+acknowledged); records are append-only, gapless, never changed (triggers refuse it); each
+table's message is one record carrying its dedup key ``(table_id, table_seq)`` (unique), in
+the same transaction as the state it changes. Each record carries the SHA-256 of the one
+before it and of itself: at every start the chain is checked and every record folded again
+(:class:`~.ledger.Ledger`), and a damaged store is refused naming the first bad record.
+
+No amount is ever lowered except by a recorded award: the fold allows nothing else, and a
+trigger refuses any update of a progressive's amount downwards whose record is not an award
+(N.J.A.C. 13:69D-1.52(f), "not decreased unless paid and recorded").
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Final, TextIO
+from urllib.parse import quote
+
+from wire import Award, Refusal, TableMessage, format_money
+from wire import fields as wf
+
+from .config import MeterConfig
+from .ledger import KINDS, OPENED, Draft, FoldError, Ledger, Record, decide, reply
+
+SCHEMA_VERSION: Final = 1
+APPLICATION_ID: Final = 0x504D5452  # "PMTR"
+GENESIS: Final = "0" * 64
+
+_KIND_LIST: Final = ", ".join(f"'{k}'" for k in KINDS)
+SCHEMA: Final = f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE records (
+    seq         INTEGER PRIMARY KEY CHECK (seq >= 1),
+    wall_ns     INTEGER NOT NULL,
+    kind        TEXT    NOT NULL CHECK (kind IN ({_KIND_LIST})),
+    table_id    TEXT,
+    table_seq   INTEGER CHECK (table_seq >= 1),
+    message_id  TEXT,
+    progressive TEXT,
+    body        TEXT    NOT NULL CHECK (json_valid(body)),
+    prev_hash   TEXT    NOT NULL,
+    hash        TEXT    NOT NULL UNIQUE,
+    CHECK ((table_id IS NULL) = (table_seq IS NULL) AND (table_id IS NULL) = (message_id IS NULL))
+);
+CREATE UNIQUE INDEX records_dedup ON records (table_id, table_seq) WHERE table_id IS NOT NULL;
+CREATE UNIQUE INDEX records_message ON records (message_id) WHERE message_id IS NOT NULL;
+CREATE INDEX records_kind ON records (kind, seq);
+CREATE TRIGGER records_gapless BEFORE INSERT ON records
+    WHEN NEW.seq IS NOT (SELECT coalesce(max(seq), 0) + 1 FROM records)
+    BEGIN SELECT RAISE(ABORT, 'meter store: a seq follows the last record without a gap'); END;
+CREATE TRIGGER records_never_change BEFORE UPDATE ON records
+    BEGIN SELECT RAISE(ABORT, 'meter store: a record is never changed'); END;
+CREATE TRIGGER records_never_deleted BEFORE DELETE ON records
+    BEGIN SELECT RAISE(ABORT, 'meter store: a record is never deleted'); END;
+
+-- The state after the last record, kept for reading (status) and checked against the fold.
+CREATE TABLE progressive_state (
+    id            TEXT PRIMARY KEY,
+    amount        INTEGER NOT NULL CHECK (amount >= 0),
+    carry         TEXT    NOT NULL,
+    record_seq    INTEGER NOT NULL REFERENCES records (seq),
+    contributions INTEGER NOT NULL,
+    wagers        INTEGER NOT NULL,
+    wagered       INTEGER NOT NULL,
+    awards        INTEGER NOT NULL,
+    paid          INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TRIGGER meter_lowered_only_by_award BEFORE UPDATE ON progressive_state
+    WHEN NEW.amount < OLD.amount AND NOT EXISTS (
+        SELECT 1 FROM records WHERE seq = NEW.record_seq AND kind = 'award' AND progressive = NEW.id)
+    BEGIN SELECT RAISE(ABORT, 'meter store: a meter is lowered only by a recorded award'); END;
+CREATE TABLE table_state (
+    id          TEXT PRIMARY KEY,
+    applied_seq INTEGER NOT NULL,
+    verdict     TEXT CHECK (verdict IS NULL OR json_valid(verdict)),
+    accepted    TEXT NOT NULL CHECK (json_valid(accepted))
+) WITHOUT ROWID;
+CREATE TRIGGER table_seq_never_back BEFORE UPDATE ON table_state
+    WHEN NEW.applied_seq < OLD.applied_seq
+    BEGIN SELECT RAISE(ABORT, 'meter store: a table''s applied seq never goes back'); END;
+"""
+
+_COLUMNS: Final = "seq, wall_ns, kind, table_id, table_seq, message_id, progressive, body, prev_hash, hash"
+
+
+class StoreError(Exception):
+    """The store cannot be used as asked; the message names the file and what to do."""
+
+
+class StoreCorrupt(StoreError):
+    """The store does not hold what was recorded; the message names the first bad record."""
+
+
+class StoreBusy(StoreError):
+    """Another meter process has the store open."""
+
+
+class ConfigMismatch(StoreError):
+    """The configuration changes a running progressive's parameters."""
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False)
+
+
+def record_hash(prev: str, seq: int, wall_ns: int, kind: str, table_id: str | None, table_seq: int | None,
+                message_id: str | None, progressive: str | None, body: str) -> str:  # fmt: skip
+    """SHA-256 of the previous record's hash and every column of this record."""
+    fields = _dumps([seq, wall_ns, kind, table_id, table_seq, message_id, progressive, body])
+    return hashlib.sha256(f"{prev}\n{fields}".encode()).hexdigest()
+
+
+def _connect(path: Path, read_only: bool) -> sqlite3.Connection:
+    uri = f"file:{quote(str(path))}?mode={'ro' if read_only else 'rwc'}"
+    try:
+        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=10.0)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open the meter store: {exc}") from None
+
+
+def _statements(script: str) -> list[str]:
+    out, current = [], ""
+    for line in script.splitlines():
+        if line.strip().startswith("--") or not line.strip():
+            continue
+        current += line + "\n"
+        if sqlite3.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    return out
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path, create: bool) -> None:
+    try:
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise StoreCorrupt(f"{path}: not a meter store (SQLite says: {exc})") from None
+    if app == 0 and version == 0 and tables == 0:
+        if not create:
+            raise StoreError(f"{path}: an empty file, not a meter store")
+        conn.execute("BEGIN IMMEDIATE")
+        for statement in _statements(SCHEMA):
+            conn.execute(statement)
+        conn.execute("INSERT INTO meta VALUES ('created_wall_ns', ?)", (str(time.time_ns()),))
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+        return
+    if app != APPLICATION_ID:
+        raise StoreError(
+            f"{path}: a SQLite file, but not a progressive meter store (application_id {app:#x})"
+        )
+    if version != SCHEMA_VERSION:
+        raise StoreError(
+            f"{path}: meter store schema version {version}; this software reads version {SCHEMA_VERSION}"
+        )
+
+
+def _row_record(row: Sequence[Any], path: Path) -> tuple[Record, str, str, str]:
+    seq, wall_ns, kind, table_id, table_seq, message_id, progressive, body, prev, digest = row
+    try:
+        parsed = json.loads(body)
+    except (TypeError, ValueError):
+        raise StoreCorrupt(f"{path}: record {seq}: its body is not JSON") from None
+    return (
+        Record(seq, wall_ns, kind, table_id, table_seq, message_id, progressive, parsed),
+        body,
+        prev,
+        digest,
+    )
+
+
+def iter_records(
+    conn: sqlite3.Connection, path: Path, after: int = 0
+) -> Iterator[tuple[Record, str, str, str]]:
+    try:
+        cursor = conn.execute(f"SELECT {_COLUMNS} FROM records WHERE seq > ? ORDER BY seq", (after,))
+        for row in cursor:
+            yield _row_record(row, path)
+    except sqlite3.DatabaseError as exc:
+        raise StoreCorrupt(f"{path}: cannot read the records: {exc}") from None
+
+
+def verify(conn: sqlite3.Connection, path: Path) -> tuple[Ledger, str]:
+    """Check the chain and fold every record; the ledger and the last hash, or :class:`StoreCorrupt`."""
+    problems = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+    if problems != ["ok"]:
+        raise StoreCorrupt(f"{path}: SQLite's check of the file: {'; '.join(problems[:5])}")
+    ledger = Ledger()
+    prev = GENESIS
+    conn.execute("BEGIN")
+    try:
+        for record, body, stored_prev, digest in iter_records(conn, path):
+            where = f"{path}: record {record.seq} ({record.kind})"
+            if stored_prev != prev:
+                raise StoreCorrupt(f"{where}: does not follow the hash of the record before it")
+            again = record_hash(prev, record.seq, record.wall_ns, record.kind, record.table_id,
+                                record.table_seq, record.message_id, record.progressive, body)  # fmt: skip
+            if again != digest:
+                raise StoreCorrupt(f"{where}: its hash does not match what it holds: it was changed")
+            try:
+                ledger.fold(record)
+            except FoldError as exc:
+                raise StoreCorrupt(f"{path}: {exc}") from None
+            prev = digest
+        _check_state(conn, path, ledger)
+    finally:
+        conn.execute("COMMIT")
+    return ledger, prev
+
+
+def _check_state(conn: sqlite3.Connection, path: Path, ledger: Ledger) -> None:
+    rows = conn.execute(
+        "SELECT id, amount, carry, record_seq, contributions, wagers, wagered, awards, paid "
+        "FROM progressive_state"
+    ).fetchall()
+    kept = {r[0]: tuple(r[1:]) for r in rows}
+    folded = {
+        p.id: (p.amount, str(p.carry), p.record_seq, p.contributions, p.wagers, p.wagered, p.awards, p.paid)
+        for p in ledger.progressives.values()
+    }
+    for pid in sorted(set(kept) | set(folded)):
+        if kept.get(pid) != folded.get(pid):
+            raise StoreCorrupt(
+                f"{path}: progressive {pid!r}: the state kept {kept.get(pid)} "
+                f"is not the records' {folded.get(pid)}"
+            )
+    tables = {r[0]: r[1] for r in conn.execute("SELECT id, applied_seq FROM table_state")}
+    for tid in sorted(set(tables) | set(ledger.tables)):
+        want = ledger.tables[tid].applied_seq if tid in ledger.tables else None
+        if tables.get(tid) != want:
+            raise StoreCorrupt(
+                f"{path}: table {tid!r}: applied seq kept {tables.get(tid)}, the records give {want}"
+            )
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A table's message made into a record (or a duplicate of one already made)."""
+
+    message: TableMessage
+    record: Record
+    reply: Award | Refusal | None
+    duplicate: bool = False
+
+
+def _lock(path: Path) -> TextIO:
+    lock_path = path.with_name(path.name + ".lock")
+    handle = open(lock_path, "a+")  # noqa: SIM115 - held for the store's life; the kernel frees it at exit
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "unknown"
+        handle.close()
+        raise StoreBusy(f"{path}: the meter store is open by another meter process (pid {holder})") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+class Store:
+    """The one writer of a meter store. Blocking: the service calls it from a thread, one call at a time."""
+
+    def __init__(self, path: Path, config: MeterConfig) -> None:
+        self.path = path
+        self.config = config
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = _lock(path)
+        self.conn = _connect(path, read_only=False)
+        try:
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = FULL")
+            _check_schema(self.conn, path, create=True)
+            self.ledger, self._last_hash = verify(self.conn, path)
+            self._open_progressives()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        self.conn.close()
+        self._lock.close()
+
+    # -- the configuration against the records --
+
+    def _open_progressives(self) -> None:
+        drafts = []
+        for pid, params in sorted(self.config.progressives.items()):
+            state = self.ledger.progressives.get(pid)
+            if state is None:
+                drafts.append(Draft(OPENED, pid, {"progressive": pid, **params.to_json()}))
+                continue
+            for name, ours, theirs in (
+                ("initial", format_money(params.initial), format_money(state.params.initial)),
+                ("reset", format_money(params.reset), format_money(state.params.reset)),
+                ("rate_of_progression", _rate(params.rate), _rate(state.params.rate)),
+            ):
+                if ours != theirs:
+                    raise ConfigMismatch(
+                        f"{self.config.path}: [progressives.{pid}] {name}: {ours} in the configuration, "
+                        f"but the meter has run it at {theirs} since record {state.opened_seq}; "
+                        "the parameters of a running progressive are those filed (§ 639a.12(d)(3)): a new "
+                        "progressive id starts a new meter"
+                    )
+        if drafts:
+            self._commit(drafts, time.time_ns())
+
+    # -- applying --
+
+    def applied_seqs(self) -> dict[str, int]:
+        return {t.id: t.applied_seq for t in self.ledger.tables.values()}
+
+    def apply(self, messages: Sequence[TableMessage], wall_ns: int | None = None) -> list[Applied]:
+        """Make each message (each the next of its table, in order) a record; one transaction."""
+        if not messages:
+            return []
+        records = self._commit(messages, wall_ns or time.time_ns())
+        return [Applied(m, r, reply(r)) for m, r in zip(messages, records, strict=True)]
+
+    def _commit(self, items: Sequence[TableMessage | Draft], wall_ns: int) -> list[Record]:
+        """Decide, fold and write each item on a copy of the ledger; it replaces the ledger at COMMIT."""
+        ledger = self.ledger.copy()
+        prev = self._last_hash
+        out = []
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for item in items:
+                seq = ledger.last_seq + 1
+                if isinstance(item, Draft):
+                    record = Record(seq, wall_ns, item.kind, None, None, None, item.progressive, item.body)
+                else:
+                    d = decide(ledger, self.config, item)
+                    record = Record(
+                        seq, wall_ns, d.kind, item.table, item.seq, item.message_id, d.progressive, d.body
+                    )
+                body = _dumps(dict(record.body))
+                digest = record_hash(
+                    prev, record.seq, wall_ns, record.kind, record.table_id,
+                    record.table_seq, record.message_id, record.progressive, body,
+                )  # fmt: skip
+                ledger.fold(record)
+                conn.execute(
+                    f"INSERT INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (record.seq, wall_ns, record.kind, record.table_id, record.table_seq, record.message_id,
+                     record.progressive, body, prev, digest),
+                )  # fmt: skip
+                self._write_state(ledger, record)
+                prev = digest
+                out.append(record)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        self.ledger, self._last_hash = ledger, prev
+        return out
+
+    def _write_state(self, ledger: Ledger, record: Record) -> None:
+        if record.progressive is not None and record.progressive in ledger.progressives:
+            p = ledger.progressives[record.progressive]
+            self.conn.execute(
+                "INSERT INTO progressive_state VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET amount = excluded.amount, carry = excluded.carry, "
+                "record_seq = excluded.record_seq, contributions = excluded.contributions, "
+                "wagers = excluded.wagers, wagered = excluded.wagered, "
+                "awards = excluded.awards, paid = excluded.paid",
+                (
+                    p.id,
+                    p.amount,
+                    str(p.carry),
+                    p.record_seq,
+                    p.contributions,
+                    p.wagers,
+                    p.wagered,
+                    p.awards,
+                    p.paid,
+                ),
+            )
+        if record.table_id is not None:
+            t = ledger.tables[record.table_id]
+            self.conn.execute(
+                "INSERT INTO table_state VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+                "applied_seq = excluded.applied_seq, verdict = excluded.verdict, "
+                "accepted = excluded.accepted",
+                (
+                    t.id,
+                    t.applied_seq,
+                    None if t.verdict is None else _dumps(t.verdict.to_json()),
+                    _dumps(sorted(t.accepted)),
+                ),
+            )
+
+    def earlier(self, table: str, seq: int) -> Record | None:
+        """The record a table's message made, by its dedup key (for a duplicate)."""
+        row = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM records WHERE table_id = ? AND table_seq = ?", (table, seq)
+        ).fetchone()
+        return None if row is None else _row_record(row, self.path)[0]
+
+    def duplicate(self, message: TableMessage) -> Applied | None:
+        """The earlier record of a message sent again, with its reply again (an award is re-sent)."""
+        record = self.earlier(message.table, message.seq)
+        if record is None:
+            return None
+        return Applied(message, record, reply(record), duplicate=True)
+
+
+# --- reading, while the meter runs (status, history) ------------------------------------------
+
+
+def open_read_only(path: Path) -> sqlite3.Connection:
+    if not path.exists():
+        raise StoreError(f"{path}: no meter store there (check [store] path)")
+    conn = _connect(path, read_only=True)
+    _check_schema(conn, path, create=False)
+    return conn
+
+
+def carry_of(text: str) -> Fraction:
+    return Fraction(text)
+
+
+def _rate(rate: Fraction) -> str:
+    return wf.format_percent(rate) + "%"

@@ -1,0 +1,76 @@
+"""A link on a real broker for the tests: the broker, the meter in this process, tables."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+
+from meter.config import load
+from meter.service import MeterService
+from meter.store import Store
+
+from .link_table import SimTable, meter_config
+from .mosquitto import Broker, Pki
+
+
+class Link:
+    def __init__(self, root: Path, pki: Pki, broker: Broker, tables: Mapping[str, str]) -> None:
+        self.root = root
+        self.pki = pki
+        self.broker = broker
+        self.config_path = meter_config(root / "meter", broker, pki, tables)
+        self.config = load(self.config_path)
+        self.stop = asyncio.Event()
+        self.tables: dict[str, SimTable] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self.store: Store | None = None
+        self.service: MeterService | None = None
+        self._meter_stop = asyncio.Event()
+        self._meter_task: asyncio.Task[None] | None = None
+
+    async def start_meter(self) -> MeterService:
+        self.store = Store(self.config.store, self.config)
+        self.service = MeterService(self.config, self.store)
+        self._meter_stop = asyncio.Event()
+        self._meter_task = asyncio.create_task(self.service.run(self._meter_stop))
+        async with asyncio.timeout(10):
+            await self.service.connected.wait()
+        return self.service
+
+    async def stop_meter(self) -> None:
+        self._meter_stop.set()
+        if self._meter_task is not None:
+            await self._meter_task
+        if self.store is not None:
+            self.store.close()
+        self.store = self.service = self._meter_task = None
+
+    def table(self, name: str, site: str = "site-a", broker: Broker | None = None) -> SimTable:
+        t = SimTable(name, site, broker or self.broker, self.pki)
+        self.tables[name] = t
+        self._tasks.append(asyncio.create_task(t.run(self.stop)))
+        return t
+
+    async def close(self) -> None:
+        self.stop.set()
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*self._tasks)
+        await self.stop_meter()
+
+
+@contextlib.asynccontextmanager
+async def running_link(
+    root: Path, pki: Pki, tables: Mapping[str, str], meter: bool = True
+) -> AsyncIterator[Link]:
+    broker = Broker(root, pki)
+    broker.start()
+    link = Link(root, pki, broker, tables)
+    try:
+        if meter:
+            await link.start_meter()
+        yield link
+    finally:
+        await link.close()
+        broker.stop()

@@ -1,0 +1,531 @@
+"""The messages of the progressive link, schema version :data:`SCHEMA_VERSION`.
+
+Every message is a JSON object with ``"schema"`` and ``"kind"``; decoding is strict (an
+unknown field, a float, a missing field or a topic that does not match the body is a
+:class:`~.errors.WireError` naming the field). docs/progressive-link.md gives an example of each.
+
+A table's message is the journal's outbox entry (``controller/journal.py``,
+``OutboxEntry.envelope()``) with the schema version: the table id, its gapless per-table
+``seq``, the ``message_id`` (a UUID, the same when sent again), the journal record that caused
+it (``event_seq``, ``event_id``, ``round``), the ``kind`` and its ``payload``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final, Literal
+
+from . import fields as f
+from .errors import WireError
+from .reader import Obj, boolean, dumps, exactly, load, one_of
+from .topics import TopicRef
+
+SCHEMA_VERSION: Final = 1
+
+TABLE_KINDS: Final = ("declaration", "contribution", "hit")
+STATUSES: Final = ("online", "offline")
+
+
+def _schema(value: object, field_name: str) -> int:
+    if value != SCHEMA_VERSION or isinstance(value, bool):
+        raise WireError(
+            field_name, f"{value!r}: this software reads schema version {SCHEMA_VERSION} of the link"
+        )
+    return SCHEMA_VERSION
+
+
+def _uuid(value: object, field_name: str) -> str:
+    if not isinstance(value, str):
+        raise WireError(field_name, f"{value!r} is not a UUID string")
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        raise WireError(field_name, f"{value!r} is not a UUID") from None
+    return value
+
+
+# --- awards -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Share:
+    """A share of the meter as it stands when the player is paid (§ 639a.12(d)(4)): 100% or less."""
+
+    percent: Fraction
+
+    def to_json(self) -> dict[str, str]:
+        return {"share": f.format_percent(self.percent)}
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A fixed amount, recorded by the meter; it does not come off the meter."""
+
+    amount: int
+
+    def to_json(self) -> dict[str, str]:
+        return {"fixed": f.format_money(self.amount)}
+
+
+AwardTerms = Share | Fixed
+
+
+def _award_terms(value: object, path: str) -> AwardTerms:
+    obj = Obj(value, path)
+    if "share" in obj.value:
+        terms: AwardTerms = Share(obj.get("share", f.percent))
+    elif "fixed" in obj.value:
+        terms = Fixed(obj.get("fixed", f.money))
+    else:
+        raise WireError(path, 'an award is {"share": "100"} (percent of the meter) or {"fixed": "500.00"}')
+    obj.done()
+    return terms
+
+
+# --- table -> meter ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """A progressive's parameters as the table's Rules Submission gives them."""
+
+    initial: int
+    reset: int
+    rate: Fraction
+    """Percent of each progressive wager added to the meter (``18`` for ``"18%"``)."""
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "initial": f.format_money(self.initial),
+            "reset": f.format_money(self.reset),
+            "rate_of_progression": f.format_percent(self.rate) + "%",
+        }
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """The table's progressives and their parameters, sent when it loads its Rules Submission."""
+
+    progressives: Mapping[str, Parameters]
+    kind: Literal["declaration"] = "declaration"
+
+    def to_json(self) -> dict[str, object]:
+        return {"progressives": {k: p.to_json() for k, p in sorted(self.progressives.items())}}
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """A progressive's accepted wagers at one lock-out: how many and the amount wagered."""
+
+    progressive: str
+    wagers: int
+    wagered: int
+    kind: Literal["contribution"] = "contribution"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "progressive": self.progressive,
+            "wagers": self.wagers,
+            "wagered": f.format_money(self.wagered),
+        }
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A player's winning hand that the paytable pays from the progressive: the table's claim."""
+
+    progressive: str
+    seat: int
+    hand: str
+    award: AwardTerms
+    kind: Literal["hit"] = "hit"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "progressive": self.progressive,
+            "seat": self.seat,
+            "hand": self.hand,
+            "award": self.award.to_json(),
+        }
+
+
+Payload = Declaration | Contribution | Hit
+
+
+def _parameters(value: object, path: str) -> Parameters:
+    obj = Obj(value, path)
+    out = Parameters(
+        obj.get("initial", f.money), obj.get("reset", f.money), obj.get("rate_of_progression", f.rate)
+    )
+    obj.done()
+    return out
+
+
+def _payload(kind: str, obj: Obj) -> Payload:
+    if kind == "declaration":
+        progs = obj.obj("progressives")
+        declared = {
+            f.ident(k, progs.field(k)): _parameters(v, progs.field(k)) for k, v in progs.value.items()
+        }
+        progs.done(progs.value)
+        payload: Payload = Declaration(declared)
+    elif kind == "contribution":
+        payload = Contribution(
+            obj.get("progressive", f.ident), obj.get("wagers", f.count), obj.get("wagered", f.money)
+        )
+    else:
+        payload = Hit(
+            obj.get("progressive", f.ident),
+            obj.get("seat", f.count),
+            obj.get("hand", f.text),
+            obj.get("award", _award_terms),
+        )
+    obj.done()
+    return payload
+
+
+@dataclass(frozen=True)
+class TableMessage:
+    """One message of a table's outbox, as it goes on the wire."""
+
+    table: str
+    seq: int
+    message_id: str
+    event_seq: int
+    event_id: str
+    round: str | None
+    payload: Payload
+
+    @property
+    def kind(self) -> str:
+        return self.payload.kind
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "schema": SCHEMA_VERSION,
+            "table": self.table,
+            "seq": self.seq,
+            "message_id": self.message_id,
+            "event_seq": self.event_seq,
+            "event_id": self.event_id,
+            "round": self.round,
+            "kind": self.kind,
+            "payload": self.payload.to_json(),
+        }
+
+    def encode(self) -> bytes:
+        return dumps(self.to_json())
+
+
+def decode_table_message(data: bytes | str, ref: TopicRef | None = None) -> TableMessage:
+    """A table's message; with ``ref`` (its topic), the table id must be the topic's."""
+    obj = Obj(load(data, "table message"), "")
+    obj.get("schema", _schema)
+    table = obj.get("table", f.ident)
+    if ref is not None:
+        if ref.channel != "event":
+            raise WireError(
+                "topic", f"a table's message goes on its event topic, not the {ref.channel} topic"
+            )
+        if ref.table != table:
+            raise WireError("table", f"{table!r} is not the table of the topic ({ref.table!r})")
+    kind = obj.get("kind", one_of(TABLE_KINDS))
+    message = TableMessage(
+        table,
+        obj.get("seq", f.count),
+        obj.get("message_id", _uuid),
+        obj.get("event_seq", f.count),
+        obj.get("event_id", f.text),
+        obj.optional("round", f.text),
+        _payload(kind, obj.obj("payload")),
+    )
+    obj.done()
+    return message
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """A table's retained online/offline status (``offline`` is also its last will)."""
+
+    table: str
+    status: Literal["online", "offline"]
+
+    def encode(self) -> bytes:
+        return dumps(
+            {"schema": SCHEMA_VERSION, "kind": "table_status", "table": self.table, "status": self.status}
+        )
+
+
+def decode_table_status(data: bytes | str, ref: TopicRef) -> TableStatus:
+    obj = Obj(load(data, "table status"), "")
+    obj.get("schema", _schema)
+    obj.get("kind", exactly("table_status"))
+    table = obj.get("table", f.ident)
+    if ref.channel != "table_status" or ref.table != table:
+        raise WireError("table", f"{table!r} is not the table of the topic ({ref.table!r})")
+    status = obj.get("status", one_of(STATUSES))
+    obj.done()
+    return TableStatus(table, "online" if status == "online" else "offline")
+
+
+# --- meter -> tables --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeterStatus:
+    """The meter's retained status; re-sent every ``heartbeat_seconds`` while online (its word)."""
+
+    status: Literal["online", "offline"]
+    heartbeat_seconds: int
+    beat: int = 0
+    """Counts the heartbeats since the meter started (a new word each time)."""
+    kind: Literal["meter_status"] = "meter_status"
+
+    def to_json(self) -> dict[str, object]:
+        return {"status": self.status, "heartbeat_seconds": self.heartbeat_seconds, "beat": self.beat}
+
+
+@dataclass(frozen=True)
+class LastAward:
+    table: str
+    paid: int
+    award_seq: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"table": self.table, "paid": f.format_money(self.paid), "award_seq": self.award_seq}
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A progressive's meter amount (retained). ``record_seq`` grows: drop one not newer."""
+
+    progressive: str
+    amount: int
+    record_seq: int
+    last_award: LastAward | None = None
+    kind: Literal["amount"] = "amount"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "progressive": self.progressive,
+            "amount": f.format_money(self.amount),
+            "record_seq": self.record_seq,
+            "last_award": None if self.last_award is None else self.last_award.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The meter's word on the table's latest declaration."""
+
+    declaration_seq: int
+    accepted: bool
+    field: str | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "declaration_seq": self.declaration_seq,
+            "accepted": self.accepted,
+            "field": self.field,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Ack:
+    """Retained, per table: every message up to ``applied_seq`` is durable at the meter."""
+
+    table: str
+    applied_seq: int
+    verdict: Verdict | None = None
+    kind: Literal["ack"] = "ack"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "table": self.table,
+            "applied_seq": self.applied_seq,
+            "verdict": None if self.verdict is None else self.verdict.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Award:
+    """The meter's award for a table's hit (sent again if the table sends the hit again)."""
+
+    table: str
+    seq: int
+    """The hit's seq at the table."""
+    message_id: str
+    progressive: str
+    award_seq: int
+    """The order of awards on this meter: claims are awarded in the order received."""
+    record_seq: int
+    terms: AwardTerms
+    paid: int
+    meter_before: int
+    meter_after: int
+    kind: Literal["award"] = "award"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "table": self.table,
+            "seq": self.seq,
+            "message_id": self.message_id,
+            "progressive": self.progressive,
+            "award_seq": self.award_seq,
+            "record_seq": self.record_seq,
+            "award": self.terms.to_json(),
+            "paid": f.format_money(self.paid),
+            "meter_before": f.format_money(self.meter_before),
+            "meter_after": f.format_money(self.meter_after),
+        }
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The meter refused a table's message: nothing of it was applied. ``field`` names what."""
+
+    table: str
+    seq: int
+    message_id: str
+    field: str
+    reason: str
+    kind: Literal["refusal"] = "refusal"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "table": self.table,
+            "seq": self.seq,
+            "message_id": self.message_id,
+            "field": self.field,
+            "reason": self.reason,
+        }
+
+
+MeterMessage = MeterStatus | Amount | Ack | Award | Refusal
+
+_CHANNEL_KINDS: Final[Mapping[str, tuple[str, ...]]] = {
+    "meter_status": ("meter_status",),
+    "amount": ("amount",),
+    "ack": ("ack",),
+    "reply": ("award", "refusal"),
+}
+
+
+def encode(message: MeterMessage) -> bytes:
+    return dumps({"schema": SCHEMA_VERSION, "kind": message.kind, **message.to_json()})
+
+
+def _last_award(value: object, path: str) -> LastAward:
+    obj = Obj(value, path)
+    out = LastAward(obj.get("table", f.ident), obj.get("paid", f.money), obj.get("award_seq", f.count))
+    obj.done()
+    return out
+
+
+def _verdict(value: object, path: str) -> Verdict:
+    obj = Obj(value, path)
+    out = Verdict(
+        obj.get("declaration_seq", f.count),
+        obj.get("accepted", boolean),
+        obj.optional("field", f.text),
+        obj.optional("reason", lambda v, p: f.text(v, p, 2000)),
+    )
+    obj.done()
+    return out
+
+
+def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
+    """A message from the meter's topics, checked against its topic.
+
+    A table acts on what this returns only: a message on any other topic is refused here
+    (:class:`WireError` on ``topic``), whatever it says.
+    """
+    if not ref.from_meter:
+        raise WireError("topic", f"the {ref.channel} topic is not one of the meter's: ignored")
+    obj = Obj(load(data, "meter message"), "")
+    obj.get("schema", _schema)
+    kind = obj.get("kind", one_of(_CHANNEL_KINDS[ref.channel]))
+    message: MeterMessage
+    if kind == "meter_status":
+        status = obj.get("status", one_of(STATUSES))
+        message = MeterStatus(
+            "online" if status == "online" else "offline",
+            obj.get("heartbeat_seconds", f.count),
+            obj.get("beat", lambda v, p: f.count(v, p, 0)),
+        )
+    elif kind == "amount":
+        message = Amount(
+            obj.get("progressive", f.ident),
+            obj.get("amount", f.money),
+            obj.get("record_seq", f.count),
+            obj.optional("last_award", _last_award),
+        )
+        if message.progressive != ref.progressive:
+            raise WireError(
+                "progressive", f"{message.progressive!r} is not the topic's ({ref.progressive!r})"
+            )
+    else:
+        table = obj.get("table", f.ident)
+        if table != ref.table:
+            raise WireError("table", f"{table!r} is not the table of the topic ({ref.table!r})")
+        if kind == "ack":
+            message = Ack(
+                table,
+                obj.get("applied_seq", lambda v, p: f.count(v, p, 0)),
+                obj.optional("verdict", _verdict),
+            )
+        elif kind == "award":
+            message = Award(
+                table,
+                obj.get("seq", f.count),
+                obj.get("message_id", _uuid),
+                obj.get("progressive", f.ident),
+                obj.get("award_seq", f.count),
+                obj.get("record_seq", f.count),
+                obj.get("award", _award_terms),
+                obj.get("paid", f.money),
+                obj.get("meter_before", f.money),
+                obj.get("meter_after", f.money),
+            )
+        else:
+            message = Refusal(
+                table,
+                obj.get("seq", f.count),
+                obj.get("message_id", _uuid),
+                obj.get("field", f.text),
+                obj.get("reason", lambda v, p: f.text(v, p, 2000)),
+            )
+    obj.done()
+    return message
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Ack",
+    "Amount",
+    "Award",
+    "AwardTerms",
+    "Contribution",
+    "Declaration",
+    "Fixed",
+    "Hit",
+    "LastAward",
+    "MeterMessage",
+    "MeterStatus",
+    "Parameters",
+    "Payload",
+    "Refusal",
+    "Share",
+    "TableMessage",
+    "TableStatus",
+    "Verdict",
+    "decode_meter_message",
+    "decode_table_message",
+    "decode_table_status",
+    "encode",
+]

@@ -1,0 +1,110 @@
+"""Strict reading of a JSON object: every key known, every field named in an error."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from .errors import WireError
+
+T = TypeVar("T")
+
+
+def load(data: bytes | str, what: str) -> dict[str, Any]:
+    """The JSON object in ``data`` (UTF-8), or :class:`WireError` saying why not."""
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        value = json.loads(text, parse_float=_no_float, parse_constant=_no_constant)
+    except UnicodeDecodeError as exc:
+        raise WireError("", f"{what}: not UTF-8 ({exc})") from None
+    except ValueError as exc:
+        raise WireError("", f"{what}: not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise WireError("", f"{what}: a JSON object is expected, not {type(value).__name__}")
+    return value
+
+
+def _no_float(text: str) -> object:
+    # Money and shares are decimal strings; a JSON number with a point would be read as a float.
+    raise ValueError(f"the number {text} has a fraction: amounts and percents are decimal strings")
+
+
+def _no_constant(text: str) -> object:
+    raise ValueError(f"{text} is not a number")
+
+
+def dumps(value: object) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+class Obj:
+    """A JSON object being read: :meth:`get` each field, then :meth:`done` refuses the rest."""
+
+    def __init__(self, value: object, path: str) -> None:
+        if not isinstance(value, dict):
+            raise WireError(path, f"a JSON object is expected, not {value!r}")
+        self.value: dict[str, Any] = value
+        self.path = path
+        self._seen: set[str] = set()
+
+    def field(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def get(self, key: str, read: Callable[[object, str], T]) -> T:
+        self._seen.add(key)
+        if key not in self.value:
+            raise WireError(self.field(key), "missing")
+        return read(self.value[key], self.field(key))
+
+    def optional(self, key: str, read: Callable[[object, str], T]) -> T | None:
+        self._seen.add(key)
+        raw = self.value.get(key)
+        return None if raw is None else read(raw, self.field(key))
+
+    def obj(self, key: str) -> Obj:
+        self._seen.add(key)
+        if key not in self.value:
+            raise WireError(self.field(key), "missing")
+        return Obj(self.value[key], self.field(key))
+
+    def done(self, also_known: Iterable[str] = ()) -> None:
+        known = self._seen | set(also_known)
+        for key in self.value:
+            if key not in known:
+                close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise WireError(self.field(key), f"unknown field{hint}")
+
+
+def exactly(expected: object) -> Callable[[object, str], object]:
+    def read(value: object, field: str) -> object:
+        if value != expected or isinstance(value, bool) != isinstance(expected, bool):
+            raise WireError(field, f"{value!r} is not {expected!r}")
+        return value
+
+    return read
+
+
+def one_of(choices: tuple[str, ...]) -> Callable[[object, str], str]:
+    def read(value: object, field: str) -> str:
+        if not isinstance(value, str) or value not in choices:
+            close = difflib.get_close_matches(str(value), choices, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise WireError(field, f"{value!r} is not one of {', '.join(choices)}{hint}")
+        return value
+
+    return read
+
+
+def boolean(value: object, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise WireError(field, f"{value!r} is not true or false")
+    return value
+
+
+def string(value: object, field: str) -> str:
+    if not isinstance(value, str):
+        raise WireError(field, f"{value!r} is not a string")
+    return value
