@@ -57,8 +57,9 @@ from .asia_poker import (
     compare_sets,
 )
 from .cards import Card, CardError, format_cards, parse_cards
-from .engine import IllegalEvent
+from .engine import GameBase, IllegalEvent
 from .events import Event, seat_of
+from .hooks import Actor, Devices, Waiting, in_words
 from .money import Cents, Odds, format_money
 from .options import boolean, choice, money, option
 from .settlement import PAYOUT_LIMITED, REMOVE_DECK, Outcome, Result, Settlement
@@ -461,7 +462,7 @@ class Settling:
     meters: dict[str, Cents]
 
 
-class AsiaPokerGame:
+class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
     """Asia Poker (58 Pa. Code ch. 659a); exported as :data:`GAME`.
 
     :mod:`.fortune_asia_poker` subclasses it: the round is the same, the wagers
@@ -608,30 +609,46 @@ class AsiaPokerGame:
         return set_hands(state.cards_of(DEALER), state.rules.house_way, a234_low=state.rules.a234_lowest)
 
     def awaiting(self, state: AsiaPokerState) -> str:
-        """What the round waits for before it can be settled; ``""`` when it can be."""
+        """What the round waits for before it can be settled, in words; ``""`` when it can be."""
+        return in_words(self.dealing_waits_for(state))
+
+    def waiting_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
+        return () if state.void is not None else self.dealing_waits_for(state)
+
+    def devices(self, rules: AsiaTableRules) -> Devices:
+        """The shuffler and the automated dealing shoe, where the Rules Submission uses them."""
+        return Devices.for_cards(rules.shuffler, rules.dealing, "§ 659a.5(a), § 659a.10")
+
+    def dealing_waits_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
+        """What the round waits for until every hand is set and the dealer's cards are in."""
         if not state.locked:
-            return 'wagers and "no more bets" (§ 659a.7(c))'
+            return (Waiting(Actor.DEALER, 'wagers and "no more bets" (§ 659a.7(c))', "§ 659a.7(c)"),)
         if state.start is None:
             method = state.rules.starting_position
-            return f"the starting position by the {method} (§ 659a.5(g))"
+            what = f"the starting position by the {method} (§ 659a.5(g))"
+            return (Waiting(Actor.DEALER, what, "§ 659a.5(g)"),)
         players = self.players(state)
         for seat in players:
             if seat in state.voided:
                 continue
             n = len(state.cards_of(str(seat)))
             if n < CARDS_PER_HAND:
-                return f"seat {seat}'s seven cards ({n} so far, § 659a.8(c))"
+                what = f"seat {seat}'s seven cards ({n} so far, § 659a.8(c))"
+                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)", seat),)
         if state.exposed:
             seat = state.exposed[0]
-            return f"seat {seat}'s choice to play or void the hand after an exposed card (§ 659a.13(d))"
+            what = f"seat {seat}'s choice to play or void the hand after an exposed card (§ 659a.13(d))"
+            return (Waiting(Actor.PLAYER, what, "§ 659a.13(d)", seat),)
         for seat in players:
             if seat not in state.voided and state.setting_of(seat) is None:
-                return f"seat {seat} to set the high, medium and low hands (§ 659a.11(b))"
+                what = f"seat {seat} to set the high, medium and low hands (§ 659a.11(b))"
+                return (Waiting(Actor.PLAYER, what, "§ 659a.11(b)", seat),)
         if any(s not in state.voided for s in players):
             n = len(state.cards_of(DEALER))
             if n < CARDS_PER_HAND:
-                return f"the dealer's seven cards ({n} so far, § 659a.8(c))"
-        return ""
+                what = f"the dealer's seven cards ({n} so far, § 659a.8(c))"
+                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)"),)
+        return ()
 
     def may_surrender(self, state: AsiaPokerState) -> list[int]:
         """The seats that may still surrender: the dealer's hands are set, and the player has no

@@ -74,6 +74,7 @@ from .blackjack_wagers import (
     OPTIONAL_WAGERS,
     PROGRESSIVES,
     STRAIGHT_JACK,
+    STRAIGHT_JACK_AWARDS,
     THREE_CARD_POKER,
     THREE_CARD_POKER_ROWS,
     TITLES,
@@ -86,11 +87,13 @@ from .blackjack_wagers import (
     optional_paytable,
     settle_remaining,
     settle_second_card,
+    unknown_meters,
 )
 from .cards import ACE, TEN, Card, format_cards
-from .engine import Game, IllegalEvent
+from .engine import Game, GameBase, IllegalEvent
 from .events import Event, seat_of
 from .hand import HandValue
+from .hooks import Actor, Devices, Progressive, Waiting, in_words, meter_rows
 from .money import Award, Cents, Odds, format_money
 from .options import boolean, choice, integer, money, option, rate_of_progression
 from .settlement import Outcome, Result, Settlement, void_all
@@ -523,7 +526,7 @@ def _money(cents: Cents) -> str:
 # --- the game ------------------------------------------------------------------------------------
 
 
-class Blackjack:
+class Blackjack(GameBase[BlackjackRules, BlackjackState]):
     """Blackjack (ch. 633a) for the round engine (:class:`~.engine.Game`)."""
 
     name = NAME
@@ -566,6 +569,53 @@ class Blackjack:
         at a time (§ 633a.11); ``0`` when no hand of that seat is in play."""
         turn = state.turn
         return turn[1] if turn is not None and turn[0] == seat else 0
+
+    def waiting_for(self, state: BlackjackState) -> tuple[Waiting, ...]:
+        return waiting(state)
+
+    def progressives(self, rules: BlackjackRules) -> tuple[Progressive, ...]:
+        """The Bad Beat, Hit and Run and Straight Jack Progressive Wagers the Rules Submission
+        offers (§ 633a.6(e)(8), (10), (11)), each with its meter of the same name; placed through
+        the touchscreen in any amount, no sensor counts them."""
+        declared = (
+            (
+                BAD_BEAT,
+                rules.bad_beat_offered,
+                "§ 633a.6(e)(8)",
+                rules.bad_beat_initial,
+                rules.bad_beat_reset,
+                rules.bad_beat_rate,
+                meter_rows(rules.bad_beat_paytable or {}),
+            ),
+            (
+                HIT_AND_RUN,
+                rules.hit_and_run_offered,
+                "§ 633a.6(e)(10), § 633a.13(l)",
+                rules.hit_and_run_initial,
+                rules.hit_and_run_reset,
+                rules.hit_and_run_rate,
+                meter_rows(rules.hit_and_run_paytable or {}),
+            ),
+            (
+                STRAIGHT_JACK,
+                rules.straight_jack_offered,
+                "§ 633a.6(e)(11), § 633a.13(m)",
+                rules.straight_jack_initial,
+                rules.straight_jack_reset,
+                rules.straight_jack_rate,
+                meter_rows(STRAIGHT_JACK_AWARDS),
+            ),
+        )
+        return tuple(
+            Progressive(name, TITLES[name], section, False, None, initial, reset, rate, rows)
+            for name, offered, section, initial, reset, rate, rows in declared
+            if offered
+        )
+
+    def devices(self, rules: BlackjackRules) -> Devices:
+        """The automated dealing shoe and the hole-card reader: with an ace or a 10-count up card
+        the hole card goes to the reader (§ 633a.7(h))."""
+        return Devices(shoe=True, hole_card_reader=True, section="§ 633a.7(h)")
 
     def settle(self, state: BlackjackState) -> Settlement:
         if state.phase == VOID:
@@ -1077,41 +1127,64 @@ def _irregularity(state: BlackjackState, event: Event) -> BlackjackState:
 
 
 def waiting_for(state: BlackjackState) -> str:
-    """What the round waits for, in words."""
+    """What the round waits for, in words (``"nothing"`` once it can be settled)."""
+    return in_words(waiting(state)) or "nothing"
+
+
+def waiting(state: BlackjackState) -> tuple[Waiting, ...]:
+    """What the round waits for, as :class:`~.hooks.Waiting` data; empty once it can be settled."""
     if state.phase == BETTING:
-        return "wagers and 'no more bets'"
+        return (Waiting(Actor.DEALER, "wagers and 'no more bets'", "§ 633a.6"),)
     if state.phase == DEALING:
-        short = [str(n) for n, s in sorted(state.seats.items()) if len(s.initial) < 2]
-        parts = (
-            [f"the initial two cards of seat{'s' if len(short) > 1 else ''} {', '.join(short)}"]
-            if short
-            else []
-        )
+        short = [n for n, s in sorted(state.seats.items()) if len(s.initial) < 2]
+        out = []
+        if short:
+            seats = f"seat{'s' if len(short) > 1 else ''} {', '.join(map(str, short))}"
+            seat = short[0] if len(short) == 1 else None
+            out.append(Waiting(Actor.SHOE, f"the initial two cards of {seats}", "§ 633a.7", seat))
         if not state.dealer:
-            parts.append("the dealer's up card")
-        return " and ".join(parts)
+            out.append(Waiting(Actor.SHOE, "the dealer's up card", "§ 633a.7"))
+        return (Waiting(Actor.SHOE, " and ".join(w.what for w in out), "§ 633a.7", out[0].seat),)
     if state.phase == CHECK:
-        insurance = (
-            "insurance decisions, then " if state.up_card is not None and state.up_card.rank == ACE else ""
-        )
-        return f"{insurance}the card reader (hole_card_reader, § 633a.7(h))"
+        reader = "the card reader (hole_card_reader, § 633a.7(h))"
+        if state.up_card is not None and state.up_card.rank == ACE:
+            return (Waiting(Actor.PLAYER, f"insurance decisions, then {reader}", "§ 633a.8, § 633a.7(h)"),)
+        return (Waiting(Actor.READER, reader, "§ 633a.7(h)"),)
     if state.phase == DEALER_BLACKJACK:
-        return "the dealer's hole card (the card reader found a Blackjack)"
+        return (
+            Waiting(Actor.SHOE, "the dealer's hole card (the card reader found a Blackjack)", "§ 633a.7(h)"),
+        )
     if state.phase == PLAY:
         turn = state.turn
         assert turn is not None
         seat, index = turn
         hand = state.seats[seat].hands[index]
         if hand.status == CARD:
-            return f"a card to seat {seat} hand {index}"
+            return (Waiting(Actor.SHOE, f"a card to seat {seat} hand {index}", "§ 633a.7", seat),)
         if hand.double:
-            return f"seat {seat} hand {index} to stand or rescue ({hand.value.words}, doubled down)"
-        return f"seat {seat} hand {index} to decide ({hand.value.words})"
+            what = f"seat {seat} hand {index} to stand or rescue ({hand.value.words}, doubled down)"
+            return (Waiting(Actor.PLAYER, what, RESCUE_SECTION, seat),)
+        return (
+            Waiting(
+                Actor.PLAYER, f"seat {seat} hand {index} to decide ({hand.value.words})", "§ 633a.7", seat
+            ),
+        )
     if state.phase == DEALER:
         if len(state.dealer) < 2:
-            return "the dealer's hole card"
-        return f"the dealer's next card (the dealer has {blackjack_value(state.dealer).words})"
-    return "nothing"
+            return (Waiting(Actor.SHOE, "the dealer's hole card", "§ 633a.7"),)
+        what = f"the dealer's next card (the dealer has {blackjack_value(state.dealer).words})"
+        return (Waiting(Actor.SHOE, what, "§ 633a.7"),)
+    if state.phase == COMPLETE:
+        return tuple(
+            Waiting(
+                Actor.METER,
+                f"the {wager} meter: seat {seat} won {award} (a meter event, or the record's meters)",
+                "§ 633a.7(o)",
+                seat,
+            )
+            for wager, seat, award in unknown_meters(state)
+        )
+    return ()
 
 
 # --- settlement ----------------------------------------------------------------------------------

@@ -589,6 +589,22 @@ def _bad_beat_hand(state: BlackjackState, seat: SeatState) -> str | None:
     return None
 
 
+def unknown_meters(state: BlackjackState) -> tuple[tuple[str, int, Award], ...]:
+    """``(wager, seat, award)`` for each progressive wager that wins a share of a meter the round
+    does not know: the round waits for that meter before it is settled (:func:`pay_progressive`)."""
+    out = []
+    for wager in PROGRESSIVES:
+        if wager in state.meters:
+            continue
+        for number in sorted(state.seats, reverse=True):
+            seat = state.seats[number]
+            if wager in seat.wagers:
+                claim = _claim(state, number, seat, wager)
+                if claim is not None and isinstance(claim.award, MeterShare):
+                    out.append((wager, number, claim.award))
+    return tuple(out)
+
+
 def settle_remaining(state: BlackjackState, meters: dict[str, Cents]) -> list[Outcome]:
     """§ 633a.7(o): after all cards, from the dealer's right: Bad Beat, Hit and Run (2), Straight Jack (3)."""
     found: dict[tuple[int, str], Outcome] = {}

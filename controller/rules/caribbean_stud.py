@@ -38,7 +38,7 @@ from types import MappingProxyType
 from typing import Final
 
 from .cards import ACE, KING, TEN, Card, format_cards
-from .engine import Game, IllegalEvent
+from .engine import Game, GameBase, IllegalEvent
 from .events import Event, seat_of
 from .high import (
     CATEGORY_NAMES,
@@ -57,6 +57,7 @@ from .high import (
     describe,
     ranks_of,
 )
+from .hooks import Actor, Devices, Progressive, Waiting, in_words, meter_rows
 from .money import Award, Cents, MeterShare, Odds, format_money, parse_award, pay_from_meter
 from .options import boolean, choice, integer, money, option, rate_of_progression
 from .settlement import (
@@ -424,7 +425,7 @@ def progressive_award(rules: CaribbeanStudRules, code: int) -> Award | None:
     return PROGRESSIVE_PAYTABLES[rules.progressive_paytable].get(category_of(code))
 
 
-class CaribbeanStud:
+class CaribbeanStud(GameBase[CaribbeanStudRules, CaribbeanStudState]):
     """The :class:`~.engine.Game` for Caribbean Stud Poker."""
 
     name: Final = NAME
@@ -437,6 +438,33 @@ class CaribbeanStud:
     def decks(self, rules: CaribbeanStudRules) -> int:
         """One: with two decks they alternate, each used for every other round (§ 639a.3(b)(2)-(3))."""
         return 1
+
+    def progressives(self, rules: CaribbeanStudRules) -> tuple[Progressive, ...]:
+        """The Progressive Payout Wager where offered (§ 639a.7(d)(2)): one chip on the Progressive
+        Table Game System's sensor is one wager (§ 639a.8(b)); the meter by § 639a.12(d)(3)."""
+        if not rules.progressive_offered:
+            return ()
+        table = PROGRESSIVE_PAYTABLES[rules.progressive_paytable]
+        return (
+            Progressive(
+                name=PROGRESSIVE,
+                title=_wager_title(PROGRESSIVE),
+                section="§ 639a.7(d)(2), § 639a.12(d)",
+                sensor=True,
+                wager=rules.progressive_wager,
+                initial=rules.progressive_initial,
+                reset=rules.progressive_reset,
+                rate_of_progression=rules.progressive_rate,
+                meter_rows=meter_rows(table, CATEGORY_NAMES.__getitem__),
+            ),
+        )
+
+    def devices(self, rules: CaribbeanStudRules) -> Devices:
+        """The shuffler and the automated dealing shoe, where the Rules Submission uses them."""
+        return Devices.for_cards(rules.shuffler, rules.dealing, "§ 639a.5(a), § 639a.10")
+
+    def waiting_for(self, state: CaribbeanStudState) -> tuple[Waiting, ...]:
+        return () if state.void else _waiting_for(state)
 
     def start(self, rules: CaribbeanStudRules, meters: Mapping[str, Cents]) -> CaribbeanStudState:
         meter = meters.get(PROGRESSIVE)
@@ -699,7 +727,7 @@ class CaribbeanStud:
             )
         waiting = _waiting_for(state)
         if waiting:
-            raise IllegalEvent(f"the round is not complete; it waits for {waiting}")
+            raise IllegalEvent(f"the round is not complete; it waits for {in_words(waiting)}")
         if not state.ante_seats:
             return Settlement(NAME, (), meters)
         return _showdown(state, meters)
@@ -750,22 +778,24 @@ def _missing_cards(state: CaribbeanStudState) -> str:
     return "; ".join(short)
 
 
-def _waiting_for(state: CaribbeanStudState) -> str:
+def _waiting_for(state: CaribbeanStudState) -> tuple[Waiting, ...]:
     if not state.no_more_bets:
-        return "the dealer's 'no more bets' (§ 639a.8(b))"
+        return (Waiting(Actor.DEALER, "the dealer's 'no more bets' (§ 639a.8(b))", "§ 639a.8(b)"),)
     if not state.ante_seats:
-        return ""
+        return ()
     if not state.dealt:
-        return f"the cards: {_missing_cards(state)}"
+        return (Waiting(Actor.SHOE, f"the cards: {_missing_cards(state)}", "§ 639a.8(d)"),)
     turn = state.next_to_decide
     if turn is not None:
-        return f"seat {turn}'s decision, bet or fold (§ 639a.11(b))"
+        what = f"seat {turn}'s decision, bet or fold (§ 639a.11(b))"
+        return (Waiting(Actor.PLAYER, what, "§ 639a.11(b)", turn),)
     if state.meter is None and any(PROGRESSIVE in w for w in state.wagers.values()):
-        return (
+        what = (
             "the progressive meter (a meter event, or meters.progressive in the record): a Progressive "
             "Payout Wager is paid from the meter as it stands (§ 639a.12(d)(4))"
         )
-    return ""
+        return (Waiting(Actor.METER, what, "§ 639a.12(d)(4)"),)
+    return ()
 
 
 def _showdown(state: CaribbeanStudState, meters: dict[str, Cents]) -> Settlement:

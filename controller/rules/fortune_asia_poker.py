@@ -48,6 +48,7 @@ from typing import Any, Final
 
 from .asia_poker_game import (
     AsiaPokerGame,
+    AsiaPokerState,
     AsiaTableRules,
     PayoutLimit,
     Settling,
@@ -56,6 +57,7 @@ from .asia_poker_game import (
 )
 from .cards import ACE, SUIT_CHARS, Card
 from .engine import IllegalEvent
+from .hooks import Actor, Progressive, Waiting, meter_rows
 from .money import Award, Cents, MeterShare, MoneyError, Odds, format_money, parse_money, pay_from_meter
 from .options import OptionError, boolean, choice, money, option, paytable
 from .settlement import FLOORPERSON_VALIDATE, NOT_FROM_INVENTORY, PROGRESSIVE_LIGHT, Outcome, Result
@@ -531,6 +533,59 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
     def meter_names(self, rules: AsiaTableRules) -> tuple[str, ...]:
         assert isinstance(rules, FortuneAsiaPokerRules)
         return (PROGRESSIVE_METER,) if rules.progressive_offered else ()
+
+    def progressives(self, rules: AsiaTableRules) -> tuple[Progressive, ...]:
+        """The Progressive Payout Wager where offered (§ 659a.7(e), § 659a.11(h)(3)): one chip on
+        the sensor is one wager. The text gives the meter a reset amount and no separate initial
+        amount (§ 659a.12(d)), so a table's first round begins with the meter at its reset."""
+        assert isinstance(rules, FortuneAsiaPokerRules)
+        if not rules.progressive_offered:
+            return ()
+        return (
+            Progressive(
+                name=PROGRESSIVE_METER,
+                title="Progressive Payout Wager",
+                section="§ 659a.7(e), § 659a.11(h)(3), § 659a.12(d)",
+                sensor=True,
+                wager=rules.progressive_wager,
+                initial=rules.progressive_reset,
+                reset=rules.progressive_reset,
+                rate_of_progression=None,
+                meter_rows=meter_rows(rules.progressive_paytable),
+            ),
+        )
+
+    def waiting_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
+        """As Asia Poker's, and then the meter where a hand wins a share of it and no meter is
+        known (§ 659a.11(h)(3)(ii)(D))."""
+        waiting = super().waiting_for(state)
+        if waiting or state.void is not None or PROGRESSIVE_METER in dict(state.meters):
+            return waiting
+        rules = state.rules
+        assert isinstance(rules, FortuneAsiaPokerRules)
+        return tuple(
+            Waiting(
+                Actor.METER,
+                f"the progressive meter: seat {seat} won {award} on the Progressive Payout Wager (a meter "
+                "event, or the record's meters) (§ 659a.11(h)(3)(ii)(D))",
+                "§ 659a.11(h)(3)(ii)(D)",
+                seat,
+            )
+            for seat, award in self._meter_shares(state, rules)
+        )
+
+    def _meter_shares(self, state: AsiaPokerState, rules: FortuneAsiaPokerRules) -> list[tuple[int, Award]]:
+        """The seats whose Progressive Payout Wager wins a share of the meter, from the right."""
+        out: list[tuple[int, Award]] = []
+        for seat in reversed(self.players(state)):
+            if seat in state.voided or not state.stake(seat, PROGRESSIVE):
+                continue
+            hand = fortune_hand(state.cards_of(str(seat)))
+            if hand.row is not None and hand.at_least(FULL_HOUSE):
+                award = rules.progressive_paytable[hand.row]
+                if isinstance(award, MeterShare):
+                    out.append((seat, award))
+        return out
 
     def lammers(self, ctx: Settling) -> list[int]:
         """The seats with an Envy lammer: a Qualifying Wager on a hand not voided.

@@ -37,9 +37,10 @@ from types import MappingProxyType
 from typing import Final
 
 from .cards import ACE, JACK, KING, QUEEN, Card, CardError, format_cards, parse_cards
-from .engine import IllegalEvent
+from .engine import GameBase, IllegalEvent
 from .events import Event, seat_of
 from .high import FLUSH, STRAIGHT, category_of, code7, describe
+from .hooks import Actor, Devices, Waiting
 from .money import Cents, Odds, format_money
 from .options import boolean, choice, integer, money, option
 from .settlement import PAYOUT_LIMITED, Outcome, Result, Settlement
@@ -401,8 +402,9 @@ def _initial_deal_complete(state: HoldemBonusState) -> bool:
 # --- the game -------------------------------------------------------------------------------
 
 
-class HoldemBonusGame:
-    """Texas Hold 'Em Bonus Poker (58 Pa. Code ch. 647a); exported as :data:`GAME`."""
+class HoldemBonusGame(GameBase[HoldemBonusRules, HoldemBonusState]):
+    """Texas Hold 'Em Bonus Poker (58 Pa. Code ch. 647a); exported as :data:`GAME`. No
+    progressive wager (the default)."""
 
     name: Final = "holdem-bonus"
     title: Final = "Texas Hold 'Em Bonus Poker"
@@ -417,6 +419,16 @@ class HoldemBonusGame:
 
     def start(self, rules: HoldemBonusRules, meters: Mapping[str, Cents]) -> HoldemBonusState:
         return HoldemBonusState(rules, tuple(sorted(meters.items())))
+
+    def waiting_for(self, state: HoldemBonusState) -> tuple[Waiting, ...]:
+        if state.void is not None:
+            return ()
+        now = awaiting(state)
+        return () if _settleable(state, now) else (_waiting(state, now),)
+
+    def devices(self, rules: HoldemBonusRules) -> Devices:
+        """The shuffler and the automated dealing shoe, where the Rules Submission uses them."""
+        return Devices.for_cards(rules.shuffler, rules.dealing, "§ 647a.5(a), § 647a.10")
 
     def apply(self, state: HoldemBonusState, event: Event) -> HoldemBonusState:
         if state.void is not None:
@@ -632,6 +644,24 @@ def _decision(state: HoldemBonusState, event: Event, street: str | None = None) 
 
 
 def _waiting_words(state: HoldemBonusState, now: Awaiting) -> str:
+    return _waiting(state, now).what
+
+
+def _waiting(state: HoldemBonusState, now: Awaiting) -> Waiting:
+    step = now.step
+    what = _words(now)
+    if step == "wagers":
+        return Waiting(Actor.DEALER, what, "§ 647a.7(c)")
+    if step == "deal":
+        return Waiting(Actor.SHOE, what, "§ 647a.8(d)", now.seat)
+    if step.endswith("_decision"):
+        return Waiting(Actor.PLAYER, what, _DECISION_SECTION[step.removesuffix("_decision")], now.seat)
+    if step in _STREETS:
+        return Waiting(Actor.SHOE, what, _BOARD_SECTION[step])
+    return Waiting(Actor.DEALER, what, "§ 647a.11(h)")
+
+
+def _words(now: Awaiting) -> str:
     step = now.step
     if step == "wagers":
         return 'the round waits for wagers and "no more bets"'
@@ -773,14 +803,18 @@ def _void(
 # --- settlement ----------------------------------------------------------------------------
 
 
+def _settleable(state: HoldemBonusState, now: Awaiting) -> bool:
+    if now.step == "done":
+        return True
+    nobody_in = not any(p.in_play for p in state.players)
+    # Every player folded: no showdown; the Bonus Wagers need only the first cards.
+    return now.step in _STREETS and nobody_in
+
+
 def _check_complete(state: HoldemBonusState) -> None:
     now = awaiting(state)
-    if now.step == "done":
-        return
-    nobody_in = not any(p.in_play for p in state.players)
-    if now.step in _STREETS and nobody_in:
-        return  # every player folded: no showdown; the Bonus Wagers need only the first cards
-    raise IllegalEvent(f"the round cannot be settled yet: {_waiting_words(state, now)}")
+    if not _settleable(state, now):
+        raise IllegalEvent(f"the round cannot be settled yet: {_waiting_words(state, now)}")
 
 
 class _Limit:

@@ -49,9 +49,10 @@ from typing import Final
 from . import high
 from .badugi import BADACEY_BADUGI, BADEUCEY_BADUGI, BADUGI
 from .cards import Card, format_cards
-from .engine import IllegalEvent
+from .engine import GameBase, IllegalEvent
 from .events import Event, seat_of
 from .hand import HandValue, Ranking
+from .hooks import Actor, Waiting
 from .low import A5_LOW, DEUCE_TO_SEVEN_LOW, eight_or_better_code, low_rank
 from .money import Cents, MoneyError, format_money, parse_money
 from .omaha import OMAHA_HIGH, OMAHA_LOW8, has_qualifying_low
@@ -469,8 +470,11 @@ class PokerRoomState:
 # --- the game -------------------------------------------------------------------------------
 
 
-class PokerRoomGame:
-    """The poker room's showdowns (58 Pa. Code §§ 637a.19-637a.21); exported as :data:`GAME`."""
+class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
+    """The poker room's showdowns (58 Pa. Code §§ 637a.19-637a.21); exported as :data:`GAME`.
+
+    No progressive (a meter given at the start is refused) and no device: the dealer deals by
+    hand and keys in the cards (the defaults)."""
 
     name: Final = "poker-room"
     title: Final = "Poker: Five-card Omaha, Triple Draw and Badugi showdowns"
@@ -507,6 +511,9 @@ class PokerRoomGame:
                 "no_more_bets)"
             )
         return replace(new, started=True)
+
+    def waiting_for(self, state: PokerRoomState) -> tuple[Waiting, ...]:
+        return waiting_for(state)
 
     def settle(self, state: PokerRoomState) -> Settlement:
         return _settle(state)
@@ -1028,27 +1035,32 @@ def _share_words(shares: Sequence[Share]) -> str:
     return f"seats {', '.join(seats[:-1])} and {seats[-1]} tie: " + ", ".join(out)
 
 
-def _check_showdown(state: PokerRoomState, pots: Sequence[Pot]) -> None:
+def _showdown_waits_for(state: PokerRoomState, pots: Sequence[Pot]) -> Waiting | None:
     v = state.variant
     contested = sorted({s for p in pots if len(p.eligible) > 1 for s in p.eligible})
     if not contested:
-        return
+        return None
     if not state.betting_over:
-        raise IllegalEvent(
+        what = (
             f"the round waits for the final betting round to be completed (no_more_bets) before the showdown "
             f"({v.at('(k)')})"
         )
+        return Waiting(Actor.DEALER, what, v.at("(k)"))
     for s in contested:
         held = len(_seat(state, s).cards)
         if held != v.hand_size:
-            raise IllegalEvent(
+            what = (
                 f"the showdown waits for seat {s}'s hand: {held} of {v.hand_size} cards given ({v.showdown})"
             )
+            return Waiting(Actor.SHOE, what, v.showdown, s)
     if len(state.board) != v.board:
-        raise IllegalEvent(
+        section = f"{v.at('(h)')}-(j)"
+        what = (
             f"the showdown waits for the board: {len(state.board)} of {v.board} community cards given "
-            f"({v.at('(h)')}-(j))"
+            f"({section})"
         )
+        return Waiting(Actor.SHOE, what, section)
+    return None
 
 
 def _check_blinds(state: PokerRoomState) -> None:
@@ -1088,25 +1100,39 @@ def _values(state: PokerRoomState, seats: Iterable[int]) -> dict[int, dict[str, 
     return out
 
 
+def waiting_for(state: PokerRoomState) -> tuple[Waiting, ...]:
+    """What the round waits for before its pots can be awarded; empty once they can be. A Blind
+    Bet from the wrong player, or bets that build no pots, wait for the dealer to correct them."""
+    if not state.seats:
+        return (
+            Waiting(
+                Actor.DEALER, "the round has no players: it waits for their bets and cards", ALL_SECTIONS
+            ),
+        )
+    if state.drawing is not None:
+        what = (
+            f"the round waits for seat {state.drawing.seat}'s {state.drawing.owed} new card"
+            f"{'s' if state.drawing.owed != 1 else ''} ({DRAW_SECTION})"
+        )
+        return (Waiting(Actor.SHOE, what, DRAW_SECTION, state.drawing.seat),)
+    try:
+        _check_blinds(state)
+        pots = build_pots({s.seat: s.total for s in state.seats}, state.live)
+    except (IllegalEvent, PotError) as exc:
+        return (Waiting(Actor.DEALER, str(exc), ALL_SECTIONS),)
+    showdown = _showdown_waits_for(state, pots)
+    return () if showdown is None else (showdown,)
+
+
 def pot_awards(state: PokerRoomState) -> tuple[PotAward, ...]:
     """Each pot of a complete round and how it is divided; :class:`IllegalEvent` says what is missing.
 
     The settlement is made from these; the dealer's screen can show them pot by pot.
     """
-    if not state.seats:
-        raise IllegalEvent("the round has no players: it waits for their bets and cards")
-    if state.drawing is not None:
-        raise IllegalEvent(
-            f"the round waits for seat {state.drawing.seat}'s {state.drawing.owed} new card"
-            f"{'s' if state.drawing.owed != 1 else ''} ({DRAW_SECTION})"
-        )
-    _check_blinds(state)
-    contributions = {s.seat: s.total for s in state.seats}
-    try:
-        pots = build_pots(contributions, state.live)
-    except PotError as exc:
-        raise IllegalEvent(str(exc)) from None
-    _check_showdown(state, pots)
+    waiting = waiting_for(state)
+    if waiting:
+        raise IllegalEvent(waiting[0].what)
+    pots = build_pots({s.seat: s.total for s in state.seats}, state.live)
     values = _values(state, state.live)
     return tuple(_award(state, pot, values) for pot in pots)
 

@@ -46,9 +46,10 @@ from types import MappingProxyType
 from typing import Final
 
 from .cards import Card, format_cards
-from .engine import Game, IllegalEvent
+from .engine import Game, GameBase, IllegalEvent
 from .events import Event, seat_of
 from .hand import HandValue, Ranking
+from .hooks import Actor, Devices, Waiting, in_words
 from .money import Award, Cents, Odds, format_money
 from .options import boolean, choice, integer, money, odds, option, paytable
 from .settlement import PAYOUT_LIMITED, Outcome, Result, Settlement, void_all
@@ -346,8 +347,8 @@ IRREGULARITIES: Final = (
 
 
 @dataclass(frozen=True)
-class ThreeCardPokerGame:
-    """Three Card Poker as a :class:`~.engine.Game`."""
+class ThreeCardPokerGame(GameBase[ThreeCardPokerRules, ThreeCardPokerState]):
+    """Three Card Poker as a :class:`~.engine.Game`. No progressive wager (the default)."""
 
     name: str = "three-card-poker"
     title: str = "Three Card Poker"
@@ -362,6 +363,15 @@ class ThreeCardPokerGame:
 
     def start(self, rules: ThreeCardPokerRules, meters: Mapping[str, Cents]) -> ThreeCardPokerState:
         return ThreeCardPokerState(rules, MappingProxyType(dict(meters)))
+
+    def waiting_for(self, state: ThreeCardPokerState) -> tuple[Waiting, ...]:
+        return () if state.void else _waiting_for(state)
+
+    def devices(self, rules: ThreeCardPokerRules) -> Devices:
+        """Two decks only alternated with an automated card shuffling device (§ 649a.3, as
+        § 639a.3(b)); the cards may come from an automated dealing shoe (its jam is an
+        irregularity, § 649a.13), which the Rules Submission does not require."""
+        return Devices(shuffler=rules.decks == 2, section="§ 649a.3")
 
     # --- events ----------------------------------------------------------------------------
 
@@ -383,22 +393,23 @@ class ThreeCardPokerGame:
             return void_all(self.name, state.wagers, state.void, state.void_section, state.meters)
         missing = _waiting_for(state)
         if missing:
-            raise IllegalEvent(f"the round is not complete: it waits for {missing}")
+            raise IllegalEvent(f"the round is not complete: it waits for {in_words(missing)}")
         return _settle(self.name, state)
 
 
-def _waiting_for(state: ThreeCardPokerState) -> str:
+def _waiting_for(state: ThreeCardPokerState) -> tuple[Waiting, ...]:
     if not state.no_more_bets:
-        return '"no more bets"'
+        return (Waiting(Actor.DEALER, '"no more bets"', SEC_WAGERS),)
     undealt = [str(s) for s in sorted(state.wagers) if str(s) not in state.hands]
     if undealt:
-        return f"the cards of seat{'s' if len(undealt) > 1 else ''} {', '.join(undealt)}"
+        what = f"the cards of seat{'s' if len(undealt) > 1 else ''} {', '.join(undealt)}"
+        return (Waiting(Actor.SHOE, what, SEC_DEAL, int(undealt[0]) if len(undealt) == 1 else None),)
     seat = state.next_to_decide
     if seat is not None:
-        return f"seat {seat} to play or fold ({SEC_DECISION})"
+        return (Waiting(Actor.PLAYER, f"seat {seat} to play or fold ({SEC_DECISION})", SEC_DECISION, seat),)
     if DEALER not in state.hands:
-        return "the dealer's cards"
-    return ""
+        return (Waiting(Actor.SHOE, "the dealer's cards", SEC_DEAL),)
+    return ()
 
 
 def _wager(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:

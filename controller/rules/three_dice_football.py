@@ -47,8 +47,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Final, Literal
 
-from .engine import Game, IllegalEvent
+from .engine import Game, GameBase, IllegalEvent
 from .events import Event
+from .hooks import Actor, Waiting
 from .money import Cents, Odds
 from .options import OptionError, integer, option
 from .settlement import Outcome, Result, Settlement
@@ -561,13 +562,21 @@ class FootballState:
 
     def waiting_for(self) -> str:
         """What the game waits for, in words."""
+        waiting = self.waiting()
+        return waiting.what if waiting is not None else "nothing: the game is over"
+
+    def waiting(self) -> Waiting | None:
+        """What the game waits for, as data; ``None`` once it is over."""
         if self.phase == "over":
-            return "nothing: the game is over"
+            return None
         if self.quarterback is None:
-            return "a Quarterback: the stickperson offers the dice (§ 661a.4(b), (c))"
+            what = "a Quarterback: the stickperson offers the dice (§ 661a.4(b), (c))"
+            return Waiting(Actor.PLAYER, what, "§ 661a.4(b), (c)")
         if self.phase == "extra_point":
-            return "the extra point roll: an Extra Point Wager was placed (§ 661a.6(f)(1))"
-        return f"the throw of play {self.field.play}, {self.field.announcement()}"
+            what = "the extra point roll: an Extra Point Wager was placed (§ 661a.6(f)(1))"
+            return Waiting(Actor.SHOE, what, "§ 661a.6(f)(1)", self.quarterback)
+        what = f"the throw of play {self.field.play}, {self.field.announcement()}"
+        return Waiting(Actor.SHOE, what, "§ 661a.6", self.quarterback)
 
 
 def dice_next(state: FootballState) -> tuple[Literal["retain", "offer"], int]:
@@ -584,8 +593,9 @@ def dice_next(state: FootballState) -> tuple[Literal["retain", "offer"], int]:
 # --- the game --------------------------------------------------------------------------------
 
 
-class ThreeDiceFootball:
-    """The :class:`~.engine.Game` of ch. 661a."""
+class ThreeDiceFootball(GameBase[ThreeDiceFootballRules, FootballState]):
+    """The :class:`~.engine.Game` of ch. 661a: dice, no cards, no progressive, no device (the
+    defaults)."""
 
     name: Final = NAME
     title: Final = "Three Dice Football"
@@ -623,6 +633,11 @@ class ThreeDiceFootball:
             f"Three Dice Football has no {event.type} event; it takes wager, no_more_bets, decision "
             "(accept_dice, reject_dice, retain_dice), dice and irregularity events"
         )
+
+    def waiting_for(self, state: FootballState) -> tuple[Waiting, ...]:
+        """The Quarterback or the throw (:attr:`Actor.SHOE` stands for the dice); none once over."""
+        waiting = state.waiting()
+        return () if waiting is None else (waiting,)
 
     def settle(self, state: FootballState) -> Settlement:
         result = state.result
