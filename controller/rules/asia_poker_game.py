@@ -62,7 +62,8 @@ from .events import Event, seat_of
 from .hooks import Actor, Devices, Waiting, in_words
 from .money import Cents, Odds, format_money
 from .options import boolean, choice, money, option
-from .settlement import PAYOUT_LIMITED, REMOVE_DECK, Outcome, Result, Settlement
+from .payout_limit import PayoutLimit
+from .settlement import REMOVE_DECK, Outcome, Result, Settlement
 
 # --- the table: six betting positions and the dealer, § 659a.2(a), § 659a.5(g) --------------
 
@@ -434,25 +435,6 @@ class AsiaPokerState:
 # --- the game -------------------------------------------------------------------------------
 
 
-class PayoutLimit:
-    """The Rules Submission's payout limit on a single hand (§ 659a.12(c)), paid in settlement order."""
-
-    def __init__(self, limit: Cents | None) -> None:
-        self.left = limit
-
-    def pay(self, o: Outcome) -> Outcome:
-        if o.result is not Result.WIN or self.left is None:
-            return o
-        paid = min(o.net, self.left)
-        self.left -= paid
-        if paid == o.net:
-            return o
-        note = f"the payout limit of § 659a.12(c) holds the payout to {format_money(paid)}"
-        if paid == 0:
-            return replace(o, result=Result.PUSH, net=0, note=note, flags=(*o.flags, PAYOUT_LIMITED))
-        return replace(o, net=paid, note=note, flags=(*o.flags, PAYOUT_LIMITED))
-
-
 @dataclass
 class Settling:
     """What a settlement builds as it goes: the dealer's hands and the meters as paid so far."""
@@ -581,7 +563,7 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
             if seat in state.voided:
                 outcomes.extend(self._void_seat(state, seat))
                 continue
-            limit = PayoutLimit(rules.payout_limit)
+            limit = PayoutLimit(rules.payout_limit, "§ 659a.12(c)")
             outcomes.append(limit.pay(self._main_outcome(state, seat, dealer)))
             outcomes.extend(self.settle_optional(ctx, seat, limit))
         outcomes.extend(self.settle_table(ctx))

@@ -57,6 +57,7 @@ from .engine import IllegalEvent
 from .hand import HandValue
 from .money import Award, Cents, MeterShare, Odds, format_money, parse_award, pay_from_meter, split_evenly
 from .options import paytable
+from .payout_limit import PayoutLimit
 from .settlement import FLOORPERSON_VERIFY, NOT_FROM_INVENTORY, PAYOUT_LIMITED, Outcome, Result
 from .three_card import blackjack_three_card_hand
 
@@ -206,11 +207,13 @@ def for_one(odds: Odds) -> Fraction:
     return Fraction(odds.pays, odds.per) + (1 if odds.kind == "to" else 0)
 
 
+PAYOUT_LIMIT_SECTION: Final = "§ 633a.2(b)(16)"
+"""The payout limit per hand on the optional wagers' odds payouts (not shares of a meter)."""
+
+
 def limited(payout: Cents, limit: Cents | None) -> tuple[Cents, bool]:
     """``payout`` held to the payout limit per hand (§ 633a.2(b)(16)); and whether it was."""
-    if limit is not None and payout > limit:
-        return limit, True
-    return payout, False
+    return PayoutLimit(limit, PAYOUT_LIMIT_SECTION).hold(payout)
 
 
 def pay_odds(

@@ -50,7 +50,6 @@ from .asia_poker_game import (
     AsiaPokerGame,
     AsiaPokerState,
     AsiaTableRules,
-    PayoutLimit,
     Settling,
     check_equipment,
     limit_problems,
@@ -60,6 +59,7 @@ from .engine import IllegalEvent
 from .hooks import Actor, Progressive, Waiting, meter_rows
 from .money import Award, Cents, MeterShare, MoneyError, Odds, format_money, parse_money, pay_from_meter
 from .options import OptionError, boolean, choice, money, option, paytable
+from .payout_limit import PayoutLimit
 from .settlement import FLOORPERSON_VALIDATE, NOT_FROM_INVENTORY, PROGRESSIVE_LIGHT, Outcome, Result
 
 # --- the Fortune hands of seven cards -------------------------------------------------------

@@ -43,7 +43,8 @@ from .high import FLUSH, STRAIGHT, category_of, code7, describe
 from .hooks import Actor, Devices, Waiting
 from .money import Cents, Odds, format_money
 from .options import boolean, choice, integer, money, option
-from .settlement import PAYOUT_LIMITED, Outcome, Result, Settlement
+from .payout_limit import PayoutLimit
+from .settlement import Outcome, Result, Settlement
 
 # --- the Bonus paytables, § 647a.12(b) -------------------------------------------------------
 
@@ -817,25 +818,6 @@ def _check_complete(state: HoldemBonusState) -> None:
         raise IllegalEvent(f"the round cannot be settled yet: {_waiting_words(state, now)}")
 
 
-class _Limit:
-    """The aggregate payout limit on one hand (§ 647a.12(c)), paid out in settlement order."""
-
-    def __init__(self, limit: Cents) -> None:
-        self.left = limit
-
-    def pay(self, o: Outcome) -> Outcome:
-        if o.result is not Result.WIN:
-            return o
-        paid = min(o.net, self.left)
-        self.left -= paid
-        if paid == o.net:
-            return o
-        note = f"the aggregate payout limit of § 647a.12(c) holds the payout to {format_money(paid)}"
-        if paid == 0:
-            return replace(o, result=Result.PUSH, net=0, note=note, flags=(*o.flags, PAYOUT_LIMITED))
-        return replace(o, net=paid, note=note, flags=(*o.flags, PAYOUT_LIMITED))
-
-
 def _bonus_outcome(state: HoldemBonusState, s: SeatState, section: str, note: str = "") -> Outcome:
     paytable = state.rules.bonus_paytable
     row = bonus_hand(s.cards, state.dealer, paytable)
@@ -879,7 +861,7 @@ def _settle_round(state: HoldemBonusState) -> Settlement:
         dealer_words = describe(dcode)
     threshold = STRAIGHT if rules.ante_paid_on == "straight or higher" else FLUSH
     for p in showdown:
-        limit = _Limit(rules.payout_limit)
+        limit = PayoutLimit(rules.payout_limit, "§ 647a.12(c)", "the aggregate payout limit")
         pcode = code7(p.cards + state.board)
         words = describe(pcode)
         for wager in (ANTE, FLOP, TURN, RIVER):
@@ -909,7 +891,7 @@ def _settle_round(state: HoldemBonusState) -> Settlement:
     # § 647a.11(b)(2)(i): a folded player's Bonus, "pending its resolution at the conclusion of the round".
     for p in reversed(players):
         if p.flop == FOLD and p.bonus:
-            limit = _Limit(rules.payout_limit)
+            limit = PayoutLimit(rules.payout_limit, "§ 647a.12(c)", "the aggregate payout limit")
             outcomes.append(
                 limit.pay(
                     _bonus_outcome(state, p, "§ 647a.11(b)(2)(i), § 647a.12(b)", "folded; Bonus settled")
@@ -932,7 +914,7 @@ def _settle_void(state: HoldemBonusState, void: Void) -> Settlement:
     """
     outcomes: list[Outcome] = [_folded_ante(_must_seat(state, n)) for n in state.folds]
     for s in reversed(state.seats):
-        limit = _Limit(state.rules.payout_limit)
+        limit = PayoutLimit(state.rules.payout_limit, "§ 647a.12(c)", "the aggregate payout limit")
         for wager in (ANTE, FLOP, TURN, RIVER):
             stake = s.stake(wager)
             if stake and not (wager == ANTE and s.flop == FOLD):

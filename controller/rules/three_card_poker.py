@@ -52,6 +52,7 @@ from .hand import HandValue, Ranking
 from .hooks import Actor, Devices, Waiting, in_words
 from .money import Award, Cents, Odds, format_money
 from .options import boolean, choice, integer, money, odds, option, paytable
+from .payout_limit import PayoutLimit
 from .settlement import PAYOUT_LIMITED, Outcome, Result, Settlement, void_all
 from .three_card import (
     HIGH_CARD,
@@ -642,16 +643,17 @@ def _win(
     section: str,
     note: str,
 ) -> Outcome:
-    if limit is not None and won > limit:
+    held, was_limited = PayoutLimit(limit, "§ 601a.2").hold(won)
+    if was_limited:
         return Outcome(
             seat,
             wager,
             stake,
             Result.WIN,
-            limit,
+            held,
             hand,
             f"{section}; § 601a.2",
-            f"{note}; held to the payout limit of {format_money(limit)}",
+            f"{note}; held to the payout limit of {format_money(held)}",
             (PAYOUT_LIMITED,),
         )
     return Outcome(seat, wager, stake, Result.WIN, won, hand, section, note)
