@@ -61,6 +61,7 @@ from .engine import GameBase, IllegalEvent
 from .events import Event, seat_of
 from .hooks import Actor, Devices, Waiting, in_words
 from .money import Cents, Odds, format_money
+from .option_groups import SideWagerOptions
 from .options import boolean, choice, money, option
 from .payout_limit import PayoutLimit
 from .settlement import REMOVE_DECK, Outcome, Result, Settlement
@@ -235,6 +236,9 @@ class AsiaTableRules:
     )
 
 
+BONUS_OPTIONS: Final = SideWagerOptions("bonus", "Bonus Wager", "§ 659a.7(e)")
+
+
 @dataclass(frozen=True)
 class AsiaPokerRules(AsiaTableRules):
     """The Rules Submission of an Asia Poker table (ch. 659a)."""
@@ -246,19 +250,9 @@ class AsiaPokerRules(AsiaTableRules):
         section="§ 659a.12(c)",
         help="the table's minimum Asia Poker Wager",
     )
-    bonus_offered: bool = option(
-        "bonus.offered", boolean, False, section="§ 659a.7(e)", help="whether the Bonus Wager is offered"
-    )
-    bonus_paytable: str = option(
-        "bonus.paytable", choice("A", "B", "C"), "A", section="§ 659a.12(b)", help="Bonus paytable A, B or C"
-    )
-    bonus_minimum: Cents = option(
-        "bonus.minimum",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 659a.12(c)",
-        help="the table's minimum Bonus Wager",
-    )
+    bonus_offered: bool = BONUS_OPTIONS.offered()
+    bonus_paytable: str = BONUS_OPTIONS.paytable(choice("A", "B", "C"), "A", section="§ 659a.12(b)")
+    bonus_minimum: Cents = BONUS_OPTIONS.minimum(section="§ 659a.12(c)")
 
 
 def most_one_player_wins(rules: AsiaPokerRules) -> Cents:

@@ -95,7 +95,8 @@ from .events import Event, seat_of
 from .hand import HandValue
 from .hooks import Actor, Devices, Progressive, Waiting, in_words, meter_rows
 from .money import Award, Cents, Odds, format_money
-from .options import boolean, choice, integer, money, option, rate_of_progression
+from .option_groups import ProgressiveOptions, SideWagerOptions
+from .options import boolean, choice, integer, money, option
 from .settlement import Outcome, Result, Settlement, void_all
 
 NAME: Final = "blackjack"
@@ -167,7 +168,14 @@ IRREGULARITY_SECTION: Final = (
 # --- the Rules Submission ------------------------------------------------------------------------
 
 
-_SJ_MONEY: Final = money(STRAIGHT_JACK_MINIMUM, "the $5,000 minimum", optional=True)
+THREE_CARD_POKER_OPTIONS: Final = SideWagerOptions(
+    THREE_CARD_POKER, TITLES[THREE_CARD_POKER], "§ 633a.6(e), § 633a.7(g)(8)"
+)
+HOUSE_MONEY_OPTIONS: Final = SideWagerOptions(HOUSE_MONEY, TITLES[HOUSE_MONEY], "§ 633a.6(e)(12)")
+STRAIGHT_JACK_OPTIONS: Final = ProgressiveOptions(STRAIGHT_JACK, TITLES[STRAIGHT_JACK], "§ 633a.6(e)(11)")
+HIT_AND_RUN_OPTIONS: Final = ProgressiveOptions(HIT_AND_RUN, TITLES[HIT_AND_RUN], "§ 633a.6(e)(10)")
+BAD_BEAT_OPTIONS: Final = ProgressiveOptions(BAD_BEAT, TITLES[BAD_BEAT], "§ 633a.6(e)(8)")
+BAD_BEAT_METER_SECTION: Final = "§ 633a.6(e)(8), § 605a.7"
 
 
 @dataclass(frozen=True)
@@ -267,27 +275,22 @@ class BlackjackRules:
         section="§ 633a.13(o)",
         help="Royal Match 21 / King's Bounty aggregate maximum; validated only (the wagers are not offered)",
     )
-    three_card_poker_offered: bool = option(
-        "three_card_poker.offered", boolean, False, section="§ 633a.6(e), § 633a.7(g)(8)"
-    )
-    three_card_poker_paytable: Mapping[str, Award | None] | None = option(
-        "three_card_poker.paytable",
+    three_card_poker_offered: bool = THREE_CARD_POKER_OPTIONS.offered()
+    three_card_poker_paytable: Mapping[str, Award | None] | None = THREE_CARD_POKER_OPTIONS.paytable(
         optional_paytable(THREE_CARD_POKER_ROWS),
         None,
         section="§ 633a.13(k)",
         help="straight_flush, three_of_a_kind, straight, flush; required when offered",
     )
-    straight_jack_offered: bool = option("straight_jack.offered", boolean, False, section="§ 633a.6(e)(11)")
-    straight_jack_initial: Cents | None = option(
-        "straight_jack.initial", _SJ_MONEY, None, section="§ 633a.13(m)(2)", help="at least $5,000"
+    straight_jack_offered: bool = STRAIGHT_JACK_OPTIONS.offered()
+    straight_jack_initial: Cents | None = STRAIGHT_JACK_OPTIONS.initial(
+        None, section="§ 633a.13(m)(2)", minimum=STRAIGHT_JACK_MINIMUM, minimum_rule="the $5,000 minimum"
     )
-    straight_jack_reset: Cents | None = option(
-        "straight_jack.reset", _SJ_MONEY, None, section="§ 633a.13(m)(2)", help="at least $5,000"
+    straight_jack_reset: Cents | None = STRAIGHT_JACK_OPTIONS.reset(
+        None, section="§ 633a.13(m)(2)", minimum=STRAIGHT_JACK_MINIMUM, minimum_rule="the $5,000 minimum"
     )
-    straight_jack_rate: str | None = option(
-        "straight_jack.rate_of_progression", rate_of_progression, None, section="§ 633a.13(m)(2)"
-    )
-    house_money_offered: bool = option("house_money.offered", boolean, False, section="§ 633a.6(e)(12)")
+    straight_jack_rate: str | None = STRAIGHT_JACK_OPTIONS.rate(section="§ 633a.13(m)(2)")
+    house_money_offered: bool = HOUSE_MONEY_OPTIONS.offered()
     house_money_portion: int = option(
         "house_money.portion",
         integer(1, 100),
@@ -295,24 +298,17 @@ class BlackjackRules:
         section="§ 633a.7(g)(10)(ii)(A)",
         help="percent of the House Money payout a player may add to the Blackjack Wager",
     )
-    hit_and_run_offered: bool = option("hit_and_run.offered", boolean, False, section="§ 633a.6(e)(10)")
-    hit_and_run_paytable: Mapping[str, Award | None] | None = option(
-        "hit_and_run.paytable",
+    hit_and_run_offered: bool = HIT_AND_RUN_OPTIONS.offered()
+    hit_and_run_paytable: Mapping[str, Award | None] | None = HIT_AND_RUN_OPTIONS.paytable(
         optional_paytable(HIT_AND_RUN_ROWS),
         None,
         section="§ 633a.13(l)",
         help="dealer_blackjack, five_cards ... eight_or_more_cards; required when offered",
     )
-    hit_and_run_initial: Cents | None = option(
-        "hit_and_run.initial", money(optional=True), None, section="§ 633a.13(l)"
-    )
-    hit_and_run_reset: Cents | None = option(
-        "hit_and_run.reset", money(optional=True), None, section="§ 633a.13(l)"
-    )
-    hit_and_run_rate: str | None = option(
-        "hit_and_run.rate_of_progression", rate_of_progression, None, section="§ 633a.13(l)"
-    )
-    bad_beat_offered: bool = option("bad_beat.offered", boolean, False, section="§ 633a.6(e)(8)")
+    hit_and_run_initial: Cents | None = HIT_AND_RUN_OPTIONS.initial(None, section="§ 633a.13(l)")
+    hit_and_run_reset: Cents | None = HIT_AND_RUN_OPTIONS.reset(None, section="§ 633a.13(l)")
+    hit_and_run_rate: str | None = HIT_AND_RUN_OPTIONS.rate(section="§ 633a.13(l)")
+    bad_beat_offered: bool = BAD_BEAT_OPTIONS.offered()
     bad_beat_player_total: int = option(
         "bad_beat.player_total",
         integer(4, 21),
@@ -320,22 +316,15 @@ class BlackjackRules:
         section="§ 633a.6(e)(8)",
         help="the least total of a player's hand that wins the Bad Beat when it loses to a dealer's 21",
     )
-    bad_beat_paytable: Mapping[str, Award | None] | None = option(
-        "bad_beat.paytable",
+    bad_beat_paytable: Mapping[str, Award | None] | None = BAD_BEAT_OPTIONS.paytable(
         optional_paytable(BAD_BEAT_ROWS),
         None,
         section="§ 633a.6(e)(8)",
         help="dealer_blackjack, dealer_21_three_cards ... ; required when offered",
     )
-    bad_beat_initial: Cents | None = option(
-        "bad_beat.initial", money(optional=True), None, section="§ 633a.6(e)(8), § 605a.7"
-    )
-    bad_beat_reset: Cents | None = option(
-        "bad_beat.reset", money(optional=True), None, section="§ 633a.6(e)(8), § 605a.7"
-    )
-    bad_beat_rate: str | None = option(
-        "bad_beat.rate_of_progression", rate_of_progression, None, section="§ 633a.6(e)(8), § 605a.7"
-    )
+    bad_beat_initial: Cents | None = BAD_BEAT_OPTIONS.initial(None, section=BAD_BEAT_METER_SECTION)
+    bad_beat_reset: Cents | None = BAD_BEAT_OPTIONS.reset(None, section=BAD_BEAT_METER_SECTION)
+    bad_beat_rate: str | None = BAD_BEAT_OPTIONS.rate(section=BAD_BEAT_METER_SECTION)
 
     def offered(self, wager: str) -> bool:
         return {

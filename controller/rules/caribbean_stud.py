@@ -59,7 +59,8 @@ from .high import (
 )
 from .hooks import Actor, Devices, Progressive, Waiting, in_words, meter_rows
 from .money import Award, Cents, MeterShare, Odds, format_money, parse_award, pay_from_meter
-from .options import boolean, choice, integer, money, option, rate_of_progression
+from .option_groups import ProgressiveOptions, SideWagerOptions
+from .options import choice, integer, option
 from .settlement import (
     FLOORPERSON_VALIDATE,
     NOT_FROM_INVENTORY,
@@ -185,6 +186,9 @@ PROGRESSIVE_PAYTABLES: Final[Mapping[str, Mapping[int, Award]]] = MappingProxyTy
 
 # --- the Rules Submission ---------------------------------------------------------------------
 
+BONUS_OPTIONS: Final = SideWagerOptions("bonus", "Caribbean Stud Bonus Wager", "§ 639a.7(d)(3)")
+PROGRESSIVE_OPTIONS: Final = ProgressiveOptions("progressive", "Progressive Payout Wager", "§ 639a.7(d)(2)")
+
 
 @dataclass(frozen=True)
 class CaribbeanStudRules:
@@ -222,63 +226,21 @@ class CaribbeanStudRules:
         section="§ 639a.8, § 639a.9, § 639a.10",
         help="dealt from a manual dealing shoe, from the hand or from an automated dealing shoe",
     )
-    bonus_offered: bool = option(
-        "bonus.offered",
-        boolean,
-        False,
-        section="§ 639a.7(d)(3)",
-        help="whether the Caribbean Stud Bonus Wager is offered",
+    bonus_offered: bool = BONUS_OPTIONS.offered()
+    bonus_paytable: str = BONUS_OPTIONS.paytable(choice("A", "B", "C"), "A", section="§ 639a.12(c)")
+    progressive_offered: bool = PROGRESSIVE_OPTIONS.offered()
+    progressive_paytable: str = PROGRESSIVE_OPTIONS.paytable(
+        choice("A", "B", "C"), "A", section="§ 639a.12(d)(1)"
     )
-    bonus_paytable: str = option(
-        "bonus.paytable",
-        choice("A", "B", "C"),
-        "A",
-        section="§ 639a.12(c)",
-        help="the Bonus paytable selected",
+    progressive_wager: Cents = PROGRESSIVE_OPTIONS.wager(section="§ 639a.7(d)(2), § 639a.8(b)")
+    progressive_initial: Cents = PROGRESSIVE_OPTIONS.initial(
+        "10000.00", section="§ 639a.12(d)(3)", minimum=MINIMUM_METER, minimum_rule=METER_RULE
     )
-    progressive_offered: bool = option(
-        "progressive.offered",
-        boolean,
-        False,
-        section="§ 639a.7(d)(2)",
-        help="whether the Progressive Payout Wager is offered",
+    progressive_reset: Cents = PROGRESSIVE_OPTIONS.reset(
+        "10000.00", section="§ 639a.12(d)(3)", minimum=MINIMUM_METER, minimum_rule=METER_RULE
     )
-    progressive_paytable: str = option(
-        "progressive.paytable",
-        choice("A", "B", "C"),
-        "A",
-        section="§ 639a.12(d)(1)",
-        help="the Progressive paytable selected",
-    )
-    progressive_wager: Cents = option(
-        "progressive.wager",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 639a.7(d)(2), § 639a.8(b)",
-        help="the value chip one Progressive Payout Wager is: what the table records for each chip "
-        "its wagering device accepts",
-    )
-    progressive_initial: Cents = option(
-        "progressive.initial",
-        money(MINIMUM_METER, METER_RULE),
-        "10000.00",
-        section="§ 639a.12(d)(3)",
-        help="the meter's initial amount, at least $10,000",
-    )
-    progressive_reset: Cents = option(
-        "progressive.reset",
-        money(MINIMUM_METER, METER_RULE),
-        "10000.00",
-        section="§ 639a.12(d)(3)",
-        help="the meter's reset amount, at least $10,000",
-    )
-    progressive_rate: str | None = option(
-        "progressive.rate_of_progression",
-        rate_of_progression,
-        None,
-        section="§ 639a.12(d)(3)",
-        help="percent of each Progressive Payout Wager added to the meter; required when offered",
-    )
+    progressive_rate: str | None = PROGRESSIVE_OPTIONS.rate(section="§ 639a.12(d)(3)")
+    """Required when the wager is offered (:func:`_check_rate`)."""
 
 
 def _check_rate(rules: CaribbeanStudRules) -> Iterator[str]:

@@ -58,7 +58,8 @@ from .cards import ACE, SUIT_CHARS, Card
 from .engine import IllegalEvent
 from .hooks import Actor, Progressive, Waiting, meter_rows
 from .money import Award, Cents, MeterShare, MoneyError, Odds, format_money, parse_money, pay_from_meter
-from .options import OptionError, boolean, choice, money, option, paytable
+from .option_groups import ProgressiveOptions, SideWagerOptions
+from .options import OptionError, choice, money, option, paytable
 from .payout_limit import PayoutLimit
 from .settlement import FLOORPERSON_VALIDATE, NOT_FROM_INVENTORY, PROGRESSIVE_LIGHT, Outcome, Result
 
@@ -290,6 +291,11 @@ def envy_amounts(rows: Iterable[str]) -> Callable[[object], Mapping[str, str | N
     return parse
 
 
+FORTUNE_BONUS_OPTIONS: Final = SideWagerOptions("fortune_bonus", "Fortune Bonus Wager", "§ 659a.7(e)")
+INSURANCE_OPTIONS: Final = SideWagerOptions("insurance", "Insurance Wager", "§ 659a.7(e)")
+PROGRESSIVE_OPTIONS: Final = ProgressiveOptions("progressive", "Progressive Payout Wager", "§ 659a.7(e)")
+
+
 @dataclass(frozen=True)
 class FortuneAsiaPokerRules(AsiaTableRules):
     """The Rules Submission of a Fortune Asia Poker table (ch. 659a, § 659a.11 as amended)."""
@@ -301,27 +307,14 @@ class FortuneAsiaPokerRules(AsiaTableRules):
         section="§ 659a.12(c)",
         help="the table's minimum Fortune Asia Poker Wager",
     )
-    fortune_bonus_offered: bool = option(
-        "fortune_bonus.offered",
-        boolean,
-        False,
-        section="§ 659a.7(e)",
-        help="whether the Fortune Bonus Wager is offered",
-    )
-    fortune_bonus_paytable: Mapping[str, Award | None] = option(
-        "fortune_bonus.paytable",
+    fortune_bonus_offered: bool = FORTUNE_BONUS_OPTIONS.offered()
+    fortune_bonus_paytable: Mapping[str, Award | None] = FORTUNE_BONUS_OPTIONS.paytable(
         paytable(FORTUNE_HANDS),
         FORTUNE_BONUS_EXAMPLE,
         section="§ 659a.11(h)(1), § 659a.12(b)",
         help="odds per Fortune hand; three pair may be 'none' (then a straight or higher wins)",
     )
-    fortune_bonus_minimum: Cents = option(
-        "fortune_bonus.minimum",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 659a.12(c)",
-        help="the minimum Fortune Bonus Wager",
-    )
+    fortune_bonus_minimum: Cents = FORTUNE_BONUS_OPTIONS.minimum(section="§ 659a.12(c)")
     envy_qualifying_hand: str = option(
         "envy.qualifying_hand",
         choice(*FORTUNE_HANDS),
@@ -349,56 +342,26 @@ class FortuneAsiaPokerRules(AsiaTableRules):
         section="§ 659a.11(h)(1)",
         help="the least Fortune Bonus or Progressive Payout Wager that is a Qualifying Wager (Envy lammer)",
     )
-    insurance_offered: bool = option(
-        "insurance.offered",
-        boolean,
-        False,
-        section="§ 659a.7(e)",
-        help="whether the Insurance Wager is offered",
-    )
-    insurance_paytable: Mapping[str, Award | None] = option(
-        "insurance.paytable",
+    insurance_offered: bool = INSURANCE_OPTIONS.offered()
+    insurance_paytable: Mapping[str, Award | None] = INSURANCE_OPTIONS.paytable(
         paytable(INSURANCE_HANDS),
         INSURANCE_EXAMPLE,
         section="§ 659a.11(h)(2), § 659a.12(c)",
         help="odds per highest card of a hand with no pair or better",
     )
-    insurance_minimum: Cents = option(
-        "insurance.minimum",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 659a.12(c)",
-        help="the minimum Insurance Wager",
-    )
-    progressive_offered: bool = option(
-        "progressive.offered",
-        boolean,
-        False,
-        section="§ 659a.7(e)",
-        help="whether the Progressive Payout Wager is offered",
-    )
-    progressive_paytable: Mapping[str, Award | None] = option(
-        "progressive.paytable",
+    insurance_minimum: Cents = INSURANCE_OPTIONS.minimum(section="§ 659a.12(c)")
+    progressive_offered: bool = PROGRESSIVE_OPTIONS.offered()
+    progressive_paytable: Mapping[str, Award | None] = PROGRESSIVE_OPTIONS.paytable(
         paytable(PROGRESSIVE_HANDS),
         PROGRESSIVE_EXAMPLE,
         section="§ 659a.11(h)(3), § 659a.12(d)",
         help="odds or a share of the meter per hand, full house or better",
     )
-    progressive_wager: Cents = option(
-        "progressive.wager",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 659a.7(e), § 605a.7",
-        help="the value chip one Progressive Payout Wager is: what the table records for each chip "
-        "its wagering device accepts",
+    progressive_wager: Cents = PROGRESSIVE_OPTIONS.wager(section="§ 659a.7(e), § 605a.7")
+    progressive_reset: Cents = PROGRESSIVE_OPTIONS.reset(
+        "10000.00", section="§ 659a.12(d)", minimum=1, minimum_rule="one cent"
     )
-    progressive_reset: Cents = option(
-        "progressive.reset",
-        money(1, "one cent"),
-        "10000.00",
-        section="§ 659a.12(d)",
-        help="the meter's reset amount; a share of the meter never takes it below",
-    )
+    """The text gives the meter this amount only: a table's first round begins with it too."""
 
 
 def _odds_only(rules_key: str, table: Mapping[str, Award | None]) -> Iterable[str]:

@@ -42,7 +42,8 @@ from .events import Event, seat_of
 from .high import FLUSH, STRAIGHT, category_of, code7, describe
 from .hooks import Actor, Devices, Waiting
 from .money import Cents, Odds, format_money
-from .options import boolean, choice, integer, money, option
+from .option_groups import SideWagerOptions
+from .options import choice, integer, money, option
 from .payout_limit import PayoutLimit
 from .settlement import Outcome, Result, Settlement
 
@@ -136,6 +137,9 @@ AGGREGATE_MINIMUM: Final[Cents] = 5_000_000
 """§ 647a.12(c): "$50,000 or the maximum amount that one patron could win per round ..."."""
 
 
+BONUS_OPTIONS: Final = SideWagerOptions("bonus", "Bonus Wager", "§ 647a.7(d)(2)")
+
+
 @dataclass(frozen=True)
 class HoldemBonusRules:
     """What ch. 647a leaves to the Rules Submission under § 601a.2, and the table's setup."""
@@ -178,19 +182,9 @@ class HoldemBonusRules:
         section="§ 647a.12(c)",
         help="the table's minimum Ante Wager",
     )
-    bonus_offered: bool = option(
-        "bonus.offered", boolean, False, section="§ 647a.7(d)(2)", help="whether the Bonus Wager is offered"
-    )
-    bonus_paytable: str = option(
-        "bonus.paytable", choice("A", "B"), "A", section="§ 647a.12(b)", help="Bonus paytable A or B"
-    )
-    bonus_minimum: Cents = option(
-        "bonus.minimum",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 647a.12(c)",
-        help="the table's minimum Bonus Wager",
-    )
+    bonus_offered: bool = BONUS_OPTIONS.offered()
+    bonus_paytable: str = BONUS_OPTIONS.paytable(choice("A", "B"), "A", section="§ 647a.12(b)")
+    bonus_minimum: Cents = BONUS_OPTIONS.minimum(section="§ 647a.12(c)")
     payout_limit: Cents = option(
         "payout_limit",
         money(AGGREGATE_MINIMUM, "the $50,000 minimum of § 647a.12(c)"),

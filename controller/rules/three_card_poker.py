@@ -51,6 +51,7 @@ from .events import Event, seat_of
 from .hand import HandValue, Ranking
 from .hooks import Actor, Devices, Waiting, in_words
 from .money import Award, Cents, Odds, format_money
+from .option_groups import SideWagerOptions
 from .options import boolean, choice, integer, money, odds, option, paytable
 from .payout_limit import PayoutLimit
 from .settlement import PAYOUT_LIMITED, Outcome, Result, Settlement, void_all
@@ -132,6 +133,9 @@ def _six_card_rows(raw: object) -> object:
     return rows(raw)
 
 
+SIX_CARD_BONUS_OPTIONS: Final = SideWagerOptions(SIX_CARD_BONUS, "Six Card Bonus Wager", SEC_SIX_CARD_OFFERED)
+
+
 @dataclass(frozen=True)
 class ThreeCardPokerRules:
     """What ch. 649a leaves to the certificate holder's Rules Submission (§ 601a.2)."""
@@ -163,15 +167,8 @@ class ThreeCardPokerRules:
         section="§ 649a.12(d)",
         help="the Pair Plus paytable, written out: straight flush down to pair",
     )
-    six_card_bonus_offered: bool = option(
-        "six_card_bonus.offered",
-        boolean,
-        False,
-        section=SEC_SIX_CARD_OFFERED,
-        help="whether the optional Six Card Bonus Wager is offered",
-    )
-    six_card_bonus_paytable: str = option(
-        "six_card_bonus.paytable",
+    six_card_bonus_offered: bool = SIX_CARD_BONUS_OPTIONS.offered()
+    six_card_bonus_paytable: str = SIX_CARD_BONUS_OPTIONS.paytable(
         choice(*SIX_CARD_PAYTABLES),
         "A",
         section="§ 649a.12(f)",
