@@ -17,18 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from controller.rules.blackjack import (
-    CHECK,
-    COMPLETE,
-    DEALER_BLACKJACK,
-    DECIDE,
-    GAME,
-    PLAY,
-    PLAY_ACTIONS,
-    BlackjackRules,
-    BlackjackState,
-)
+from controller.rules.blackjack import GAME, BlackjackRules, BlackjackState
 from controller.rules.blackjack_hands import is_blackjack
+from controller.rules.blackjack_state import CHECK, COMPLETE, DEALER_BLACKJACK, DECIDE, PLAY, PLAY_ACTIONS
 from controller.rules.cards import TEN, parse_cards, shoe
 from controller.rules.engine import IllegalEvent, Round, play
 from controller.rules.events import Event

@@ -62,7 +62,8 @@ from .settlement import FLOORPERSON_VERIFY, NOT_FROM_INVENTORY, PAYOUT_LIMITED, 
 from .three_card import blackjack_three_card_hand
 
 if TYPE_CHECKING:  # the engine imports this module; these names only annotate
-    from .blackjack import BlackjackRules, BlackjackState, SeatState
+    from .blackjack_rules import BlackjackRules
+    from .blackjack_state import BlackjackState, SeatState
 
 # --- wager names, as records and settlements write them ------------------------------------------
 
