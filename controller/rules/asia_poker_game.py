@@ -70,7 +70,6 @@ from .asia_poker_rules import (
     BONUS_PAYTABLES,
     CARDS_PER_HAND,
     DEALER,
-    DEALING,
     HELP,
     IRREGULARITIES,
     PAYOUT_LIMIT_MINIMUM,
@@ -117,6 +116,7 @@ from .engine import GameBase, IllegalEvent
 from .events import Event
 from .hooks import Actor, Devices, Waiting, in_words
 from .money import Cents, format_money
+from .option_groups import DEALING
 from .payout_limit import PayoutLimit
 from .settlement import REMOVE_DECK, Outcome, Result, Settlement
 

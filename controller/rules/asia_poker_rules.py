@@ -18,7 +18,7 @@ from .asia_poker import (
 from .cards import Card, CardError, format_cards, parse_cards
 from .engine import IllegalEvent
 from .money import Cents, Odds, format_money
-from .option_groups import SideWagerOptions
+from .option_groups import CardHandlingOptions, SideWagerOptions
 from .options import boolean, choice, money, option
 
 # --- the table: six betting positions and the dealer, § 659a.2(a), § 659a.5(g) --------------
@@ -31,7 +31,7 @@ DEALER: Final = "dealer"
 CARDS_PER_HAND: Final = 7
 
 STARTING_POSITION_METHODS: Final = ("shaker", "random number generator", "button")
-DEALING: Final = ("manual shoe", "hand", "automated shoe")
+CARD_HANDLING: Final = CardHandlingOptions("659a")
 STUB_SECTIONS: Final = {
     "manual shoe": "§ 659a.8(d), (e)",
     "hand": "§ 659a.9(c), (d)",
@@ -140,20 +140,8 @@ PAYOUT_LIMIT_MINIMUM: Final[Cents] = 5_000_000
 class AsiaTableRules:
     """What ch. 659a leaves to the Rules Submission for the table, shared by Asia Poker and Fortune."""
 
-    shuffler: str = option(
-        "shuffler",
-        choice("automated", "manual"),
-        "automated",
-        section="§ 659a.5(a)",
-        help="how the cards are shuffled",
-    )
-    dealing: str = option(
-        "dealing",
-        choice(*DEALING),
-        "manual shoe",
-        section="§ 659a.8, § 659a.9, § 659a.10",
-        help="dealt from a manual dealing shoe, from the hand or from an automated dealing shoe",
-    )
+    shuffler: str = CARD_HANDLING.shuffler()
+    dealing: str = CARD_HANDLING.dealing()
     starting_position: str = option(
         "starting_position",
         choice(*STARTING_POSITION_METHODS),

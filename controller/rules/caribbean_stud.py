@@ -59,7 +59,7 @@ from .high import (
 )
 from .hooks import Actor, Devices, Progressive, Waiting, in_words, meter_rows
 from .money import Award, Cents, MeterShare, Odds, format_money, parse_award, pay_from_meter
-from .option_groups import ProgressiveOptions, SideWagerOptions
+from .option_groups import CardHandlingOptions, ProgressiveOptions, SideWagerOptions
 from .options import choice, integer, option
 from .settlement import (
     FLOORPERSON_VALIDATE,
@@ -85,7 +85,7 @@ WAGERS: Final = (ANTE, BONUS, PROGRESSIVE)
 SETTLEMENT_ORDER: Final = (ANTE, BET, BONUS, PROGRESSIVE)
 """Within a seat: Ante and Bet (§ 639a.11(c)(3)), Bonus ((c)(4)), then Progressive ((c)(5))."""
 
-DEALING: Final = ("manual shoe", "hand", "automated shoe")
+CARD_HANDLING: Final = CardHandlingOptions("639a")
 """§ 639a.8 (a manual dealing shoe), § 639a.9 (the dealer's hand), § 639a.10 (an automated dealing shoe)."""
 
 MINIMUM_METER: Final[Cents] = 1_000_000
@@ -212,20 +212,8 @@ class CaribbeanStudRules:
         section="§ 639a.3",
         help="one deck, or two alternated rounds by round with an automated card shuffling device",
     )
-    shuffler: str = option(
-        "shuffler",
-        choice("automated", "manual"),
-        "automated",
-        section="§ 639a.5(a)",
-        help="how the cards are shuffled: by an automated card shuffling device or by hand",
-    )
-    dealing: str = option(
-        "dealing",
-        choice(*DEALING),
-        "manual shoe",
-        section="§ 639a.8, § 639a.9, § 639a.10",
-        help="dealt from a manual dealing shoe, from the hand or from an automated dealing shoe",
-    )
+    shuffler: str = CARD_HANDLING.shuffler()
+    dealing: str = CARD_HANDLING.dealing()
     bonus_offered: bool = BONUS_OPTIONS.offered()
     bonus_paytable: str = BONUS_OPTIONS.paytable(choice("A", "B", "C"), "A", section="§ 639a.12(c)")
     progressive_offered: bool = PROGRESSIVE_OPTIONS.offered()

@@ -42,7 +42,7 @@ from .events import Event, seat_of
 from .high import FLUSH, STRAIGHT, category_of, code7, describe
 from .hooks import Actor, Devices, Waiting
 from .money import Cents, Odds, format_money
-from .option_groups import SideWagerOptions
+from .option_groups import CardHandlingOptions, SideWagerOptions
 from .options import choice, integer, money, option
 from .payout_limit import PayoutLimit
 from .settlement import Outcome, Result, Settlement
@@ -132,7 +132,7 @@ def bonus_hand(player: tuple[Card, ...], dealer: tuple[Card, ...], paytable: str
 # --- the Rules Submission -------------------------------------------------------------------
 
 ANTE_RULES: Final = ("straight or higher", "flush or higher")
-DEALING: Final = ("manual shoe", "hand", "automated shoe")
+CARD_HANDLING: Final = CardHandlingOptions("647a")
 AGGREGATE_MINIMUM: Final[Cents] = 5_000_000
 """§ 647a.12(c): "$50,000 or the maximum amount that one patron could win per round ..."."""
 
@@ -154,20 +154,8 @@ class HoldemBonusRules:
         section="§ 647a.3",
         help="one deck, or two decks alternated round by round with an automated shuffler",
     )
-    shuffler: str = option(
-        "shuffler",
-        choice("automated", "manual"),
-        "automated",
-        section="§ 647a.5(a)",
-        help="how the cards are shuffled",
-    )
-    dealing: str = option(
-        "dealing",
-        choice(*DEALING),
-        "manual shoe",
-        section="§ 647a.8, § 647a.9, § 647a.10",
-        help="dealt from a manual dealing shoe, from the hand or from an automated dealing shoe",
-    )
+    shuffler: str = CARD_HANDLING.shuffler()
+    dealing: str = CARD_HANDLING.dealing()
     ante_paid_on: str = option(
         "ante.paid_on",
         choice(*ANTE_RULES),

@@ -22,10 +22,10 @@ fields as any other option.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .money import Cents
-from .options import Parser, boolean, money, option, rate_of_progression
+from .options import Parser, boolean, choice, money, option, rate_of_progression
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,4 +113,40 @@ class ProgressiveOptions(SideWagerOptions):
         parse = money(minimum, minimum_rule, optional=default is None)
         return option(
             f"{self.key}.{which}", parse, default, section=section, help=f"the meter's {which} amount"
+        )
+
+
+SHUFFLERS: Final = ("automated", "manual")
+"""How the cards are shuffled: by an automated card shuffling device, or by hand."""
+DEALING: Final = ("manual shoe", "hand", "automated shoe")
+"""How the cards are dealt: from a manual dealing shoe, from the dealer's hand, from an automated
+dealing shoe. The chapters of the house-banked poker games give each its section: ``.8``, ``.9``
+and ``.10`` (§ 639a.8-639a.10, § 647a.8-647a.10, § 659a.8-659a.10)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardHandlingOptions:
+    """How a table of a chapter that lets it choose shuffles and deals its cards: ``shuffler``
+    (§ 6xxa.5(a)) and ``dealing`` (§ 6xxa.8, .9, .10), the same options in each such chapter."""
+
+    chapter: str
+    """``"639a"``: the sections are that chapter's."""
+
+    def shuffler(self) -> Any:
+        return option(
+            "shuffler",
+            choice(*SHUFFLERS),
+            "automated",
+            section=f"§ {self.chapter}.5(a)",
+            help="how the cards are shuffled: by an automated card shuffling device or by hand",
+        )
+
+    def dealing(self) -> Any:
+        ch = self.chapter
+        return option(
+            "dealing",
+            choice(*DEALING),
+            "manual shoe",
+            section=f"§ {ch}.8, § {ch}.9, § {ch}.10",
+            help="dealt from a manual dealing shoe, from the hand or from an automated dealing shoe",
         )
