@@ -10,18 +10,18 @@ from .cards import Card, CardError, format_cards, parse_cards
 from .engine import IllegalEvent
 from .events import Event, seat_of
 from .holdem_bonus_state import (
-    _BOARD_CARDS,
-    _BOARD_SECTION,
-    _DECISION_SECTION,
-    _STREET_WORDS,
-    _STREETS,
     ANTE,
     BET,
+    BOARD_CARDS,
+    BOARD_SECTIONS,
     BONUS,
     CHECK,
+    DECISION_SECTIONS,
     FLOP,
     FOLD,
     IRREGULARITIES,
+    STREET_WORDS,
+    STREETS,
     TURN,
     HoldemBonusState,
     SeatState,
@@ -54,11 +54,11 @@ def _put_seat(state: HoldemBonusState, seat: SeatState | None, number: int) -> H
 def wager_event(state: HoldemBonusState, event: Event) -> HoldemBonusState:
     number = _seat_number(state, event.seat)
     name, amount = event.wager or "", event.amount or 0
-    if name in _STREETS:
+    if name in STREETS:
         if not state.locked:
             raise IllegalEvent(
-                f"a {_STREET_WORDS[name]} Wager is placed only when the dealer asks, after the cards are "
-                f"dealt ({_DECISION_SECTION[name]})"
+                f"a {STREET_WORDS[name]} Wager is placed only when the dealer asks, after the cards are "
+                f"dealt ({DECISION_SECTIONS[name]})"
             )
         return decision_event(
             state, Event("decision", seat=number, action=BET, amount=event.amount), street=name
@@ -151,13 +151,13 @@ def cards_event(state: HoldemBonusState, event: Event) -> HoldemBonusState:
         _check_new_cards(state, cards, "the dealer")
         return replace(state, dealer=cards)
     # The board: the Flop (3), the turn card (1), the river card (1), each after its decisions.
-    if now.step not in _STREETS:
+    if now.step not in STREETS:
         raise IllegalEvent(f"no community card now: {waiting_words(state, now)}")
-    need = _BOARD_CARDS[now.step]
+    need = BOARD_CARDS[now.step]
     if len(cards) != need:
         label = "the Flop is three cards" if now.step == FLOP else f"the {now.step} card is one card"
         raise IllegalEvent(
-            f"{label}, not {len(cards)} ({_BOARD_SECTION[now.step]}): the community cards come 3, 1 and 1, "
+            f"{label}, not {len(cards)} ({BOARD_SECTIONS[now.step]}): the community cards come 3, 1 and 1, "
             f"each after the players' decisions{wrong_count}"
         )
     _check_new_cards(state, cards, "the board")
@@ -174,19 +174,19 @@ def decision_event(state: HoldemBonusState, event: Event, street: str | None = N
     current = now.step.removesuffix("decision_event")
     if street is not None and street != current:
         raise IllegalEvent(
-            f"seat {number}: a {_STREET_WORDS[street]} Wager now? The dealer is asking for "
-            f"{_STREET_WORDS[current]} Wagers ({_DECISION_SECTION[current]})"
+            f"seat {number}: a {STREET_WORDS[street]} Wager now? The dealer is asking for "
+            f"{STREET_WORDS[current]} Wagers ({DECISION_SECTIONS[current]})"
         )
     if number != now.seat:
         raise IllegalEvent(
             f"seat {number} acts out of turn: the dealer asks seat {now.seat} first, moving clockwise from "
-            f"his left ({_DECISION_SECTION[current]})"
+            f"his left ({DECISION_SECTIONS[current]})"
         )
     s = state.seat(number)
     assert s is not None
     action = event.action or ""
-    words = _STREET_WORDS[current]
-    section = _DECISION_SECTION[current]
+    words = STREET_WORDS[current]
+    section = DECISION_SECTIONS[current]
     allowed = (BET, FOLD) if current == FLOP else (BET, CHECK)
     if action not in allowed:
         raise IllegalEvent(

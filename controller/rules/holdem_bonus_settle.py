@@ -9,12 +9,12 @@ from .engine import IllegalEvent
 from .high import FLUSH, STRAIGHT, category_of, code7, describe
 from .holdem_bonus_rules import BONUS_PAYTABLES, NAME, bonus_hand
 from .holdem_bonus_state import (
-    _STREETS,
     ANTE,
     BONUS,
     FLOP,
     FOLD,
     RIVER,
+    STREETS,
     TURN,
     Awaiting,
     HoldemBonusState,
@@ -34,7 +34,7 @@ def settleable(state: HoldemBonusState, now: Awaiting) -> bool:
         return True
     nobody_in = not any(p.in_play for p in state.players)
     # Every player folded: no showdown; the Bonus Wagers need only the first cards.
-    return now.step in _STREETS and nobody_in
+    return now.step in STREETS and nobody_in
 
 
 def check_complete(state: HoldemBonusState) -> None:

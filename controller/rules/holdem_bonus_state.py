@@ -40,11 +40,11 @@ IRREGULARITIES: Final[Mapping[str, str]] = MappingProxyType(
     }
 )
 
-_STREETS: Final = (FLOP, TURN, RIVER)
-_STREET_WORDS: Final = {FLOP: "Flop", TURN: "Turn", RIVER: "River"}
-_DECISION_SECTION: Final = {FLOP: "§ 647a.11(b)", TURN: "§ 647a.11(d)", RIVER: "§ 647a.11(f)"}
-_BOARD_SECTION: Final = {FLOP: "§ 647a.11(c)", TURN: "§ 647a.11(e)", RIVER: "§ 647a.11(g)"}
-_BOARD_CARDS: Final = {FLOP: 3, TURN: 1, RIVER: 1}
+STREETS: Final = (FLOP, TURN, RIVER)
+STREET_WORDS: Final = {FLOP: "Flop", TURN: "Turn", RIVER: "River"}
+DECISION_SECTIONS: Final = {FLOP: "§ 647a.11(b)", TURN: "§ 647a.11(d)", RIVER: "§ 647a.11(f)"}
+BOARD_SECTIONS: Final = {FLOP: "§ 647a.11(c)", TURN: "§ 647a.11(e)", RIVER: "§ 647a.11(g)"}
+BOARD_CARDS: Final = {FLOP: 3, TURN: 1, RIVER: 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +139,7 @@ def awaiting(state: HoldemBonusState) -> Awaiting:
             return Awaiting("deal", p.seat)
     if not state.dealer:
         return Awaiting("deal")
-    for street in _STREETS:
+    for street in STREETS:
         asked = players if street == FLOP else tuple(p for p in players if p.in_play)
         for p in asked:
             if not p.decision(street):
@@ -173,9 +173,9 @@ def waiting_step(state: HoldemBonusState, now: Awaiting) -> Waiting:
     if step == "deal":
         return Waiting(Actor.SHOE, what, "§ 647a.8(d)", now.seat)
     if step.endswith("decision_event"):
-        return Waiting(Actor.PLAYER, what, _DECISION_SECTION[step.removesuffix("decision_event")], now.seat)
-    if step in _STREETS:
-        return Waiting(Actor.SHOE, what, _BOARD_SECTION[step])
+        return Waiting(Actor.PLAYER, what, DECISION_SECTIONS[step.removesuffix("decision_event")], now.seat)
+    if step in STREETS:
+        return Waiting(Actor.SHOE, what, BOARD_SECTIONS[step])
     return Waiting(Actor.DEALER, what, "§ 647a.11(h)")
 
 
@@ -190,10 +190,10 @@ def _words(now: Awaiting) -> str:
     if step.endswith("decision_event"):
         street = step.removesuffix("decision_event")
         return (
-            f"the round waits for seat {now.seat}'s {_STREET_WORDS[street]} decision "
-            f"({_DECISION_SECTION[street]})"
+            f"the round waits for seat {now.seat}'s {STREET_WORDS[street]} decision "
+            f"({DECISION_SECTIONS[street]})"
         )
-    if step in _STREETS:
+    if step in STREETS:
         label = "the Flop" if step == FLOP else f"the {step} card"
-        return f"the round waits for {label} ({_BOARD_SECTION[step]})"
+        return f"the round waits for {label} ({BOARD_SECTIONS[step]})"
     return "every card is out and every decision made; the round waits to be settled (§ 647a.11(h))"

@@ -56,7 +56,7 @@ from .hooks import Waiting
 from .money import Cents
 from .poker_room_play import cards_event, decision_event, no_more_bets_event, position_event, wager_event
 from .poker_room_rules import ALL_SECTIONS, NAME, RULES_CHECKS, VARIANTS, PokerRoomRules
-from .poker_room_showdown import PotAward, _settle, pot_awards, waiting_for
+from .poker_room_showdown import PotAward, pot_awards, settle_round, waiting_for
 from .poker_room_state import KILL_FLAG, PokerRoomState
 from .settlement import Settlement
 
@@ -109,7 +109,7 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
         return waiting_for(state)
 
     def settle(self, state: PokerRoomState) -> Settlement:
-        return _settle(state)
+        return settle_round(state)
 
 
 GAME: Final = PokerRoomGame()

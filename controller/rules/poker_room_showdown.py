@@ -283,7 +283,7 @@ def pot_awards(state: PokerRoomState) -> tuple[PotAward, ...]:
     return tuple(_award(state, pot, values) for pot in pots)
 
 
-def _settle(state: PokerRoomState) -> Settlement:
+def settle_round(state: PokerRoomState) -> Settlement:
     v = state.variant
     awards = pot_awards(state)
     contributions = {s.seat: s.total for s in state.seats}
