@@ -45,9 +45,10 @@ The round, as events (:mod:`.events`):
 ``meter`` events (``straight_jack``, ``hit_and_run``, ``bad_beat``) may come at any
 time; ``irregularity`` (:data:`~.blackjack_state.IRREGULARITIES`) voids what is not yet settled.
 
-The game is in six modules, one idea each: :mod:`.blackjack_rules` (the Rules Submission),
+The game is in eight modules, one idea each: :mod:`.blackjack_rules` (the Rules Submission),
 :mod:`.blackjack_state` (the round's state and what it waits for), :mod:`.blackjack_play` (the
-events), :mod:`.blackjack_settle` (the settlement), :mod:`.blackjack_wagers` (the optional
+events), :mod:`.blackjack_decisions` (the players' decisions), :mod:`.blackjack_settle` (the
+settlement), :mod:`.blackjack_wagers` (the optional
 wagers' paytables and progressive payouts), :mod:`.blackjack_hands` (the hand values); this
 module is the :class:`~.engine.Game` that joins them.
 """

@@ -274,3 +274,12 @@ def waiting(state: BlackjackState) -> tuple[Waiting, ...]:
             for wager, seat, award in unknown_meters(state)
         )
     return ()
+
+
+def advance(state: BlackjackState) -> BlackjackState:
+    """The next phase once the players' hands, then the dealer's, are complete."""
+    if state.phase == PLAY and state.turn is None:
+        state = dataclasses.replace(state, phase=DEALER)
+    if state.phase in (DEALER, DEALER_BLACKJACK) and state.dealer_complete:
+        state = dataclasses.replace(state, phase=COMPLETE)
+    return state

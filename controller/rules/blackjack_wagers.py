@@ -27,6 +27,10 @@ the meter "as it stands" when that player is paid, from the dealer's right
 maximum amount equally"; a payout of "odds of 100 for 1 or greater" is verified
 by a floorperson; a payout of 10% of the meter or more (Straight Jack) or of 100%
 (Hit and Run) "may not be paid from the table inventory container".
+
+Over 500 lines on purpose: one optional wager after another (Three Card Poker, House Money,
+Straight Jack, Hit and Run, Bad Beat), each its paytable, its checks and its payout, and the
+progressive payout they share (:func:`pay_progressive`); a wager's rules read in one place.
 """
 
 from __future__ import annotations
