@@ -20,6 +20,7 @@ from .engine import IllegalEvent
 from .money import Cents, Odds, format_money
 from .option_groups import CardHandlingOptions, SideWagerOptions
 from .options import boolean, choice, money, option
+from .payout_limit import payout_limit_option
 
 # --- the table: six betting positions and the dealer, § 659a.2(a), § 659a.5(g) --------------
 
@@ -170,12 +171,12 @@ class AsiaTableRules:
         section="§ 659a.7(f)",
         help="whether a player may wager on two adjacent betting areas",
     )
-    payout_limit: Cents | None = option(
-        "payout_limit",
-        money(PAYOUT_LIMIT_MINIMUM, "the $50,000 minimum of § 659a.12(c)", optional=True),
-        "",
-        section="§ 659a.12(c)",
-        help='the maximum payable to a player on a single hand; "" for none',
+    payout_limit: Cents | None = payout_limit_option(
+        "§ 659a.12(c)",
+        'the maximum payable to a player on a single hand; "" for none',
+        default="",
+        minimum=PAYOUT_LIMIT_MINIMUM,
+        minimum_rule="the $50,000 minimum of § 659a.12(c)",
     )
 
 

@@ -25,6 +25,7 @@ from .blackjack_wagers import (
 from .money import Award, Cents, Odds
 from .option_groups import ProgressiveOptions, SideWagerOptions
 from .options import boolean, choice, integer, money, option
+from .payout_limit import payout_limit_option
 
 NAME: Final = "blackjack"
 
@@ -140,12 +141,9 @@ class BlackjackRules:
         section="ch. 635a (§ 635a.3 not in our copy); § 601a.2",
         help="the shoe holds Spanish decks: 48 cards, the four 10s removed (jacks, queens, kings stay)",
     )
-    payout_limit: Cents | None = option(
-        "payout_limit",
-        money(optional=True),
-        None,
-        section="§ 633a.2(b)(16)",
-        help="payout limit per hand on the optional wagers' odds payouts (not shares of a meter)",
+    payout_limit: Cents | None = payout_limit_option(
+        "§ 633a.2(b)(16)",
+        "payout limit per hand on the optional wagers' odds payouts (not shares of a meter)",
     )
     aggregate_maximum: Cents | None = option(
         "royal_match_kings_bounty.maximum_payout",

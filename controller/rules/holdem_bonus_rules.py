@@ -14,6 +14,7 @@ from .cards import ACE, JACK, KING, QUEEN, Card
 from .money import Cents, Odds, format_money
 from .option_groups import CardHandlingOptions, SideWagerOptions
 from .options import choice, integer, money, option
+from .payout_limit import payout_limit_option
 
 NAME: Final = "holdem-bonus"
 
@@ -144,12 +145,12 @@ class HoldemBonusRules:
     bonus_offered: bool = BONUS_OPTIONS.offered()
     bonus_paytable: str = BONUS_OPTIONS.paytable(choice("A", "B"), "A", section="§ 647a.12(b)")
     bonus_minimum: Cents = BONUS_OPTIONS.minimum(section="§ 647a.12(c)")
-    payout_limit: Cents = option(
-        "payout_limit",
-        money(AGGREGATE_MINIMUM, "the $50,000 minimum of § 647a.12(c)"),
-        "50000.00",
-        section="§ 647a.12(c)",
-        help="the maximum aggregate payout on all winning wagers of one hand",
+    payout_limit: Cents = payout_limit_option(
+        "§ 647a.12(c)",
+        "the maximum aggregate payout on all winning wagers of one hand",
+        default="50000.00",
+        minimum=AGGREGATE_MINIMUM,
+        minimum_rule="the $50,000 minimum of § 647a.12(c)",
     )
 
 

@@ -14,8 +14,10 @@ A held payout carries :data:`~.settlement.PAYOUT_LIMITED`; a limit of ``None`` h
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from .money import Cents, format_money
+from .options import money, option
 from .settlement import PAYOUT_LIMITED, Outcome, Result
 
 
@@ -49,3 +51,20 @@ class PayoutLimit:
         if paid == 0:
             return replace(o, result=Result.PUSH, net=0, note=note, flags=(*o.flags, PAYOUT_LIMITED))
         return replace(o, net=paid, note=note, flags=(*o.flags, PAYOUT_LIMITED))
+
+
+def payout_limit_option(
+    section: str,
+    help: str,
+    *,
+    default: str | None = None,
+    minimum: Cents | None = None,
+    minimum_rule: str = "",
+) -> Any:
+    """The Rules Submission's ``payout_limit`` option, the same key in every game that has one:
+    money, at least ``minimum`` where the text sets one; optional (none) unless ``default`` is an
+    amount."""
+    optional = default is None or default == ""
+    return option(
+        "payout_limit", money(minimum, minimum_rule, optional=optional), default, section=section, help=help
+    )

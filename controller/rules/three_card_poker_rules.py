@@ -11,7 +11,8 @@ from typing import Final
 
 from .money import Award, Cents, Odds
 from .option_groups import SideWagerOptions
-from .options import boolean, choice, integer, money, odds, option, paytable
+from .options import boolean, choice, integer, odds, option, paytable
+from .payout_limit import payout_limit_option
 from .three_card import (
     MINI_ROYAL_FLUSH,
     SIX_CARD_BONUS_HANDS,
@@ -154,12 +155,8 @@ class ThreeCardPokerRules:
         section="§ 649a.12(g)(2)",
         help="the Pair Plus odds of a mini-royal flush, no less than 40 to 1",
     )
-    payout_limit: Cents | None = option(
-        "payout_limit",
-        money(optional=True),
-        None,
-        section="§ 601a.2",
-        help="the most any one wager pays (its stake returned besides); none by default",
+    payout_limit: Cents | None = payout_limit_option(
+        "§ 601a.2", "the most any one wager pays (its stake returned besides); none by default"
     )
 
 
