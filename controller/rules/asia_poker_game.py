@@ -115,6 +115,7 @@ from .cards import format_cards
 from .engine import GameBase, IllegalEvent
 from .events import Event
 from .hooks import Actor, Devices, Waiting, in_words
+from .irregularities import irregularity_section
 from .money import Cents, format_money
 from .option_groups import DEALING
 from .payout_limit import PayoutLimit
@@ -534,9 +535,7 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
 
     def _irregularity(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
         kind = event.kind or ""
-        if kind not in IRREGULARITIES:
-            raise IllegalEvent(f"no irregularity {kind!r} in ch. 659a (kinds: {', '.join(IRREGULARITIES)})")
-        section = IRREGULARITIES[kind]
+        section = irregularity_section(IRREGULARITIES, kind, "ch. 659a")
         rules = state.rules
         dealing = state.start is not None and not state.settings  # cards are being dealt, no hand set yet
         if kind == "shuffler_jam":

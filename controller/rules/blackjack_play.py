@@ -52,6 +52,7 @@ from .blackjack_wagers import (
 from .cards import ACE, TEN, Card
 from .engine import IllegalEvent
 from .events import Event, seat_of
+from .irregularities import irregularity_section
 from .money import Cents
 
 # --- events --------------------------------------------------------------------------------------
@@ -293,11 +294,10 @@ def _player_card(state: BlackjackState, seat: int, event: Event) -> BlackjackSta
 
 def _irregularity(state: BlackjackState, event: Event) -> BlackjackState:
     kind = event.kind or ""
-    if kind not in IRREGULARITIES:
-        raise IllegalEvent(f"no irregularity {kind!r} in Blackjack (kinds: {', '.join(IRREGULARITIES)})")
+    words = irregularity_section(IRREGULARITIES, kind, "Blackjack")
     if state.phase == COMPLETE:
         raise IllegalEvent("the round is complete; an irregularity can no longer void it")
-    reason = f"{kind}: {IRREGULARITIES[kind]}" + (f" ({event.detail})" if event.detail else "")
+    reason = f"{kind}: {words}" + (f" ({event.detail})" if event.detail else "")
     return dataclasses.replace(
         state,
         phase=VOID,

@@ -73,6 +73,7 @@ from .high import (
     CATEGORY_NAMES,
 )
 from .hooks import Devices, Progressive, Waiting, in_words, meter_rows
+from .irregularities import irregularity_section
 from .money import Cents, format_money
 from .settlement import (
     Settlement,
@@ -285,9 +286,7 @@ class CaribbeanStud(GameBase[CaribbeanStudRules, CaribbeanStudState]):
 
     def _irregularity(self, state: CaribbeanStudState, event: Event) -> CaribbeanStudState:
         kind = event.kind or ""
-        if kind not in IRREGULARITIES:
-            raise IllegalEvent(f"no irregularity {kind!r} in ch. 639a (kinds: {', '.join(IRREGULARITIES)})")
-        section = IRREGULARITIES[kind]
+        section = irregularity_section(IRREGULARITIES, kind, "ch. 639a")
         if event.seat is not None:
             check_seat(state.rules, event.seat)
         recorded = dataclasses.replace(state, irregularities=(*state.irregularities, event))

@@ -31,6 +31,7 @@ from .holdem_bonus_state import (
     initial_deal_complete,
     waiting_words,
 )
+from .irregularities import irregularity_section
 from .money import format_money
 
 # --- events ---------------------------------------------------------------------------------
@@ -226,9 +227,7 @@ def decision_event(state: HoldemBonusState, event: Event, street: str | None = N
 
 def irregularity_event(state: HoldemBonusState, event: Event) -> HoldemBonusState:
     kind = event.kind or ""
-    if kind not in IRREGULARITIES:
-        raise IllegalEvent(f"no irregularity {kind!r} in ch. 647a (kinds: {', '.join(IRREGULARITIES)})")
-    section = IRREGULARITIES[kind]
+    section = irregularity_section(IRREGULARITIES, kind, "ch. 647a")
     now = awaiting(state)
     dealing = state.locked and now.step != "done"
     if kind == "shuffler_jam":
