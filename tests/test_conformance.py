@@ -105,14 +105,18 @@ def test_a_new_round_waits_for_the_wagers_and_the_dealer(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_a_refused_event_changes_nothing_and_an_accepted_one_keeps_the_state_before(name: str) -> None:
     game = GAMES[name]
-    # No table has 99 seats: every game refuses a wager there, at every step of a round.
-    stranger = Event("wager", seat=99, wager="ante", amount=100)
+    # No table has 99 seats, and no text a spilled drink: every game refuses both, at every step.
+    strangers = (
+        Event("wager", seat=99, wager="ante", amount=100),
+        Event("irregularity", kind="spilled_drink"),
+    )
     for path, record in records(name):
         for rnd, event in steps(record):
             before, shown, count = rnd.state, repr(rnd.state), len(rnd.events)
-            with pytest.raises(IllegalEvent):
-                rnd.apply(stranger)
-            assert rnd.state is before and repr(rnd.state) == shown and len(rnd.events) == count, path
+            for stranger in strangers:
+                with pytest.raises(IllegalEvent):
+                    rnd.apply(stranger)
+                assert rnd.state is before and repr(rnd.state) == shown and len(rnd.events) == count, path
             if event is not None:
                 after = game.apply(before, event)
                 assert repr(before) == shown and after is not before, (path, event)

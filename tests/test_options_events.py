@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from controller.rules.engine import IllegalEvent
 from controller.rules.events import EventError, parse_event
+from controller.rules.irregularities import irregularity_section
 from controller.rules.money import Odds
 from controller.rules.option_groups import ProgressiveOptions, SideWagerOptions
 from controller.rules.options import (
@@ -191,3 +193,14 @@ def test_an_option_group_names_the_key_value_and_section_of_each_problem() -> No
         "jackpot.wager 0.00: is below one cent (§ 3)",
         "jackpot.reset 4.00: is below the $5 minimum (§ 4)",
     }
+
+
+def test_an_unknown_irregularity_is_refused_naming_the_known_kinds() -> None:
+    table = {"shoe_jam": "§ 639a.13(f)", "card_face_up": "§ 639a.13(a)"}
+    assert irregularity_section(table, "shoe_jam", "ch. 639a") == "§ 639a.13(f)"
+    with pytest.raises(
+        IllegalEvent, match=r"no irregularity 'shoe_jamm' in ch\. 639a \(kinds: shoe_jam, card_face_up\)"
+    ):
+        irregularity_section(table, "shoe_jamm", "ch. 639a")
+    with pytest.raises(IllegalEvent, match="no irregularity ''"):
+        irregularity_section(table, None, "ch. 639a")
