@@ -112,7 +112,7 @@ def blackjack(rng: Random, seats: int, rules: Any) -> Round:
     cards = list(shoe(rules.decks))
     rng.shuffle(cards)
     names = ("three_card_poker", "straight_jack", "house_money", "hit_and_run", "bad_beat")
-    optional = [n for n in names if getattr(rules, f"{n}_offered", False)]
+    optional = [n for n in names if rules.offered(n)]
     rnd = EngineRound.begin(game, rules, METERS["blackjack"])
     for s in range(1, seats + 1):
         rnd.apply(w(s, "blackjack", 1000))

@@ -21,7 +21,6 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
 from controller.api_client import ApiClient
@@ -46,37 +45,22 @@ from controller.rules.submission import parse_submission
 from sim.bench_command import BENCH_GAMES
 from sim.bench_rig import (
     CARIBBEAN_STUD,
-    RULES_SUBMISSION,
     SEAT_PINS,
-    TABLE_ID,
     BenchRig,
     describe_settlement,
+    example_submission,
     shuffled_deck,
 )
 
 # --- the Rules Submissions (§ 601a.2): the examples', on the rig's table -------------------------
 
-EXAMPLES: Final = Path(__file__).resolve().parents[1] / "examples"
-"""examples/<game>/rules-submission.toml: the one Rules Submission of each game (EXAMPLE VALUES)."""
-
 
 def rules_submission(game: str) -> str:
-    """The rig's Rules Submission for ``game``: the game's example (examples/<game>/), its table
-    renamed ``TABLE_ID``; ``ValueError`` if the rig does not deal that game."""
-    if game == CARIBBEAN_STUD:
-        return RULES_SUBMISSION
-    if game not in _DEALERS:
+    """The rig's Rules Submission for ``game``: the game's example (examples/<game>/) on the rig's
+    table (:func:`sim.bench_rig.example_submission`); ``ValueError`` if the rig does not deal it."""
+    if game != CARIBBEAN_STUD and game not in _DEALERS:
         raise ValueError(f"the bench rig deals no game {game!r} (games: {', '.join(BENCH_GAMES)})")
-    path = EXAMPLES / game / "rules-submission.toml"
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise ValueError(f"{path}: the example Rules Submission of {game!r}: {exc.strerror}") from None
-    # The config's [table] id must match the submission's table (the daemon checks it).
-    return "".join(
-        f'table = "{TABLE_ID}"\n' if line.startswith("table = ") else line
-        for line in text.splitlines(keepends=True)
-    )
+    return example_submission(game)
 
 
 def needs_reader(game: str) -> bool:

@@ -36,6 +36,9 @@ from controller.api_client import ApiClient, ApiError
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
 from controller.rules.cards import Card, standard_deck
+from controller.rules.games import GAMES
+from controller.rules.hooks import Devices
+from controller.rules.submission import parse_submission
 from sim.devices import HoleCardReaderSimulator, ShoeSimulator, ShufflerSimulator
 
 #: The rig's pins (BCM numbers, as in examples/table-controller.toml): lock-out, light, seats.
@@ -54,23 +57,26 @@ TABLE_ID: Final = "CS-BENCH"
 """The rig's table id, whatever game it deals (every bench Rules Submission names it)."""
 CARIBBEAN_STUD: Final = "caribbean-stud"
 
-RULES_SUBMISSION: Final = f"""# The bench rig's Rules Submission (§ 601a.2): EXAMPLE VALUES.
-table = "{TABLE_ID}"
-game = "caribbean-stud"
+EXAMPLES: Final = Path(__file__).resolve().parents[1] / "examples"
+"""examples/<game>/rules-submission.toml: the one Rules Submission of each game (EXAMPLE VALUES)."""
 
-[rules]
-seats = 7
-decks = 2
-shuffler = "automated"
-dealing = "automated shoe"
-bonus.offered = true
-bonus.paytable = "A"
-progressive.offered = true
-progressive.paytable = "B"
-progressive.initial = "10000.00"
-progressive.reset = "10000.00"
-progressive.rate_of_progression = "18%"
-"""
+
+def example_submission(game: str) -> str:
+    """``game``'s example Rules Submission (``examples/<game>/``) on the rig's table: its
+    ``table`` renamed :data:`TABLE_ID`, since the daemon checks that the config's table matches."""
+    path = EXAMPLES / game / "rules-submission.toml"
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise ValueError(f"{path}: the example Rules Submission of {game!r}: {exc.strerror}") from None
+    return "".join(
+        f'table = "{TABLE_ID}"\n' if line.startswith("table = ") else line
+        for line in text.splitlines(keepends=True)
+    )
+
+
+RULES_SUBMISSION: Final = example_submission(CARIBBEAN_STUD)
+"""The rig's Caribbean Stud table: the example's Rules Submission (docs/games/caribbean-stud.md)."""
 
 #: How long to wait for the daemon to act on a device or a pin.
 WAIT_SECONDS: Final = 5.0
@@ -133,6 +139,7 @@ class BenchRig:
     _owned: bool = False
     game: str = CARIBBEAN_STUD
     reader: HoleCardReaderSimulator | None = None
+    devices: Devices | None = None
 
     @property
     def path(self) -> Path:
@@ -156,15 +163,14 @@ class BenchRig:
         self.shuffler = ShufflerSimulator(self.path / "dev" / "shuffler")
         await self.shoe.start()
         await self.shuffler.start()
-        if self.game == CARIBBEAN_STUD:
-            submission = RULES_SUBMISSION
-        else:
-            from sim.bench_games import needs_reader, rules_submission
+        from sim.bench_games import rules_submission
 
-            submission = rules_submission(self.game)
-            if needs_reader(self.game):
-                self.reader = HoleCardReaderSimulator(self.path / "dev" / "reader")
-                await self.reader.start()
+        submission = rules_submission(self.game)
+        parsed = parse_submission(submission, GAMES, f"the bench rig's {self.game}")
+        self.devices = parsed.game.devices(parsed.rules)
+        if self.devices.hole_card_reader:
+            self.reader = HoleCardReaderSimulator(self.path / "dev" / "reader")
+            await self.reader.start()
         (self.path / "rules-submission.toml").write_text(submission, encoding="utf-8")
         reader = self.reader.path if self.reader is not None else None
         text = config_text(self.path, self.shoe.path, self.shuffler.path, reader)
@@ -188,7 +194,8 @@ class BenchRig:
             config, load_submission(config), config_path=self.config_path, pin_factory=self.factory
         )
         await self.daemon.start()
-        names = ("shoe", "reader") if self.reader is not None else ("shoe",)
+        # The devices the game declares it needs (Game.devices): every one online before play.
+        names = self.devices.names if self.devices is not None else ("shoe",)
         await self.wait_for(
             lambda: self.daemon is not None and all(self.daemon.devices[n].state == "online" for n in names)
         )

@@ -458,7 +458,9 @@ async def test_a_sensed_chip_is_the_rules_submissions_progressive_wager(rig: Ben
     says what one chip on the wagering device is (§ 639a.7(d)(2), § 639a.8(b))."""
     await rig.stop_daemon()
     rules = rig.path / "rules-submission.toml"
-    rules.write_text(RULES_SUBMISSION + 'progressive.wager = "5.00"\n', encoding="utf-8")
+    rules.write_text(
+        RULES_SUBMISSION.replace('progressive.wager = "1.00"', 'progressive.wager = "5.00"'), encoding="utf-8"
+    )
     daemon = await rig.start_daemon()
     async with await ApiClient.connect(rig.socket) as api:
         await api.submit_event({"type": "wager", "seat": 2, "wager": "ante", "amount": "10.00"})
