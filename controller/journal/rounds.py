@@ -100,6 +100,7 @@ def settlement_lines(summary: RoundSummary) -> Iterable[tuple[int, str, Mapping[
                 yield int(seat), str(wager), line
 
 
-def _flags(line: Mapping[str, Any]) -> tuple[str, ...]:
+def flags_of(line: Mapping[str, Any]) -> tuple[str, ...]:
+    """A settlement line's flags (``floorperson_verification``, ...), whatever the JSON holds."""
     flags = line.get("flags", ())
     return tuple(str(f) for f in flags) if isinstance(flags, list | tuple) else ()

@@ -72,7 +72,7 @@ from .records import (
     entry_body,
     normalized_body,
 )
-from .rounds import PendingPayout, RoundSummary
+from .rounds import PendingPayout, RoundSummary, flags_of, settlement_lines
 
 RECENT_ROUNDS: Final = 10
 """How many closed rounds the state keeps (the dealer's and the tech's "last rounds")."""
@@ -154,7 +154,7 @@ class TableState:
         out: list[PendingPayout] = []
         for summary in self.recent:
             for seat, wager, line in settlement_lines(summary):
-                flags = tuple(f for f in _flags(line) if f in VERIFICATION_FLAGS)
+                flags = tuple(f for f in flags_of(line) if f in VERIFICATION_FLAGS)
                 if flags and (summary.round_id, seat, wager) not in self.verified:
                     out.append(PendingPayout(summary.round_id, seat, wager, str(line.get("net", "")), flags))
         return tuple(out)
@@ -418,24 +418,6 @@ class TableState:
         ):
             raise ValueError(f"round id {entry.round_id!r}: a non-empty name without surrounding spaces")
         return {"game": game.name, "rules": options, "meters": meters}
-
-
-def settlement_lines(summary: RoundSummary) -> Iterable[tuple[int, str, Mapping[str, Any]]]:
-    """(seat, wager, line) of a settled round's settlement JSON, in its order of settlement."""
-    seats = (summary.settlement or {}).get("seats")
-    if not isinstance(seats, Mapping):
-        return
-    for seat, wagers in seats.items():
-        if not isinstance(wagers, Mapping) or not str(seat).isdigit():
-            continue
-        for wager, line in wagers.items():
-            if isinstance(line, Mapping):
-                yield int(seat), str(wager), line
-
-
-def _flags(line: Mapping[str, Any]) -> tuple[str, ...]:
-    flags = line.get("flags", ())
-    return tuple(str(f) for f in flags) if isinstance(flags, list | tuple) else ()
 
 
 def _canonical(value: object) -> str:

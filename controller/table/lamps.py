@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from hw.gpio_devices import LampState
 
-from ..journal.state import TableState, settlement_lines
+from ..journal.rounds import settlement_lines
+from ..journal.state import TableState
 from .game_hooks import PROGRESSIVE
 
 
