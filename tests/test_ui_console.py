@@ -34,7 +34,7 @@ async def test_a_caribbean_stud_round_from_open_to_settlement() -> None:
         await rig.press_lock_out()
         await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
         # § 639a.8(b): the count of progressive chips to collect is the system's.
-        assert console.table.wager_count.text == "collect 1 progressive chip (seats 5)"
+        assert console.table.wager_count.text == "collect 1 progressive chip (seat 5)"
         seat5 = next(s for s in console.table.seats if s.seat == 5)
         assert [(w.wager, w.amount) for w in seat5.wagers] == [
             ("ante", Decimal("25.00")),

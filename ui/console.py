@@ -29,6 +29,13 @@ from .pin_pad import PinPad, Purpose
 from .table import Betting, TableModel
 
 SETTLE_WORDS = "the dealer to settle the round"
+PREFIXES = (
+    "the round is not complete; it waits for ",
+    "the round is not complete: it waits for ",
+    "the round cannot be settled yet: the round waits for ",
+    "the round cannot be settled yet: ",
+    "the game is not over: it waits for ",
+)
 
 
 class Console(Observable):
@@ -49,11 +56,17 @@ class Console(Observable):
         self.message_ok = True
         self.page = "table"
         self.closed_round = ""
+        self.tab = ""
+        self._round_id = ""
+        self.setting_hand = "high"
         self._tasks: set[asyncio.Task[None]] = set()
         for part in (self.table, self.connection, self.pin):
             part.subscribe(self._follow)
 
     def _follow(self) -> None:
+        if self.table.round_id != self._round_id:
+            # A new round: the panels follow it again, not the last round's choice.
+            self._round_id, self.tab = self.table.round_id, ""
         preselect = self.table.waiting_seat
         if preselect is not None and self.table.round is not None and not self.table.open_for_bets:
             self.seat, self.hand = preselect
@@ -98,7 +111,12 @@ class Console(Observable):
 
     @property
     def may_take_wagers(self) -> bool:
-        return self.online and self.table.open_for_bets and not self.settlement_open
+        """While the table is open; at Three Dice Football also between throws, where single play
+        wagers are made before each down (§ 661a.3(d)) and the daemon's rules say when not."""
+        if not self.online or self.settlement_open or self.table.round is None:
+            return False
+        screen = self.screen
+        return self.table.open_for_bets or (screen is not None and screen.dice_game)
 
     @property
     def may_key_cards(self) -> bool:
@@ -115,6 +133,77 @@ class Console(Observable):
             if hand.to == str(self.seat) and hand.hand == self.hand:
                 return hand.cards
         return ()
+
+    @property
+    def tabs(self) -> tuple[str, ...]:
+        """The panels the dealer may open now, in the order of the round."""
+        screen = self.screen
+        if self.pin.open:
+            return ("pin",)
+        if not self.online or screen is None:
+            return ()
+        if self.settlement_open:
+            return ("settlement",)
+        out = []
+        if self.may_take_wagers:
+            out.append("wagers")
+        if screen.start and self.table.round is not None:
+            out.append(screen.start)
+        if screen.dice_game:
+            out.append("dice")
+        if screen.sets_hands:
+            out.append("setting")
+        out.append("decisions")
+        if self.may_key_cards:
+            out.append("cards")
+        if self.table.round is not None:
+            out.append("irregularity")
+        return tuple(out)
+
+    @property
+    def panel(self) -> str:
+        """The panel on screen: the dealer's choice if it is still offered, else what the round
+        waits for."""
+        tabs = self.tabs
+        if not tabs:
+            return "offline" if not self.online else ""
+        if self.tab in tabs:
+            return self.tab
+        waits = self.table.waiting_for
+        screen = self.screen
+        assert screen is not None
+        if len(tabs) == 1:
+            return tabs[0]
+        if screen.dice_game:
+            return "decisions" if "Quarterback" in waits else "dice" if "throw" in waits else "wagers"
+        if "wagers" in tabs and self.table.open_for_bets:
+            return "wagers"
+        if screen.start and "starting position" in waits:
+            return screen.start
+        if screen.sets_hands and "to set" in waits:
+            return "setting"
+        if "cards" in tabs:
+            return "cards"
+        return "decisions"
+
+    def open_tab(self, tab: str) -> None:
+        if tab not in self.tabs:
+            raise ValueError(f"the panel {tab!r} is not offered now (panels: {', '.join(self.tabs)})")
+        self.tab = tab
+        self.changed()
+
+    @property
+    def waits_for(self) -> str:
+        """The daemon's words for what the round waits for, without the words every answer starts
+        with."""
+        text = self.table.waiting_for
+        for prefix in PREFIXES:
+            if text.startswith(prefix):
+                text = text[len(prefix) :]
+                break
+        if not text:
+            return "" if self.table.round is None else "ready to settle"
+        return text[0].upper() + text[1:]
 
     # -- what the dealer keys in -------------------------------------------------------------------
 
@@ -141,7 +230,11 @@ class Console(Observable):
             self.amount.chip(int(key))
         elif part == "setting":
             card, _, hand = key.partition(":")
-            self.setting.place(card, hand)
+            self.setting.place(card, hand or self.setting_hand)
+        elif part == "setting_hand":
+            if key not in ("high", "medium", "low"):
+                raise ValueError(f"the hands are high, medium and low, not {key!r}")
+            self.setting_hand = key
         elif target is None:
             raise ValueError(f"no keypad {part!r}")
         elif key == "back":

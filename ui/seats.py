@@ -50,7 +50,10 @@ class WagerCount:
         if not self.accepted:
             return "no progressive wagers accepted"
         where = ", ".join(str(s) for s in self.seats)
-        return f"collect {self.accepted} progressive chip{'s' if self.accepted != 1 else ''} (seats {where})"
+        seats = "seats" if len(self.seats) > 1 else "seat"
+        return (
+            f"collect {self.accepted} progressive chip{'s' if self.accepted != 1 else ''} ({seats} {where})"
+        )
 
 
 def seat_views(wagers: Sequence[Mapping[str, Any]]) -> tuple[SeatView, ...]:

@@ -30,7 +30,7 @@ _SEAT_HAND: Final = re.compile(r"\bseat (\d+)(?:'s)?(?: hand (\d+))?")
 class Betting:
     """The lock-out banner's words (§ 639a.7(c), § 639a.2(c)(2))."""
 
-    OPEN = "OPEN: PLACE YOUR BETS"
+    OPEN = "BETS OPEN"
     NO_MORE_BETS = "NO MORE BETS"
     TABLE_LOCKED = "TABLE LOCKED OUT"
     NO_ROUND = "ROUND CLOSED"
@@ -226,6 +226,11 @@ class TableModel(Observable):
     def last_round_hands(self) -> tuple[Hand, ...]:
         """The cards of the round just settled, if this screen saw them (the hand replay)."""
         return self.previous.hands() if self.previous else ()
+
+    @property
+    def hands_on_screen(self) -> tuple[Hand, ...]:
+        """This round's cards; until its first card, the last round's (the hand replay)."""
+        return self.hands if self.hands or not self.last_round_hands else self.last_round_hands
 
     @property
     def last_round_entered(self) -> tuple[str, ...]:
