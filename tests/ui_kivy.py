@@ -109,7 +109,7 @@ class Screen:
     def keys(self, text: str) -> list[Any]:
         from ui.kivy_parts import Key
 
-        return [w for w in self.walk() if isinstance(w, Key) and w.text == text]
+        return [w for w in self.walk() if isinstance(w, Key) and text in (w.name, w.text)]
 
     def walk(self) -> Iterator[Any]:
         if self.view is not None:
@@ -121,16 +121,30 @@ class Screen:
 
         found = self.keys(text)
         if len(found) <= nth:
-            shown = sorted({w.text for w in self.walk() if hasattr(w, "text") and w.text})
+            shown = sorted({w.name for w in self.walk() if hasattr(w, "name") and isinstance(w.name, str)})
             raise AssertionError(f"no key {text!r} on the screen (keys: {shown})")
         key = found[nth]
         if key.disabled:
             raise AssertionError(f"the key {text!r} is disabled")
+        await self.scroll_to(key)
         x, y = key.to_window(*key.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
         await self.frames(3)
+
+    async def scroll_to(self, widget: Any) -> None:
+        """As the dealer's finger would: scroll the panel until ``widget`` shows."""
+        from kivy.uix.scrollview import ScrollView
+
+        parent = widget.parent
+        # The window is its own parent: stop there.
+        while parent is not None and not isinstance(parent, ScrollView) and parent.parent is not parent:
+            parent = parent.parent
+        if not isinstance(parent, ScrollView):
+            return
+        parent.scroll_to(widget, padding=0, animate=False)
+        await self.frames(2)
 
     async def screenshot(self, path: Path) -> Path:
         from kivy.core.window import Window

@@ -89,6 +89,7 @@ class Key(Button):
         text_colour: RGBA = WHITE,
         enabled: bool = True,
         font_px: int | None = None,
+        name: str = "",
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("size_hint_y", None)
@@ -105,6 +106,8 @@ class Key(Button):
             **kwargs,
         )
         self.min_side = sizes.target
+        #: What the key is for, for the tests' taps ("seat:3", "decision:bet"); defaults to its text.
+        self.name = name or text
         self.disabled = not enabled
         self.bind(size=self._wrap)
         if on_tap is not None:

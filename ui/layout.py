@@ -24,6 +24,7 @@ TEN_INCH_DPI: Final = 118.0
 #: Character height at 60 cm for 20 arcmin: 60 cm x tan(20') = 3.49 mm of cap height.
 CAP_HEIGHT_MM: Final = 3.49
 ROBOTO_CAP: Final = 0.711
+PANEL_SHARE: Final = 0.55
 
 
 def default_dpi(width: int) -> float:
@@ -64,3 +65,13 @@ class Sizes:
     @property
     def spacing(self) -> int:
         return max(4, self.px(1.2))
+
+    @property
+    def panel_width(self) -> int:
+        """The dealer's panel: the right 55 % of the screen."""
+        return int(self.width * PANEL_SHARE)
+
+    @property
+    def panel_columns(self) -> int:
+        """How many 9 mm keys fit across the panel."""
+        return max(1, (self.panel_width - self.spacing) // (self.target + self.spacing))

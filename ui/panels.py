@@ -106,7 +106,9 @@ def _choose(text: str, s: Sizes, on_tap: Callable[[], None], chosen: bool, **kwa
 def _seat_keys(c: Console, s: Sizes, seats: tuple[int, ...]) -> Widget:
     grid = _grid(min(len(seats), 7) or 1, s)
     for seat in seats:
-        grid.add_widget(_choose(str(seat), s, _tap(c, partial(c.choose_seat, seat)), seat == c.seat))
+        grid.add_widget(
+            _choose(str(seat), s, _tap(c, partial(c.choose_seat, seat)), seat == c.seat, name=f"seat:{seat}")
+        )
     return grid
 
 
@@ -132,6 +134,7 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
                 _tap(c, partial(c.choose_wager, choice.name)),
                 c.wager == choice.name,
                 font_px=s.small,
+                name=f"wager:{choice.name}",
             )
         )
     row.add_widget(
@@ -140,7 +143,7 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(row)
     pad = _grid(6, s)
     for k in "1234567890":
-        pad.add_widget(Key(k, s, _tap(c, partial(c.key, "amount", k))))
+        pad.add_widget(Key(k, s, _tap(c, partial(c.key, "amount", k)), name=f"amount:{k}"))
     pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("amount", "back")), font_px=s.font))
     pad.add_widget(Key("C", s, _tap(c, lambda: _clear_amount(c))))
     box.add_widget(pad)
@@ -176,7 +179,8 @@ def _decisions(box: Widget, c: Console, s: Sizes) -> None:
     )
     grid = _grid(3, s)
     for choice in screen.decisions:
-        grid.add_widget(Key(choice.title, s, _tap(c, partial(c.decide, choice.name)), font_px=s.small))
+        decide = _tap(c, partial(c.decide, choice.name))
+        grid.add_widget(Key(choice.title, s, decide, font_px=s.small, name=f"decision:{choice.name}"))
     box.add_widget(grid)
     if c.may_settle:
         box.add_widget(Key("SETTLE THE ROUND", s, _tap(c, c.settle), colour=BLUE))
@@ -192,7 +196,7 @@ def _dice(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(Text(shown, s.font, bold=True, size_hint_y=None, height=s.target, halign="center"))
     pad = _grid(7, s)
     for face_ in range(1, 7):
-        pad.add_widget(Key(str(face_), s, _tap(c, partial(c.key, "dice", str(face_)))))
+        pad.add_widget(Key(str(face_), s, _tap(c, partial(c.key, "dice", str(face_))), name=f"dice:{face_}"))
     pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("dice", "back"))))
     box.add_widget(pad)
     box.add_widget(Key("ENTER THE THROW", s, _tap(c, c.throw), colour=BLUE, enabled=c.dice.complete))
@@ -203,7 +207,7 @@ def _position(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(Text("The button's position (§ 659a.5(g)(3))", s.font, size_hint_y=None, height=s.target))
     pad = _grid(7, s)
     for n in range(1, 8):
-        pad.add_widget(Key(str(n), s, _tap(c, partial(c.start_position, n))))
+        pad.add_widget(Key(str(n), s, _tap(c, partial(c.start_position, n)), name=f"position:{n}"))
     box.add_widget(pad)
     box.add_widget(Widget())
 
@@ -222,6 +226,7 @@ def _setting(box: Widget, c: Console, s: Sizes) -> None:
                 c.setting_hand == name,
                 font_px=s.small,
                 font_name=CARD_FONT,
+                name=f"hand:{name}",
             )
         )
     box.add_widget(hands)
@@ -237,6 +242,7 @@ def _setting(box: Widget, c: Console, s: Sizes) -> None:
                 colour=PANEL if placed else KEY,
                 text_colour=GREY_TEXT if placed else WHITE,
                 font_px=s.small,
+                name=f"setcard:{card}",
             )
         )
     box.add_widget(cards)
@@ -261,6 +267,7 @@ def _cards(box: Widget, c: Console, s: Sizes) -> None:
                 _tap(c, partial(_card_to, c, place)),
                 c.card_to == place,
                 font_px=s.small,
+                name=f"place:{place}",
             )
         )
     box.add_widget(row)
@@ -275,11 +282,18 @@ def _cards(box: Widget, c: Console, s: Sizes) -> None:
             height=s.target,
         )
     )
-    pad = _grid(9, s)
+    pad = _grid(s.panel_columns, s)
     for k in (*RANKS, *SUITS, JOKER):
         label = face("A" + k)[1:] if k in SUITS else ("10" if k == "T" else k)
         pad.add_widget(
-            Key(label, s, _tap(c, partial(c.key, "cards", k)), font_name=CARD_FONT, font_px=s.small)
+            Key(
+                label,
+                s,
+                _tap(c, partial(c.key, "cards", k)),
+                font_name=CARD_FONT,
+                font_px=s.small,
+                name=f"card:{k}",
+            )
         )
     pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("cards", "back")), font_px=s.small))
     box.add_widget(pad)
@@ -304,6 +318,7 @@ def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
                 f"{choice.title} ({choice.section})",
                 s,
                 _tap(c, partial(c.report_irregularity, choice)),
+                name=f"irregularity:{choice.name}",
                 font_px=s.small,
             )
         )
@@ -330,13 +345,18 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
         row.add_widget(label)
         if line.waits_for_floorperson:
             verify = partial(c.ask_verification, line.seat, line.wager, view.round_id)
-            row.add_widget(Key("PIN", s, _tap(c, verify), size_hint_x=None, width=s.target * 2))
+            pin = Key(
+                "PIN", s, _tap(c, verify), size_hint_x=None, width=s.target * 2, name=f"verify:{line.seat}"
+            )
+            row.add_widget(pin)
         label.bind(height=partial(_fit_row, row, s))
         _fit_row(row, s, label, label.height)
         lines.add_widget(row)
     box.add_widget(lines)
-    close = "CLOSE THE ROUND" if view.can_close else "WAITING FOR THE FLOORPERSON"
-    box.add_widget(Key(close, s, _tap(c, c.close_settlement), colour=BLUE, enabled=view.can_close))
+    close = "CLOSE THE ROUND" if view.can_close else "FLOORPERSON FIRST"
+    box.add_widget(
+        Key(close, s, _tap(c, c.close_settlement), colour=BLUE, enabled=view.can_close, name="close-round")
+    )
 
 
 def _fit_row(row: Widget, s: Sizes, _label: Widget, height: float) -> None:
@@ -350,7 +370,12 @@ def _pin(box: Widget, c: Console, s: Sizes) -> None:
     fields = _grid(2, s)
     fields.add_widget(
         _choose(
-            f"user: {pad.user}", s, _tap(c, lambda: pad.choose("user")), pad.field == "user", font_px=s.small
+            f"user: {pad.user}",
+            s,
+            _tap(c, lambda: pad.choose("user")),
+            pad.field == "user",
+            font_px=s.small,
+            name="field:user",
         )
     )
     fields.add_widget(
@@ -361,14 +386,15 @@ def _pin(box: Widget, c: Console, s: Sizes) -> None:
             pad.field == "pin",
             font_px=s.small,
             font_name=CARD_FONT,
+            name="field:pin",
         )
     )
     box.add_widget(fields)
     if pad.message:
         box.add_widget(Text(pad.message, s.small, grow=True, color=ORANGE))
-    keys = _grid(9 if pad.field == "user" else 5, s)
+    keys = _grid(s.panel_columns if pad.field == "user" else 5, s)
     for k in pad.keys:
-        keys.add_widget(Key(k, s, _tap(c, partial(pad.press, k)), font_px=s.small))
+        keys.add_widget(Key(k, s, _tap(c, partial(pad.press, k)), font_px=s.small, name=f"pin:{k}"))
     box.add_widget(keys)
     actions = _grid(4, s)
     actions.add_widget(Key("DEL", s, _tap(c, pad.back)))

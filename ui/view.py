@@ -39,7 +39,7 @@ from .kivy_parts import (
     Key,
     Text,
 )
-from .layout import Sizes
+from .layout import PANEL_SHARE, Sizes
 from .meter import MeterState
 from .table import Betting
 
@@ -82,10 +82,13 @@ class ConsoleView(Filled):
         top.add_widget(self.banner_box)
         top.add_widget(self.meter_box)
         self.add_widget(top)
-        status = Filled(PANEL, size_hint_y=None, padding=(s.spacing * 2, 0))
-        status.height = round(s.small * 2.6)
-        self.waits = Text(size_px=s.small)
+        # As tall as the daemon's words need: they are never cut off.
+        status = Filled(PANEL, size_hint_y=None, padding=(s.spacing * 2, s.spacing // 2))
+        self.waits = Text(size_px=s.small, grow=True)
         status.add_widget(self.waits)
+        self.waits.bind(
+            height=lambda _w, h: setattr(status, "height", max(round(s.small * 2.6), h + s.spacing))
+        )
         self.add_widget(status)
         self.body = BoxLayout(spacing=s.spacing)
         self.add_widget(self.body)
@@ -102,10 +105,10 @@ class ConsoleView(Filled):
         self.table_page = BoxLayout(spacing=s.spacing)
         self.seats_grid = GridLayout(cols=1, size_hint_y=None, spacing=s.spacing)
         self.seats_grid.bind(minimum_height=self.seats_grid.setter("height"))
-        scroll = ScrollView(size_hint_x=0.45, do_scroll_x=False)
+        scroll = ScrollView(size_hint_x=1 - PANEL_SHARE, do_scroll_x=False)
         scroll.add_widget(self.seats_grid)
         self.table_page.add_widget(scroll)
-        right = ScrollView(do_scroll_x=False, size_hint_x=0.55)
+        right = ScrollView(do_scroll_x=False, size_hint_x=PANEL_SHARE)
         self.panel_box = BoxLayout(orientation="vertical", spacing=s.spacing, size_hint_y=None)
         self.panel_box.bind(minimum_height=self.panel_box.setter("height"))
         right.add_widget(self.panel_box)
@@ -236,6 +239,7 @@ class ConsoleView(Filled):
                     panels.TAB_TITLES.get(tab, tab),
                     s,
                     partial(c.open_tab, tab),
+                    name=f"tab:{tab}",
                     colour=WHITE if chosen else KEY,
                     text_colour=BLACK if chosen else WHITE,
                     font_px=s.small,
