@@ -179,7 +179,7 @@ def main(argv: list[str]) -> int:
         kivy_environment(width, height)
         problems = asyncio.run(draw(out, width, height))
     for p in problems:
-        print(f"screenshots: {p}", file=sys.stderr)
+        print(f"screenshots: {p}", file=sys.__stderr__)  # Kivy takes over sys.stderr
     return 1 if problems else 0
 
 

@@ -44,14 +44,15 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def configure_kivy(width: int, height: int, fullscreen: bool) -> None:
+def configure_kivy(width: int | None, height: int | None, fullscreen: bool) -> None:
     """Kivy reads these before its first import: no arguments of its own, the window's size."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     from kivy.config import Config
 
-    Config.set("graphics", "width", str(width))
-    Config.set("graphics", "height", str(height))
+    if width is not None and height is not None:
+        Config.set("graphics", "width", str(width))
+        Config.set("graphics", "height", str(height))
     Config.set("graphics", "resizable", "0")
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     # The touchscreen gives touches; the mouse (SDL's emulated one) only when nothing else does.
@@ -59,7 +60,8 @@ def configure_kivy(width: int, height: int, fullscreen: bool) -> None:
     Config.set("kivy", "exit_on_escape", "0")
 
 
-def make_app(socket: Path, sizes: Sizes) -> Any:
+def make_app(socket: Path, sizes: Sizes | None, dpi: float | None = None) -> Any:
+    """The app; ``sizes`` ``None``: from the window SDL opened (KMS/DRM: the whole display)."""
     from kivy.app import App
 
     from .console import Console
@@ -74,7 +76,11 @@ def make_app(socket: Path, sizes: Sizes) -> Any:
             self.view: ConsoleView | None = None
 
         def build(self) -> ConsoleView:
-            self.view = ConsoleView(self.console, sizes)
+            from kivy.core.window import Window
+
+            width, height = (int(v) for v in Window.size)
+            chosen = sizes or Sizes(width, height, dpi or default_dpi(width))
+            self.view = ConsoleView(self.console, chosen)
             return self.view
 
     return TableUi()
@@ -93,14 +99,16 @@ async def run(app: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        width, height = parse_size(args.size)
-    except argparse.ArgumentTypeError as exc:
-        print(f"table-ui: {exc}", file=sys.stderr)
-        return 2
-    sizes = Sizes(width, height, args.dpi or default_dpi(width))
-    configure_kivy(width, height, args.fullscreen)
-    asyncio.run(run(make_app(args.socket, sizes)))
+    sizes: Sizes | None = None
+    if args.size is not None:
+        try:
+            width, height = parse_size(args.size)
+        except argparse.ArgumentTypeError as exc:
+            print(f"table-ui: {exc}", file=sys.stderr)
+            return 2
+        sizes = Sizes(width, height, args.dpi or default_dpi(width))
+    configure_kivy(sizes.width if sizes else None, sizes.height if sizes else None, args.fullscreen)
+    asyncio.run(run(make_app(args.socket, sizes, args.dpi)))
     return 0
 
 

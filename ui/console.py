@@ -88,6 +88,8 @@ class Console(Observable):
 
     @property
     def title(self) -> str:
+        if not self.table.connected_once:
+            return "the dealer's screen: not connected to the controller yet"
         screen = self.screen
         name = screen.title if screen else self.table.game or "table"
         table = self.table.status.get("table", "")

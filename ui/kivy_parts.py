@@ -109,9 +109,14 @@ class Key(Button):
         #: What the key is for, for the tests' taps ("seat:3", "decision:bet"); defaults to its text.
         self.name = name or text
         self.disabled = not enabled
-        self.bind(size=self._wrap)
+        self.bind(size=self._wrap, texture_size=self._fit)
         if on_tap is not None:
             self.bind(on_release=lambda *_: on_tap())
 
     def _wrap(self, *_: object) -> None:
         self.text_size = (max(self.width - 8, 1), None)
+
+    def _fit(self, *_: object) -> None:
+        # Two lines of a long name: the key grows, its text is never cut off.
+        if self.size_hint_y is None:
+            self.height = max(self.min_side, self.texture_size[1] + 6)

@@ -118,7 +118,7 @@ def build(box: Widget, c: Console, s: Sizes) -> None:
 
 def _offline(box: Widget, c: Console, s: Sizes) -> None:
     text = "CONTROLLER OFFLINE\nThe screen reconnects by itself." if not c.online else ""
-    box.add_widget(Text(text, s.banner, halign="center"))
+    box.add_widget(Text(text, s.font, grow=True, halign="center"))
 
 
 def _wagers(box: Widget, c: Console, s: Sizes) -> None:
@@ -144,7 +144,7 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
     pad = _grid(6, s)
     for k in "1234567890":
         pad.add_widget(Key(k, s, _tap(c, partial(c.key, "amount", k)), name=f"amount:{k}"))
-    pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("amount", "back")), font_px=s.font))
+    pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("amount", "back")), font_px=s.small))
     pad.add_widget(Key("C", s, _tap(c, lambda: _clear_amount(c))))
     box.add_widget(pad)
     actions = _grid(2, s)
@@ -197,7 +197,7 @@ def _dice(box: Widget, c: Console, s: Sizes) -> None:
     pad = _grid(7, s)
     for face_ in range(1, 7):
         pad.add_widget(Key(str(face_), s, _tap(c, partial(c.key, "dice", str(face_))), name=f"dice:{face_}"))
-    pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("dice", "back"))))
+    pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("dice", "back")), font_px=s.small))
     box.add_widget(pad)
     box.add_widget(Key("ENTER THE THROW", s, _tap(c, c.throw), colour=BLUE, enabled=c.dice.complete))
     box.add_widget(Widget())
@@ -397,7 +397,7 @@ def _pin(box: Widget, c: Console, s: Sizes) -> None:
         keys.add_widget(Key(k, s, _tap(c, partial(pad.press, k)), font_px=s.small, name=f"pin:{k}"))
     box.add_widget(keys)
     actions = _grid(4, s)
-    actions.add_widget(Key("DEL", s, _tap(c, pad.back)))
+    actions.add_widget(Key("DEL", s, _tap(c, pad.back), font_px=s.small))
     actions.add_widget(Key("Clear", s, _tap(c, pad.clear), font_px=s.small))
     actions.add_widget(Key("Cancel", s, _tap(c, pad.cancel), font_px=s.small))
     actions.add_widget(Key("SIGN", s, _tap(c, c.sign), colour=BLUE, font_px=s.small))

@@ -139,7 +139,7 @@ class ConsoleView(Filled):
             self.banner.text = mark + table.betting
         else:
             colour, text_colour = VERMILLION, BLACK
-            self.banner.text = "[font=DejaVuSans]■[/font]  CONTROLLER OFFLINE"
+            self.banner.text = "[font=DejaVuSans]■[/font]  OFFLINE"
         self.banner_box.paint(colour)
         self.banner.color = text_colour
         meter = table.meter
@@ -149,7 +149,10 @@ class ConsoleView(Filled):
         else:
             self.meter_box.paint(PANEL)
             self.meter.color = WHITE
-        self.meter.text = f"Progressive\n{meter.text}" if meter.text else "no progressive"
+        if meter.text:
+            self.meter.text = f"Progressive\n{meter.text}"
+        else:
+            self.meter.text = "no progressive" if table.connected_once else "meter: not known"
         waits = c.connection.reason if not c.online else c.waits_for
         self.waits.text = f"{c.title}\n{waits}" if waits else c.title
         self.page_key.text = "Table" if c.page == "technician" else "Technician"
