@@ -109,3 +109,78 @@ async def test_caribbean_stud_by_touch_with_a_floorperson_and_a_shoe_out_of_orde
         await screen.tap("ENTER CARDS (§ 639a.13(g))")
         await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")
         assert console.table.hands[0].cards == ("2c", "5d", "8h", "Js", "Kc")
+
+
+@pytest.mark.asyncio
+async def test_blackjack_asia_poker_and_three_dice_football_by_touch(display: str) -> None:
+    from controller.rules.asia_poker_game import clockwise_from, starting_position
+
+    async with running_app(800, 480) as screen:
+        async with console_on_rig("blackjack") as (rig, console):
+            await screen.show(console)
+            await tap_wager(screen, console, 3, "blackjack", 10)
+            await rig.press_lock_out()
+            for position, card in (("3", "Th"), ("dealer", "9c"), ("3", "6d")):
+                await rig.deal(position, card)
+            await until(lambda: "(hard 16)" in console.table.waiting_for, "seat 3 to decide")
+            await screen.frames()
+            await check_drawn(screen)
+            await screen.tap("decision:hit")
+            await rig.deal("3", "2s")
+            await until(lambda: "(hard 18)" in console.table.waiting_for, "seat 3 with 18")
+            await screen.frames()
+            await screen.tap("decision:stand")
+            await until(lambda: "hole card" in console.table.waiting_for, "the hole card")
+            await rig.deal("dealer", "8h")
+            await until(lambda: console.settlement_open, "the settlement")
+            await screen.frames()
+            await check_drawn(screen)
+            await screen.tap("CLOSE THE ROUND")
+        async with console_on_rig("asia-poker") as (rig, console):
+            await screen.show(console)
+            await tap_wager(screen, console, 2, "asia_poker", 10)
+            await rig.press_lock_out()
+            await until(lambda: console.panel == "dice", "the shaker's dice")
+            await screen.frames()
+            for face in (4, 2, 1):
+                await screen.tap(f"dice:{face}")
+            await screen.tap("ENTER THE THROW")
+            sevens = {"2": "As Ad Ks Kd Qh 7c 3s", "dealer": "2c 4d 6h 8s Tc Jd 5h"}
+            for position in clockwise_from(starting_position("shaker", 7)):
+                if position in sevens:
+                    await rig.deal(position, sevens[position])
+            await until(lambda: console.panel == "setting", "the hand setting")
+            await screen.frames()
+            await screen.tap("seat:2")
+            for card in ("As", "Ad", "Ks", "Kd"):
+                await screen.tap(f"setcard:{card}")
+            await screen.tap("hand:medium")
+            for card in ("Qh", "7c"):
+                await screen.tap(f"setcard:{card}")
+            await screen.tap("hand:low")
+            await screen.tap("setcard:3s")
+            await check_drawn(screen)
+            await screen.tap("SET HANDS")
+            await until(lambda: console.may_settle, "the dealer to settle")
+            await screen.frames()
+            await screen.tap("SETTLE THE ROUND")
+            await until(lambda: console.settlement_open, "the settlement")
+            view = console.table.settlement
+            assert view is not None and [(x.seat, x.action) for x in view.lines] == [(2, "PAY")]
+        async with console_on_rig("three-dice-football") as (rig, console):
+            await screen.show(console)
+            await screen.tap("tab:decisions")
+            await screen.tap("seat:4")
+            await screen.tap("decision:accept_dice")
+            await until(lambda: "seat 4: accept_dice" in console.table.entered, "the Quarterback")
+            await screen.frames()
+            await screen.tap("tab:wagers")
+            await tap_wager(screen, console, 4, "touchdown", 10)
+            await rig.press_lock_out()
+            await until(lambda: console.panel == "dice", "the first throw")
+            await screen.frames()
+            for face in (2, 3, 1):
+                await screen.tap(f"dice:{face}")
+            await check_drawn(screen)
+            await screen.tap("ENTER THE THROW")
+            await until(lambda: "throw of play 2" in console.table.waiting_for, "the second throw")

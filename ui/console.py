@@ -59,6 +59,7 @@ class Console(Observable):
         self.tab = ""
         self._round_id = ""
         self.setting_hand = "high"
+        self._tab_waits: tuple[str, str] = ("", "")
         self._tasks: set[asyncio.Task[None]] = set()
         for part in (self.table, self.connection, self.pin):
             part.subscribe(self._follow)
@@ -169,7 +170,7 @@ class Console(Observable):
         tabs = self.tabs
         if not tabs:
             return "offline" if not self.online else ""
-        if self.tab in tabs:
+        if self.tab in tabs and self._tab_waits == self._moment:
             return self.tab
         waits = self.table.waiting_for
         screen = self.screen
@@ -182,16 +183,22 @@ class Console(Observable):
             return "wagers"
         if screen.start and "starting position" in waits:
             return screen.start
-        if screen.sets_hands and "to set" in waits:
+        if screen.sets_hands and "to set the high" in waits:
             return "setting"
         if "cards" in tabs:
             return "cards"
         return "decisions"
 
+    @property
+    def _moment(self) -> tuple[str, str]:
+        """Where the round is: what it waits for, and the lock-out."""
+        return self.table.waiting_for, self.table.betting
+
     def open_tab(self, tab: str) -> None:
         if tab not in self.tabs:
             raise ValueError(f"the panel {tab!r} is not offered now (panels: {', '.join(self.tabs)})")
-        self.tab = tab
+        # The dealer's choice holds until the round moves on (the daemon waits for something else).
+        self.tab, self._tab_waits = tab, self._moment
         self.changed()
 
     @property

@@ -253,6 +253,8 @@ def _setting(box: Widget, c: Console, s: Sizes) -> None:
     actions.add_widget(Key("Help: house way", s, _tap(c, lambda: c.decide("help")), font_px=s.small))
     actions.add_widget(Key("Surrender", s, _tap(c, lambda: c.decide("surrender")), font_px=s.small))
     box.add_widget(actions)
+    if c.may_settle:
+        box.add_widget(Key("SETTLE THE ROUND", s, _tap(c, c.settle), colour=BLUE))
     box.add_widget(Widget())
 
 
