@@ -31,6 +31,7 @@ async def test_blackjack_hit_and_stand_from_the_screen() -> None:
         view = console.table.settlement
         assert view is not None
         assert [(line.seat, line.action, line.amount_text) for line in view.lines] == [(3, "PAY", "$10.00")]
+        await until(lambda: console.table.last_round_entered, "the round's decisions kept for the replay")
         assert console.table.last_round_entered == ("seat 3: hit", "seat 3: stand")
         assert [" ".join(h.cards) for h in console.table.last_round_hands] == ["Th 6d 2s", "9c 8h"]
 

@@ -21,7 +21,7 @@ from ui.console import Console
 from ui.layout import Sizes, default_dpi
 
 SCREEN_SIZES = ((800, 480), (1024, 600))
-FRAME = 0.05
+FRAME = 0.03
 
 
 class NoDisplay(RuntimeError):
@@ -119,6 +119,7 @@ class Screen:
         """Touch the key reading ``text`` at its centre, as a finger would, and let it draw."""
         from kivy.tests.common import UnitTestTouch
 
+        await self.frames(2)  # a panel rebuilt by the last answer is laid out before it is touched
         found = self.keys(text)
         if len(found) <= nth:
             shown = sorted({w.name for w in self.walk() if hasattr(w, "name") and isinstance(w.name, str)})
