@@ -90,3 +90,17 @@ async def test_three_dice_football_the_dice_accepted_and_thrown() -> None:
         await console.report_irregularity(no_roll)
         assert not console.pin.open
         await until(lambda: "irregularity: no_roll" in console.table.entered, "the no roll")
+
+
+@pytest.mark.asyncio
+async def test_fortune_asia_poker_takes_the_buttons_position() -> None:
+    async with console_on_rig("fortune-asia-poker") as (rig, console):
+        await enter_wager(console, 1, "fortune_asia_poker", 25)
+        await rig.press_lock_out()
+        await until(lambda: "starting position by the button" in console.table.waiting_for, "the button")
+        assert console.panel == "position"
+        assert not await console.start_position(8)
+        assert "refused" in console.message or "bad_args" in console.message
+        assert await console.start_position(1), console.message
+        await until(lambda: "position 1" in console.table.entered, "the position entered")
+        await until(lambda: "seven cards" in console.table.waiting_for, "the deal")

@@ -26,7 +26,7 @@ from .entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from .games import Choice, GameScreen, screen_for
 from .observable import Observable
 from .pin_pad import PinPad, Purpose
-from .table import Betting, TableModel
+from .table import TableModel
 
 SETTLE_WORDS = "the dealer to settle the round"
 PREFIXES = (
@@ -150,8 +150,8 @@ class Console(Observable):
         out = []
         if self.may_take_wagers:
             out.append("wagers")
-        if screen.start and self.table.round is not None:
-            out.append(screen.start)
+        if self.table.round is not None:
+            out.extend(t for t in screen.start if t not in out)
         if screen.dice_game:
             out.append("dice")
         if screen.sets_hands:
@@ -182,7 +182,8 @@ class Console(Observable):
         if "wagers" in tabs and self.table.open_for_bets:
             return "wagers"
         if screen.start and "starting position" in waits:
-            return screen.start
+            # § 659a.5(g)(1): the shaker's dice; (2), (3): a number 1-7 (random number generator, button).
+            return "dice" if "shaker" in waits and "dice" in screen.start else screen.start[-1]
         if screen.sets_hands and "to set the high" in waits:
             return "setting"
         if "cards" in tabs:
@@ -354,7 +355,8 @@ class Console(Observable):
         return ok
 
     async def start_position(self, value: int) -> bool:
-        """Fortune Asia Poker's button: the position the count starts at (§ 659a.5(g)(3))."""
+        """The position the count starts at: the random number generator's or the button's
+        (§ 659a.5(g)(2), (3))."""
         return await self._send(f"starting position {value}", {"type": "position", "value": value})
 
     async def key_in_cards(self) -> bool:
@@ -425,7 +427,3 @@ class Console(Observable):
         self.pin.done(f"{purpose.title}: done", True)
         self._say(True, f"{purpose.title}: done")
         return True
-
-    @property
-    def betting_is_open(self) -> bool:
-        return self.table.betting == Betting.OPEN

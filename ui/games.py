@@ -27,8 +27,9 @@ class Choice:
 @dataclass(frozen=True)
 class GameScreen:
     """One game's screen: its title, seats, the dealer-entered wagers, the decisions, the
-    irregularities; ``start``: how the starting position is given (Asia Poker's shaker's
-    ``dice`` or the ``position`` of the button, § 659a.5(g)); ``dice_game``: the throws are
+    irregularities; ``start``: how the starting position may be given, by the Rules Submission's
+    choice (§ 659a.5(g)): the shaker's ``dice``, or a ``position`` 1-7 (the random number
+    generator's, or the button's); ``dice_game``: the throws are
     entered (Three Dice Football)."""
 
     game: str
@@ -38,7 +39,7 @@ class GameScreen:
     decisions: tuple[Choice, ...]
     irregularities: tuple[Choice, ...]
     sets_hands: bool = False
-    start: str = ""
+    start: tuple[str, ...] = ()
     dice_game: bool = False
 
 
@@ -147,7 +148,7 @@ SCREENS: Final[Mapping[str, GameScreen]] = {
                 ("no_roll", "No roll (shaker)", "13(a), (b)"),
             ),
             sets_hands=True,
-            start="dice",
+            start=("dice", "position"),
         ),
         GameScreen(
             "fortune-asia-poker",
@@ -170,7 +171,7 @@ SCREENS: Final[Mapping[str, GameScreen]] = {
                 ("wrong_starting_position", "Wrong start position", "13(c)"),
             ),
             sets_hands=True,
-            start="position",
+            start=("position",),
         ),
         GameScreen(
             "three-dice-football",

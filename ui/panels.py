@@ -204,7 +204,8 @@ def _dice(box: Widget, c: Console, s: Sizes) -> None:
 
 
 def _position(box: Widget, c: Console, s: Sizes) -> None:
-    box.add_widget(Text("The button's position (§ 659a.5(g)(3))", s.font, size_hint_y=None, height=s.target))
+    words = "Starting position 1-7: the random number or the button (§ 659a.5(g)(2), (3))"
+    box.add_widget(Text(words, s.small, grow=True))
     pad = _grid(7, s)
     for n in range(1, 8):
         pad.add_widget(Key(str(n), s, _tap(c, partial(c.start_position, n)), name=f"position:{n}"))

@@ -103,11 +103,16 @@ class ConsoleView(Filled):
         self.add_widget(bottom)
 
         self.table_page = BoxLayout(spacing=s.spacing)
+        left = BoxLayout(orientation="vertical", size_hint_x=1 - PANEL_SHARE, spacing=s.spacing)
+        # The daemon's last refusal, word for word; its own part, so a refusal redraws only it.
+        self.message_box = BoxLayout(size_hint_y=None, height=0)
+        left.add_widget(self.message_box)
         self.seats_grid = GridLayout(cols=1, size_hint_y=None, spacing=s.spacing)
         self.seats_grid.bind(minimum_height=self.seats_grid.setter("height"))
-        scroll = ScrollView(size_hint_x=1 - PANEL_SHARE, do_scroll_x=False)
+        scroll = ScrollView(do_scroll_x=False)
         scroll.add_widget(self.seats_grid)
-        self.table_page.add_widget(scroll)
+        left.add_widget(scroll)
+        self.table_page.add_widget(left)
         right = ScrollView(do_scroll_x=False, size_hint_x=PANEL_SHARE)
         self.panel_box = BoxLayout(orientation="vertical", spacing=s.spacing, size_hint_y=None)
         self.panel_box.bind(minimum_height=self.panel_box.setter("height"))
@@ -119,6 +124,7 @@ class ConsoleView(Filled):
         c = console
         self.parts = [
             Part(self.seats_grid, self._seats_key, self._build_seats),
+            Part(self.message_box, lambda: (c.message, c.message_ok), self._build_message),
             Part(self.tabs_row, lambda: (c.tabs, c.panel), self._build_tabs),
             Part(self.panel_box, lambda: panels.key(c), lambda box: panels.build(box, c, s)),
             Part(self.tech_page, lambda: panels.tech_key(c), lambda box: panels.build_tech(box, c, s)),
@@ -176,18 +182,14 @@ class ConsoleView(Filled):
             t.betting,
             t.unseen_events,
             t.entered[-3:],
-            c.message,
-            c.message_ok,
             t.settlement,
             c.settlement_open,
+            tuple(t.shoe_reading),
         )
 
     def _build_seats(self, grid: Widget) -> None:
         s, t = self.sizes, self.console.table
         hands = t.hands_on_screen
-        c = self.console
-        if c.message and not c.message_ok:
-            grid.add_widget(self._row(c.message, BLACK, ORANGE))
         if t.betting == Betting.NO_MORE_BETS and (
             t.wager_count.accepted or t.meter.state is not MeterState.NONE
         ):
@@ -212,6 +214,8 @@ class ConsoleView(Filled):
         for hand in hands:
             if (hand.to, hand.hand) not in shown:
                 grid.add_widget(self._row(f"[b]{hand.title}[/b]  {faces(hand.cards, markup=True)}"))
+        if t.shoe_reading:
+            grid.add_widget(self._row("shoe reading: " + faces(t.shoe_reading, markup=True), GREY_TEXT))
         settled = t.settlement
         if settled is not None and settled.dealer and self.console.settlement_open:
             grid.add_widget(self._row("Dealer: " + settled.dealer, GREY_TEXT))
@@ -220,6 +224,15 @@ class ConsoleView(Filled):
             grid.add_widget(self._row(note, GREY_TEXT))
         for line in t.entered[-3:]:
             grid.add_widget(self._row(line, GREY_TEXT))
+
+    def _build_message(self, box: Widget) -> None:
+        c = self.console
+        if not c.message or c.message_ok:
+            box.height = 0
+            return
+        row = self._row(c.message, BLACK, ORANGE)
+        box.add_widget(row)
+        row.bind(height=lambda _w, h: setattr(box, "height", h))
 
     def _row(self, text: str, colour: RGBA = WHITE, fill: RGBA | None = None) -> Widget:
         s = self.sizes
