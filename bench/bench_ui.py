@@ -132,6 +132,7 @@ async def touch_to_answer(touches: int) -> tuple[list[float], list[float]]:
         for seat in range(1, 8):
             await screen.tap(f"seat:{seat}")
             await screen.tap("wager:ante")
+            await screen.tap("amount:clear")
             await screen.tap("amount:5")
             await screen.tap("amount:0")
             await screen.tap("amount:0")

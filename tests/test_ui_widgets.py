@@ -33,6 +33,7 @@ async def check_drawn(screen: Screen) -> None:
 async def tap_wager(screen: Screen, console: Console, seat: int, wager: str, dollars: int) -> None:
     await screen.tap(f"seat:{seat}")
     await screen.tap(f"wager:{wager}")
+    await screen.tap("amount:clear")
     for digit in str(dollars * 100):
         await screen.tap(f"amount:{digit}")
     await check_drawn(screen)

@@ -60,6 +60,7 @@ async def enter_wager(console: Console, seat: int, wager: str, dollars: int) -> 
     """The dealer taps the seat, the wager, the amount, and Place."""
     console.choose_seat(seat)
     console.choose_wager(wager)
+    console.clear_amount()
     for digit in f"{dollars * 100}":
         console.key("amount", digit)
     assert await console.place_wager(), console.message

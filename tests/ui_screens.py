@@ -33,6 +33,7 @@ async def caribbean_stud(screen: Screen, out: Path, problems: list[str]) -> None
         await rig.place_chip(5)
         console.choose_seat(1)
         console.choose_wager("ante")
+        console.clear_amount()
         for digit in "2500":
             console.key("amount", digit)
         await _snap(screen, out / "01-open-wagers.png", problems)

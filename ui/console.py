@@ -255,6 +255,10 @@ class Console(Observable):
             target.press(key)
         self.changed()
 
+    def clear_amount(self) -> None:
+        self.amount.cents = 0
+        self.changed()
+
     def close_settlement(self) -> None:
         view = self.table.settlement
         if view is None:
@@ -313,10 +317,8 @@ class Console(Observable):
             return False
         amount = self.amount.text
         event = {"type": "wager", "seat": self.seat, "wager": self.wager, "amount": amount}
-        ok = await self._send(f"seat {self.seat} {self.wager} {amount}", event)
-        if ok:
-            self.amount.cents = 0
-        return ok
+        # The amount and the wager stay: the next seat often bets the same (C clears them).
+        return await self._send(f"seat {self.seat} {self.wager} {amount}", event)
 
     async def no_more_bets(self) -> bool:
         return await self._send("no more bets", {"type": "no_more_bets"})

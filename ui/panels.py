@@ -46,28 +46,30 @@ TAB_TITLES: Final = {
 
 
 def key(c: Console) -> Hashable:
+    """What the open panel shows: it is drawn again only when this changes (each panel's own
+    values, so a wager placed at another seat does not rebuild the amount keypad)."""
     t = c.table
-    return (
-        c.panel,
-        c.seat,
-        c.hand,
-        c.wager,
-        c.amount.cents,
-        tuple(c.dice.dice),
-        c.cards.text,
-        c.card_to,
-        tuple(sorted(c.setting.placed.items())),
-        c.setting.seven,
-        c.setting_hand,
-        c.pin.field,
-        c.pin.user,
-        c.pin.pin_dots,
-        c.pin.message,
-        c.may_settle,
-        t.settlement,
-        tuple(s.seat for s in t.seats),
-        c.seat_cards,
-    )
+    seats = tuple(s.seat for s in t.seats)
+    parts: dict[str, Callable[[], Hashable]] = {
+        "wagers": lambda: (c.seat, c.wager, c.amount.cents),
+        "decisions": lambda: (seats, c.seat, c.hand, c.seat_cards, c.may_settle),
+        "dice": lambda: tuple(c.dice.dice),
+        "position": lambda: (),
+        "setting": lambda: (
+            seats,
+            c.seat,
+            c.setting.seven,
+            tuple(sorted(c.setting.placed.items())),
+            c.setting_hand,
+            c.may_settle,
+        ),
+        "cards": lambda: (seats, c.cards.text, c.card_to),
+        "irregularity": lambda: (),
+        "settlement": lambda: t.settlement,
+        "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.user, c.pin.pin_dots, c.pin.message),
+    }
+    part = parts.get(c.panel)
+    return (c.panel, c.online, part() if part else None)
 
 
 def _tap(c: Console, work: Callable[[], Any]) -> Callable[[], None]:
@@ -145,18 +147,13 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
     for k in "1234567890":
         pad.add_widget(Key(k, s, _tap(c, partial(c.key, "amount", k)), name=f"amount:{k}"))
     pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("amount", "back")), font_px=s.small))
-    pad.add_widget(Key("C", s, _tap(c, lambda: _clear_amount(c))))
+    pad.add_widget(Key("C", s, _tap(c, c.clear_amount), name="amount:clear"))
     box.add_widget(pad)
     actions = _grid(2, s)
     actions.add_widget(Key("PLACE WAGER", s, _tap(c, c.place_wager), colour=BLUE))
     actions.add_widget(Key("NO MORE BETS", s, _tap(c, c.no_more_bets), colour=YELLOW, text_colour=BLACK))
     box.add_widget(actions)
     box.add_widget(Widget())
-
-
-def _clear_amount(c: Console) -> None:
-    c.amount.cents = 0
-    c.changed()
 
 
 def _decisions(box: Widget, c: Console, s: Sizes) -> None:
