@@ -1,0 +1,208 @@
+"""The dealer's touchscreen: a touch to the daemon's answer drawn; start time and RSS.
+
+Run: ``.venv/bin/python bench/bench_ui.py [--touches 200] [--starts 3]`` (PYTHONPATH at the
+repository; needs Xvfb: each part starts its own, as the widget tests do).
+
+0. Touch to answer drawn: the bench rig's daemon (Caribbean Stud) in this process, the console
+   (``table-ui``'s view at 800x480) in the same loop, as on the Pi. After "no more bets" with no
+   cards, the dealer's BET key is touched (Kivy's ``UnitTestTouch``); the daemon refuses it with
+   its section (the rules core's answer, journaled as refused), the refusal comes back, and the
+   figure ends at the first window flip after the screen rebuilt the part that shows it. One
+   touch at a time. Then 7 wagers accepted (seats 1-7): PLACE WAGER to the seat's row drawn.
+   The issue's aim: p99 under 100 ms on this machine.
+1. Start: ``table-ui`` (``python -m ui.app`` with a probe) from exec to the first frame drawn
+   connected to the daemon; peer: a bare Kivy app (one label) from exec to its first frame.
+2. RSS: ``VmRSS`` of each at that first frame.
+
+Figures are printed; nothing is asserted. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.ui_kivy import kivy_environment, running_app, start_display  # noqa: E402
+from tests.ui_rig import console_on_rig, until  # noqa: E402
+
+PROBE = """
+import os, sys, time
+from kivy.clock import Clock
+from kivy.core.window import Window
+
+def report(*_):
+    rss = next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmRSS'))
+    print(f'{time.monotonic():.6f} {rss}', flush=True)
+    os._exit(0)
+"""
+
+UI_PROBE = (
+    PROBE
+    + """
+import asyncio
+from pathlib import Path
+from ui.app import configure_kivy, make_app, run
+from ui.layout import Sizes
+configure_kivy(800, 480, False)
+app = make_app(Path(sys.argv[1]), Sizes(800, 480, 142.0))
+def check(*_):
+    if app.console.online:
+        Window.bind(on_flip=report)
+        return False
+Clock.schedule_interval(check, 0)
+asyncio.run(run(app))
+"""
+)
+
+BARE_PROBE = (
+    PROBE
+    + """
+from kivy.app import App
+from kivy.uix.label import Label
+class Bare(App):
+    kv_file = "no-such.kv"  # no source file for -c code: tell Kivy there is no kv file
+    def build(self):
+        Window.bind(on_flip=report)
+        return Label(text='bare')
+Bare().run()
+"""
+)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+async def flip_after(view: Any, changed: Any) -> float:
+    """Until ``changed()`` and then the next window flip: the time of that flip."""
+    from kivy.core.window import Window
+
+    while not changed():
+        await asyncio.sleep(0.001)
+    flipped: list[float] = []
+
+    def stamp(*_: object) -> None:
+        flipped.append(time.perf_counter())
+
+    Window.bind(on_flip=stamp)
+    while not flipped:
+        await asyncio.sleep(0.001)
+    Window.unbind(on_flip=stamp)
+    return flipped[0]
+
+
+async def touch_to_answer(touches: int) -> tuple[list[float], list[float]]:
+    from kivy.tests.common import UnitTestTouch
+
+    refused: list[float] = []
+    accepted: list[float] = []
+    async with running_app(800, 480) as screen, console_on_rig() as (_rig, console):
+        view = await screen.show(console)
+
+        def press(name: str) -> float:
+            key = screen.keys(name)[0]
+            x, y = key.to_window(*key.center)
+            touch = UnitTestTouch(x, y)
+            start = time.perf_counter()
+            touch.touch_down()
+            touch.touch_up()
+            return start
+
+        seats = view.parts[0]  # the seats: rebuilt when the daemon's answer changes them
+        message = view.parts[1]  # the daemon's last refusal
+
+        def row_drawn(seat: int) -> bool:
+            return any(x.seat == seat for x in seats.last[0])
+
+        def refusal_drawn() -> bool:
+            return bool(console.message) and message.last == (console.message, console.message_ok)
+
+        for seat in range(1, 8):
+            await screen.tap(f"seat:{seat}")
+            await screen.tap("wager:ante")
+            await screen.tap("amount:clear")
+            await screen.tap("amount:5")
+            await screen.tap("amount:0")
+            await screen.tap("amount:0")
+            start = press("PLACE WAGER")
+            end = await flip_after(view, partial(row_drawn, seat))
+            accepted.append(end - start)
+        await screen.tap("NO MORE BETS")
+        await until(lambda: console.panel == "decisions", "the decisions")
+        await screen.frames()
+        for i in range(touches):
+            console.message = ""
+            console.changed()  # the left column drawn without it, so its return is a change
+            await screen.frames(2)
+            start = press("decision:bet")
+            end = await flip_after(view, refusal_drawn)
+            if i >= 5:  # warm-up
+                refused.append(end - start)
+    return refused, accepted
+
+
+def start_once(probe: str, args: list[str]) -> tuple[float, int]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1"}
+    start = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, "-c", probe, *args], capture_output=True, text=True, env=env, timeout=120, check=True
+    ).stdout.split()
+    return float(out[0]) - start, int(out[1])
+
+
+async def start_times(starts: int) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
+    ui: list[tuple[float, int]] = []
+    bare: list[tuple[float, int]] = []
+    async with console_on_rig() as (rig, _console):
+        for _ in range(starts):
+            ui.append(await asyncio.to_thread(start_once, UI_PROBE, [str(rig.socket)]))
+            bare.append(await asyncio.to_thread(start_once, BARE_PROBE, []))
+    return ui, bare
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--touches", type=int, default=200)
+    parser.add_argument("--starts", type=int, default=3)
+    args = parser.parse_args()
+    with start_display():
+        kivy_environment(800, 480)
+        refused, accepted = asyncio.run(touch_to_answer(args.touches))
+        ms = [v * 1000 for v in refused]
+        out = sys.__stdout__  # Kivy takes sys.stdout over
+        print(
+            f"touch -> daemon's refusal drawn: n={len(ms)} p50 {percentile(ms, 50):.1f} ms, "
+            f"p99 {percentile(ms, 99):.1f} ms, max {max(ms):.1f} ms (aim: p99 < 100 ms)",
+            file=out,
+        )
+        ms = [v * 1000 for v in accepted]
+        print(
+            f"touch -> wager accepted and drawn: n={len(ms)} median {statistics.median(ms):.1f} ms, "
+            f"max {max(ms):.1f} ms",
+            file=out,
+        )
+        ui, bare = asyncio.run(start_times(args.starts))
+    for name, runs in (("table-ui (connected)", ui), ("bare Kivy app", bare)):
+        seconds = statistics.median(t for t, _ in runs)
+        rss = statistics.median(r for _, r in runs) / 1024
+        print(
+            f"{name}: start to first frame {seconds:.2f} s (median of {len(runs)}), RSS {rss:.0f} MiB",
+            file=sys.__stdout__,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

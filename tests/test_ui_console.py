@@ -1,0 +1,178 @@
+"""The dealer's screen's view-models against the real daemon on the bench rig (issue 11).
+
+Each test drives a :class:`ui.console.Console` as the Kivy widgets do (the same methods), while
+the rig plays the table's hardware: the progressive sensors, the lock-out button, the shoe.
+What the console shows must be what the daemon journaled.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tests.ui_rig import console_on_rig, enter_wager, tap_pin, until
+from ui.connection import LinkState
+from ui.meter import MeterState
+from ui.table import Betting
+
+ROYAL = "As Ks Qs Js Ts"
+NOTHING = "2c 4d 6h 8s Tc"
+
+
+@pytest.mark.asyncio
+async def test_a_caribbean_stud_round_from_open_to_settlement() -> None:
+    async with console_on_rig() as (rig, console):
+        assert console.banner == Betting.OPEN
+        assert console.title.startswith("Caribbean Stud Poker")
+        assert console.table.meter.state is MeterState.AMOUNT
+        assert console.table.meter.text == "$10,000.00"
+        await enter_wager(console, 2, "ante", 10)
+        await enter_wager(console, 5, "ante", 25)
+        await enter_wager(console, 5, "bonus", 5)
+        await rig.place_chip(5)
+        await rig.press_lock_out()
+        await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
+        # § 639a.8(b): the count of progressive chips to collect is the system's.
+        assert console.table.wager_count.text == "collect 1 progressive chip (seat 5)"
+        seat5 = next(s for s in console.table.seats if s.seat == 5)
+        assert [(w.wager, w.amount) for w in seat5.wagers] == [
+            ("ante", Decimal("25.00")),
+            ("bonus", Decimal("5.00")),
+            ("progressive", Decimal("1.00")),
+        ]
+        assert not console.may_take_wagers
+        assert not await console.place_wager()
+        assert "open" in console.message
+        for position, cards in (("2", "9d 9c 3d 7d 2h"), ("5", NOTHING), ("dealer", "Ah Kd 7s 5c 3h")):
+            await rig.deal(position, cards)
+        await until(lambda: len(console.table.hands) == 3, "three hands")
+        assert [(h.title, " ".join(h.cards)) for h in console.table.hands] == [
+            ("Seat 2", "9d 9c 3d 7d 2h"),
+            ("Seat 5", NOTHING),
+            ("Dealer", "Ah Kd 7s 5c 3h"),
+        ]
+        await until(lambda: console.seat == 2, "seat 2 preselected for its decision")
+        assert "seat 2's decision" in console.table.waiting_for
+        assert await console.decide("bet"), console.message
+        await until(lambda: console.seat == 5, "seat 5 preselected")
+        assert await console.decide("fold"), console.message
+        await until(lambda: console.table.settlement is not None, "the settlement")
+        view = console.table.settlement
+        assert view is not None
+        # From the dealer's right (seat 5) counterclockwise to seat 2.
+        assert [(line.seat, line.wager, line.action, line.amount_text) for line in view.lines] == [
+            (5, "ante", "COLLECT", "$25.00"),
+            (5, "bonus", "COLLECT", "$5.00"),
+            (5, "progressive", "COLLECTED", "$1.00"),
+            (2, "ante", "PAY", "$10.00"),
+            (2, "bet", "PAY", "$20.00"),
+        ]
+        assert console.settlement_open and view.can_close
+        console.close_settlement()
+        assert not console.settlement_open
+        assert console.may_take_wagers
+
+
+@pytest.mark.asyncio
+async def test_a_refusal_is_shown_in_the_daemons_words_and_changes_nothing() -> None:
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 3, "ante", 10)
+        await rig.press_lock_out()
+        await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
+        console.choose_seat(3)
+        assert not await console.decide("bet")
+        assert console.message.startswith("seat 3: bet: refused:")
+        assert "§" in console.message
+        assert not console.message_ok
+        assert [s.seat for s in console.table.seats] == [3]
+
+
+@pytest.mark.asyncio
+async def test_a_progressive_hit_waits_for_the_floorpersons_pin_before_the_round_closes() -> None:
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 1, "ante", 10)
+        await rig.place_chip(1)
+        await rig.press_lock_out()
+        await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
+        await rig.deal("1", ROYAL)
+        await rig.deal("dealer", "Ah Kd 7s 5c 3h")
+        await until(lambda: console.seat == 1, "seat 1 preselected")
+        assert await console.decide("bet"), console.message
+        await until(lambda: console.table.settlement is not None, "the settlement")
+        view = console.table.settlement
+        assert view is not None
+        waiting = view.waiting
+        assert [(w.seat, w.wager) for w in waiting] == [(1, "progressive")]
+        assert "FLOORPERSON" in waiting[0].steps
+        # 100% of the meter is not paid from the table inventory container (§ 639a.11(c)(5)(iv)).
+        assert waiting[0].hand_pay and waiting[0].action == "PAY"
+        # 100% of the $10,000 meter; the $1 chip went to the rack at the lock-out (§ 639a.8(b)).
+        assert waiting[0].net == Decimal("9999.00") and waiting[0].amount_text == "$10,000.00"
+        # PENDING on the meter while the hit waits (§ 639a.11(c)(5)(iii)).
+        assert console.table.meter.state is MeterState.PENDING
+        assert console.table.meter.text == "PENDING"
+        console.close_settlement()
+        assert console.settlement_open and not console.may_take_wagers
+        assert "floorperson must verify" in console.message
+        console.ask_verification(1, "progressive", view.round_id)
+        assert not await tap_pin(console, pin="999999")
+        assert console.pin.open and "auth_failed" in console.pin.message
+        assert console.pin.pin_dots == ""  # the PIN is never kept after the request it signed
+        assert await tap_pin(console), console.pin.message
+        assert not console.pin.open
+        await until(lambda: not console.table.pending_payouts, "the payout verified")
+        assert console.table.meter.state is MeterState.AMOUNT
+        console.close_settlement()
+        assert not console.settlement_open
+
+
+@pytest.mark.asyncio
+async def test_keyed_cards_only_while_the_shoe_is_out_of_order_and_a_void_needs_a_floorperson() -> None:
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 4, "ante", 10)
+        await rig.press_lock_out()
+        await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
+        console.card_to = "4"
+        console.key("cards", "A")
+        console.key("cards", "s")
+        assert not console.may_key_cards
+        assert not await console.key_in_cards()
+        assert "§ 639a.13(g)" in console.message
+        assert rig.shoe is not None
+        await rig.shoe.stop()
+        await until(lambda: console.table.devices_out_of_order == ("shoe",), "the shoe out of order")
+        assert console.may_key_cards
+        for key in "KsQsJsTs":
+            console.key("cards", key)
+        assert console.cards.text == "As Ks Qs Js Ts"
+        assert await console.key_in_cards(), console.message
+        await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")
+        # The dealer reports the shoe: a void takes a floorperson's PIN.
+        screen = console.screen
+        assert screen is not None
+        shoe_jam = next(c for c in screen.irregularities if c.name == "shoe_jam")
+        assert not await console.report_irregularity(shoe_jam)
+        assert console.pin.open and console.pin.purpose is not None
+        assert console.pin.purpose.kind == "void"
+        assert await tap_pin(console), console.pin.message
+        await until(lambda: console.table.settlement is not None, "the void")
+        view = console.table.settlement
+        assert view is not None and view.void
+        assert [(line.action, line.amount_text) for line in view.lines] == [("RETURN", "$10.00")]
+
+
+@pytest.mark.asyncio
+async def test_controller_offline_then_back_with_the_same_table() -> None:
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 2, "ante", 25)
+        before = console.table.seats
+        await rig.stop_daemon()
+        await until(lambda: console.connection.state is LinkState.OFFLINE, "controller offline")
+        assert console.banner.startswith("CONTROLLER OFFLINE")
+        assert not await console.decide("bet")
+        assert "offline" in console.message
+        await rig.start_daemon()
+        await until(lambda: console.online, "the controller back")
+        assert console.table.seats == before
+        assert console.banner == Betting.OPEN

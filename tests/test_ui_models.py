@@ -1,0 +1,163 @@
+"""The screen's view-models on their own: the meter's states, the settlement's words and order,
+the keypads, the PIN pad, a restarted screen. Snapshots are the daemon's own (recorded on the
+bench rig) where the rig cannot make the state (a disabled link).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from tests.ui_rig import console_on_rig, enter_wager, following, until
+from ui.entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
+from ui.meter import MeterState, meter_view
+from ui.money import amount, dollars
+from ui.pin_pad import PinPad, Purpose
+from ui.settlement import settlement_view
+from ui.table import Betting, TableModel
+
+# As the daemon sends it (status after a royal flush at seat 1, recorded on the bench rig).
+HIT: dict[str, Any] = {
+    "round": "CS-BENCH-3",
+    "status": "settled",
+    "settlement": {
+        "game": "caribbean-stud",
+        "seats": {
+            "1": {
+                "ante": {"result": "win", "net": "+10.00", "stake": "10.00"},
+                "bet": {"result": "win", "net": "+2000.00", "stake": "20.00"},
+                "progressive": {
+                    "result": "win",
+                    "net": "+9999.00",
+                    "stake": "1.00",
+                    "flags": ["not_paid_from_inventory", "floorperson_validation"],
+                },
+            },
+            "4": {"ante": {"result": "push", "net": "0.00", "stake": "5.00"}},
+        },
+        "order": [[4, "ante"], [1, "ante"], [1, "bet"], [1, "progressive"]],
+        "meters": {"progressive": "10000.00"},
+    },
+}
+PENDING = [{"round": "CS-BENCH-3", "seat": 1, "wager": "progressive", "net": "+9999.00", "flags": []}]
+
+
+def test_the_meter_shows_the_amount_pending_or_unavailable() -> None:
+    meters = {"progressive": "12345.67"}
+    assert meter_view(meters, {"configured": False}, []).text == "$12,345.67"
+    assert meter_view(meters, {"configured": False}, PENDING).state is MeterState.PENDING
+    disabled = {"configured": True, "enabled": False, "host": "meter", "port": 8883}
+    assert meter_view(meters, disabled, []).text == "UNAVAILABLE"
+    assert meter_view({}, {"configured": False}, []).state is MeterState.NONE
+    with pytest.raises(ValueError, match=r"round\.meters\.progressive: an amount is a decimal string"):
+        meter_view({"progressive": 12.3}, {}, [])
+
+
+def test_settlement_in_the_rules_order_with_the_hand_pay_and_the_floorperson() -> None:
+    view = settlement_view(HIT, PENDING)
+    assert view is not None
+    assert [(x.seat, x.wager, x.action, x.amount_text) for x in view.lines] == [
+        (4, "ante", "PUSH", "$5.00"),
+        (1, "ante", "PAY", "$10.00"),
+        (1, "bet", "PAY", "$2,000.00"),
+        (1, "progressive", "PAY", "$10,000.00"),
+    ]
+    hit = view.lines[-1]
+    assert hit.hand_pay and hit.waits_for_floorperson
+    assert "HAND PAY" in hit.steps and "FLOORPERSON" in hit.steps
+    assert not view.can_close
+    verified = settlement_view(HIT, [])
+    assert verified is not None and verified.can_close
+    assert "verified by floorperson" in verified.lines[-1].steps
+
+
+def test_money_is_exact_and_bad_amounts_are_named() -> None:
+    assert amount("+25.10", "x") == Decimal("25.10")
+    assert dollars(Decimal("-1234567.5")) == "$1,234,567.50"
+    with pytest.raises(ValueError, match="seat 2 net: 'ten' is not an amount"):
+        amount("ten", "seat 2 net")
+    with pytest.raises(ValueError, match="an amount is a decimal string"):
+        amount(10.0, "seat 2 net")
+
+
+def test_the_keypads() -> None:
+    keys = AmountKeys()
+    for d in "2550":
+        keys.press(d)
+    assert keys.text == "25.50"
+    keys.chip(5)
+    assert keys.text == "30.50"
+    keys.back()
+    assert keys.text == "3.05"
+    with pytest.raises(ValueError):
+        keys.press("x")
+    dice = DiceKeys()
+    with pytest.raises(ValueError, match="three dice"):
+        dice.event()
+    for face in (1, 6, 3, 4):
+        dice.press(face)
+    assert dice.event() == {"type": "dice", "dice": [1, 6, 3]}
+    with pytest.raises(ValueError, match="1 to 6"):
+        dice.press(7)
+    cards = CardKeys()
+    with pytest.raises(ValueError, match="rank before its suit"):
+        cards.press("s")
+    for key in ("A", "s", "T", "d", "JKR"):
+        cards.press(key)
+    assert cards.text == "As Td JKR"
+    setting = SettingKeys()
+    setting.load(["As", "Ad", "Ks", "Kd", "Qh", "7c", "3s"])
+    with pytest.raises(ValueError, match="not one of this seat's cards"):
+        setting.place("2c", "low")
+    with pytest.raises(ValueError, match="high, medium and low"):
+        setting.place("As", "top")
+
+
+def test_the_pin_pad_hides_and_forgets_the_pin() -> None:
+    pad = PinPad()
+    pad.start(Purpose("verify", "verify seat 1", 1, "progressive", "r1"))
+    for key in "mfloor":
+        pad.press(key)
+    with pytest.raises(ValueError, match="not a key of the user field"):
+        pad.press("1")
+    pad.choose("pin")
+    for key in "204816":
+        pad.press(key)
+    assert pad.pin_dots == "●" * 6
+    credentials = pad.take()
+    assert credentials is not None and credentials.pin == "204816"
+    assert "204816" not in repr(credentials)
+    assert pad.pin_dots == ""
+    pad.done("auth_failed: wrong user name or PIN", False)
+    assert pad.open and pad.field == "pin"
+    assert pad.take() is None and "enter the floorperson" in pad.message
+
+
+def test_an_unknown_round_state_is_shown_as_closed_and_a_table_lock_out_wins() -> None:
+    table = TableModel()
+    table.apply_snapshot({"game": "caribbean-stud", "round": None, "locked_out": False})
+    assert table.betting == Betting.NO_ROUND
+    table.apply_snapshot({"game": "caribbean-stud", "round": None, "locked_out": True})
+    assert table.betting == Betting.TABLE_LOCKED
+
+
+@pytest.mark.asyncio
+async def test_a_restarted_screen_shows_the_same_table_and_says_which_cards_it_missed() -> None:
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 3, "ante", 10)
+        await rig.place_chip(3)
+        await rig.press_lock_out()
+        await rig.deal("3", "As Ks Qs Js 9s")
+        await until(lambda: len(console.table.hands) == 1, "seat 3's cards")
+        async with following(rig.socket) as restarted:
+            await until(lambda: restarted.online, "the restarted screen online")
+            assert restarted.table.seats == console.table.seats
+            assert restarted.banner == console.banner == Betting.NO_MORE_BETS
+            assert restarted.table.wager_count == console.table.wager_count
+            assert restarted.table.waiting_for == console.table.waiting_for
+            # The status carries no cards: the restarted screen says so instead of guessing.
+            assert restarted.table.hands == ()
+            assert restarted.table.unseen_events == 4
+            assert console.table.unseen_events == 0

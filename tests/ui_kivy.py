@@ -1,0 +1,205 @@
+"""Kivy for the screen's tests and screenshots: a private Xvfb, the app in this process's asyncio
+loop, taps as touches (Kivy's own ``UnitTestTouch``), and a walk of the widget tree.
+
+Kivy opens one window per process and reads its environment once, before its first import, so
+:func:`start_display` runs before anything imports ``kivy``; a missing Xvfb is a clear error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+from ui.console import Console
+from ui.layout import Sizes, default_dpi
+
+SCREEN_SIZES = ((800, 480), (1024, 600))
+FRAME = 0.03
+
+
+class NoDisplay(RuntimeError):
+    """Xvfb is not installed: the widget tests and the screenshots need it."""
+
+
+@contextlib.contextmanager
+def start_display() -> Iterator[str]:
+    """A private X server (Xvfb, 24-bit, GLX) for this process; ``DISPLAY`` set while it runs."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise NoDisplay(
+            "Xvfb is not installed: the screen's widget tests draw on a virtual display "
+            "(apt-get install xvfb libgl1-mesa-dri xauth; scripts/system-deps)"
+        )
+    read, write = os.pipe()
+    proc = subprocess.Popen(
+        [
+            xvfb,
+            "-displayfd",
+            str(write),
+            "-screen",
+            "0",
+            "1280x720x24",
+            "-nolisten",
+            "tcp",
+            "+extension",
+            "GLX",
+        ],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    try:
+        with os.fdopen(read) as lines:
+            number = lines.readline().strip()
+        if not number:
+            raise NoDisplay(f"Xvfb exited ({proc.poll()}) without giving a display")
+        previous = os.environ.get("DISPLAY")
+        os.environ["DISPLAY"] = f":{number}"
+        yield os.environ["DISPLAY"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        if "previous" in locals():
+            if previous is None:
+                os.environ.pop("DISPLAY", None)
+            else:
+                os.environ["DISPLAY"] = previous
+
+
+def kivy_environment(width: int, height: int) -> None:
+    """Before Kivy's first import: its home in a temporary directory, no log file, the size."""
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    from ui.app import configure_kivy
+
+    configure_kivy(width, height, False)
+
+
+class Screen:
+    """The app running in this loop; :meth:`show` puts a console's view in the window."""
+
+    def __init__(self, app: Any, sizes: Sizes) -> None:
+        self.app, self.sizes = app, sizes
+        self.view: Any = None
+
+    async def show(self, console: Console) -> Any:
+        from kivy.core.window import Window
+
+        from ui.view import ConsoleView
+
+        if self.view is not None:
+            Window.remove_widget(self.view)
+        self.view = ConsoleView(console, self.sizes)
+        Window.add_widget(self.view)
+        await self.frames()
+        return self.view
+
+    async def frames(self, n: int = 6) -> None:
+        for _ in range(n):
+            await asyncio.sleep(FRAME)
+
+    def keys(self, text: str) -> list[Any]:
+        from ui.kivy_parts import Key
+
+        return [w for w in self.walk() if isinstance(w, Key) and text in (w.name, w.text)]
+
+    def walk(self) -> Iterator[Any]:
+        if self.view is not None:
+            yield from self.view.walk(restrict=True)
+
+    async def tap(self, text: str, nth: int = 0) -> None:
+        """Touch the key reading ``text`` at its centre, as a finger would, and let it draw."""
+        from kivy.tests.common import UnitTestTouch
+
+        await self.frames(2)  # a panel rebuilt by the last answer is laid out before it is touched
+        found = self.keys(text)
+        if len(found) <= nth:
+            shown = sorted({w.name for w in self.walk() if hasattr(w, "name") and isinstance(w.name, str)})
+            raise AssertionError(f"no key {text!r} on the screen (keys: {shown})")
+        key = found[nth]
+        if key.disabled:
+            raise AssertionError(f"the key {text!r} is disabled")
+        await self.scroll_to(key)
+        x, y = key.to_window(*key.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+        await self.frames(3)
+
+    async def scroll_to(self, widget: Any) -> None:
+        """As the dealer's finger would: scroll the panel until ``widget`` shows."""
+        from kivy.uix.scrollview import ScrollView
+
+        parent = widget.parent
+        # The window is its own parent: stop there.
+        while parent is not None and not isinstance(parent, ScrollView) and parent.parent is not parent:
+            parent = parent.parent
+        if not isinstance(parent, ScrollView):
+            return
+        parent.scroll_to(widget, padding=0, animate=False)
+        await self.frames(2)
+
+    async def screenshot(self, path: Path) -> Path:
+        from kivy.core.window import Window
+
+        await self.frames(4)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        written = Path(Window.screenshot(name=str(path.with_suffix("")) + "%(counter)04d.png"))
+        written.replace(path)
+        return path
+
+
+@contextlib.asynccontextmanager
+async def running_app(width: int, height: int) -> AsyncIterator[Screen]:
+    """The Kivy app at ``width`` x ``height`` (the display and environment already set)."""
+    from kivy.app import App
+    from kivy.core.window import Window
+    from kivy.uix.widget import Widget
+
+    class Bare(App):  # the screen's views are put in the window by Screen.show
+        def build(self) -> Any:
+            return Widget()
+
+    app = Bare()
+    task = asyncio.get_running_loop().create_task(app.async_run(async_lib="asyncio"))
+    await asyncio.sleep(0.3)
+    Window.size = (width, height)
+    await asyncio.sleep(0.1)
+    try:
+        yield Screen(app, Sizes(width, height, default_dpi(width)))
+    finally:
+        app.stop()
+        await task
+
+
+def cut_off(screen: Screen) -> list[str]:
+    """Every label whose text does not fit its box (wider or taller than the widget)."""
+    from kivy.uix.label import Label
+
+    bad = []
+    for w in screen.walk():
+        if isinstance(w, Label) and w.text and w.texture_size[0] and w.get_root_window() is not None:
+            tw, th = w.texture_size
+            if tw > w.width + 1 or th > w.height + 1:
+                bad.append(f"{w.text!r}: text {tw}x{th} in a box {w.width:.0f}x{w.height:.0f}")
+    return bad
+
+
+def small_targets(screen: Screen) -> list[str]:
+    """Every key smaller than 9 mm either way."""
+    from ui.kivy_parts import Key
+
+    return [
+        f"{w.text!r}: {w.width:.0f}x{w.height:.0f} < {screen.sizes.target}"
+        for w in screen.walk()
+        if isinstance(w, Key)
+        and (w.width < screen.sizes.target - 0.5 or w.height < screen.sizes.target - 0.5)
+    ]

@@ -1,0 +1,188 @@
+"""Every main screen of the dealer's console, drawn from a real daemon on the bench rig, saved as
+PNG at 800x480 and 1024x600 (``scripts/screenshots``; docs/screenshots/).
+
+``python -m tests.ui_screens OUT_DIR WIDTHxHEIGHT`` draws one size (Kivy opens one window per
+process: the script runs this once per size). Each scene reports any text cut off and any key
+under 9 mm; the run fails if there is one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from tests.ui_kivy import Screen, cut_off, kivy_environment, running_app, small_targets, start_display
+from tests.ui_rig import console_on_rig, enter_wager, following, until
+
+Scene = Callable[[Screen, Path], Awaitable[None]]
+
+
+async def _snap(screen: Screen, path: Path, problems: list[str]) -> None:
+    await screen.screenshot(path)
+    problems.extend(f"{path.name}: {p}" for p in cut_off(screen) + small_targets(screen))
+
+
+async def caribbean_stud(screen: Screen, out: Path, problems: list[str]) -> None:
+    async with console_on_rig() as (rig, console):
+        await screen.show(console)
+        await enter_wager(console, 2, "ante", 10)
+        await enter_wager(console, 5, "ante", 25)
+        await enter_wager(console, 5, "bonus", 5)
+        await rig.place_chip(5)
+        console.choose_seat(1)
+        console.choose_wager("ante")
+        console.clear_amount()
+        for digit in "2500":
+            console.key("amount", digit)
+        await _snap(screen, out / "01-open-wagers.png", problems)
+        console.amount.cents = 0
+        await rig.press_lock_out()
+        for position, cards in (
+            ("2", "9d 9c 3d 7d 2h"),
+            ("5", "2c 4d 6h 8s Tc"),
+            ("dealer", "Ah Kd 7s 5c 3h"),
+        ):
+            await rig.deal(position, cards)
+        await until(lambda: console.seat == 2, "seat 2 to decide")
+        await _snap(screen, out / "02-no-more-bets-decide.png", problems)
+        await console.decide("bet")
+        await until(lambda: console.seat == 5, "seat 5 to decide")
+        await console.decide("fold")
+        await until(lambda: console.table.settlement is not None, "the settlement")
+        await _snap(screen, out / "03-settlement.png", problems)
+        console.close_settlement()
+        await _snap(screen, out / "03b-after-close.png", problems)
+
+
+async def progressive_hit(screen: Screen, out: Path, problems: list[str]) -> None:
+    async with console_on_rig() as (rig, console):
+        await screen.show(console)
+        await enter_wager(console, 1, "ante", 10)
+        await rig.place_chip(1)
+        await rig.press_lock_out()
+        await rig.deal("1", "As Ks Qs Js Ts")
+        await rig.deal("dealer", "Ah Kd 7s 5c 3h")
+        await until(lambda: console.seat == 1, "seat 1 to decide")
+        await console.decide("bet")
+        await until(lambda: console.table.settlement is not None, "the settlement")
+        await _snap(screen, out / "04-progressive-hit-pending.png", problems)
+        view = console.table.settlement
+        assert view is not None
+        console.ask_verification(1, "progressive", view.round_id)
+        for key in "mfloor":
+            console.pin.press(key)
+        console.pin.choose("pin")
+        for key in "2048":
+            console.pin.press(key)
+        await _snap(screen, out / "05-floorperson-pin.png", problems)
+        console.pin.cancel()
+        console.show("technician")
+        await _snap(screen, out / "10-technician.png", problems)
+
+
+async def shoe_out_of_order(screen: Screen, out: Path, problems: list[str]) -> None:
+    async with console_on_rig() as (rig, console):
+        await screen.show(console)
+        await enter_wager(console, 4, "ante", 10)
+        await rig.press_lock_out()
+        assert rig.shoe is not None
+        await rig.shoe.stop()
+        await until(lambda: console.may_key_cards, "the shoe out of order")
+        console.card_to = "4"
+        for key in ("A", "s", "K", "s"):
+            console.key("cards", key)
+        await _snap(screen, out / "06-shoe-out-keyed-cards.png", problems)
+        console.open_tab("irregularity")
+        await _snap(screen, out / "07-irregularity.png", problems)
+
+
+async def blackjack(screen: Screen, out: Path, problems: list[str]) -> None:
+    async with console_on_rig("blackjack") as (rig, console):
+        await screen.show(console)
+        await enter_wager(console, 3, "blackjack", 10)
+        await enter_wager(console, 6, "blackjack", 25)
+        await enter_wager(console, 6, "three_card_poker", 5)
+        await rig.press_lock_out()
+        for position, card in (("3", "Th"), ("6", "8s"), ("dealer", "9c"), ("3", "6d"), ("6", "8d")):
+            await rig.deal(position, card)
+        await until(lambda: console.seat == 3, "seat 3 to decide")
+        await _snap(screen, out / "11-blackjack-decide.png", problems)
+
+
+async def asia_poker(screen: Screen, out: Path, problems: list[str]) -> None:
+    from controller.rules.asia_poker_game import clockwise_from, starting_position
+
+    async with console_on_rig("asia-poker") as (rig, console):
+        await screen.show(console)
+        await enter_wager(console, 2, "asia_poker", 10)
+        await rig.press_lock_out()
+        await _snap(screen, out / "12-asia-poker-shaker.png", problems)
+        for face in (4, 2, 1):
+            console.key("dice", str(face))
+        await console.throw()
+        sevens = {"2": "As Ad Ks Kd Qh 7c 3s", "dealer": "2c 4d 6h 8s Tc Jd 5h"}
+        for position in clockwise_from(starting_position("shaker", 7)):
+            if position in sevens:
+                await rig.deal(position, sevens[position])
+        await until(lambda: "to set" in console.table.waiting_for, "seat 2 to set")
+        console.choose_seat(2)
+        for card in ("As", "Ad", "Ks", "Kd"):
+            console.key("setting", card)
+        console.key("setting_hand", "medium")
+        await _snap(screen, out / "13-asia-poker-setting.png", problems)
+
+
+async def three_dice_football(screen: Screen, out: Path, problems: list[str]) -> None:
+    async with console_on_rig("three-dice-football") as (rig, console):
+        await screen.show(console)
+        console.choose_seat(4)
+        await console.decide("accept_dice")
+        await enter_wager(console, 4, "touchdown", 10)
+        await rig.press_lock_out()
+        await until(lambda: "throw" in console.table.waiting_for, "the first throw")
+        console.key("dice", "2")
+        console.key("dice", "3")
+        await _snap(screen, out / "14-three-dice-football-throw.png", problems)
+
+
+async def offline(screen: Screen, out: Path, problems: list[str]) -> None:
+    async with following(Path("/nonexistent/api.sock")) as console:
+        await until(lambda: console.connection.attempts > 0, "controller offline")
+        await screen.show(console)
+        await _snap(screen, out / "08-controller-offline.png", problems)
+
+
+SCENES = (
+    caribbean_stud,
+    progressive_hit,
+    shoe_out_of_order,
+    offline,
+    blackjack,
+    asia_poker,
+    three_dice_football,
+)
+
+
+async def draw(out: Path, width: int, height: int) -> list[str]:
+    problems: list[str] = []
+    async with running_app(width, height) as screen:
+        for scene in SCENES:
+            await scene(screen, out / f"{width}x{height}", problems)
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    out, size = Path(argv[0]), argv[1]
+    width, height = (int(x) for x in size.split("x"))
+    with start_display():
+        kivy_environment(width, height)
+        problems = asyncio.run(draw(out, width, height))
+    for p in problems:
+        print(f"screenshots: {p}", file=sys.__stderr__)  # Kivy takes over sys.stderr
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,431 @@
+"""The dealer's console: everything the screen shows and every command it sends, in plain Python.
+
+:class:`Console` joins the :class:`~ui.table.TableModel` (what the daemon says), the
+:class:`~ui.connection.Connection` (online or "controller offline"), what the dealer is keying
+in (seat, wager amount, dice, cards, an Asia Poker setting), and the floorperson's
+:class:`~ui.pin_pad.PinPad`. Its commands build the local API's events and send them; what the
+daemon answers (its refusal with the section, word for word) is the console's ``message``. The
+Kivy widgets only draw these properties and call these methods.
+
+The screen asks; it never tells the table what only a device, a floorperson or the meter can
+know: no progressive wager is entered here (the sensors), no card unless a device is out of order
+(§ 639a.13(g)), no void without a floorperson's PIN.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Mapping
+from pathlib import Path
+from typing import Any
+
+from controller.api_client import ApiConnectionError, ApiError, Credentials
+
+from .connection import Connection, LinkState
+from .entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
+from .games import Choice, GameScreen, screen_for
+from .observable import Observable
+from .pin_pad import PinPad, Purpose
+from .table import TableModel
+
+SETTLE_WORDS = "the dealer to settle the round"
+PREFIXES = (
+    "the round is not complete; it waits for ",
+    "the round is not complete: it waits for ",
+    "the round cannot be settled yet: the round waits for ",
+    "the round cannot be settled yet: ",
+    "the game is not over: it waits for ",
+)
+
+
+class Console(Observable):
+    def __init__(self, socket: Path) -> None:
+        super().__init__()
+        self.table = TableModel()
+        self.connection = Connection(socket, self.table)
+        self.pin = PinPad()
+        self.amount = AmountKeys()
+        self.dice = DiceKeys()
+        self.cards = CardKeys()
+        self.setting = SettingKeys()
+        self.seat = 0
+        self.hand = 0
+        self.wager = ""
+        self.card_to = ""
+        self.message = ""
+        self.message_ok = True
+        self.page = "table"
+        self.closed_round = ""
+        self.tab = ""
+        self._round_id = ""
+        self.setting_hand = "high"
+        self._tab_waits: tuple[str, str] = ("", "")
+        self._tasks: set[asyncio.Task[None]] = set()
+        for part in (self.table, self.connection, self.pin):
+            part.subscribe(self._follow)
+
+    def _follow(self) -> None:
+        if self.table.round_id != self._round_id:
+            # A new round: the panels follow it again, not the last round's choice.
+            self._round_id, self.tab = self.table.round_id, ""
+        preselect = self.table.waiting_seat
+        if preselect is not None and self.table.round is not None and not self.table.open_for_bets:
+            self.seat, self.hand = preselect
+        self.changed()
+
+    # -- what is shown -----------------------------------------------------------------------------
+
+    @property
+    def online(self) -> bool:
+        return self.connection.state is LinkState.CONNECTED
+
+    @property
+    def screen(self) -> GameScreen | None:
+        game = self.table.game
+        try:
+            return screen_for(game) if game else None
+        except KeyError:
+            return None
+
+    @property
+    def title(self) -> str:
+        if not self.table.connected_once:
+            return "the dealer's screen: not connected to the controller yet"
+        screen = self.screen
+        name = screen.title if screen else self.table.game or "table"
+        table = self.table.status.get("table", "")
+        return f"{name}  ·  table {table}  ·  round {self.table.round_id or '-'}"
+
+    @property
+    def banner(self) -> str:
+        """The biggest words on the screen: offline, else OPEN / NO MORE BETS."""
+        return self.connection.banner or self.table.betting
+
+    @property
+    def seats_offered(self) -> tuple[int, ...]:
+        screen = self.screen
+        return tuple(range(1, screen.seats + 1)) if screen else ()
+
+    @property
+    def settlement_open(self) -> bool:
+        """The last round's settlement is on screen and not closed by the dealer yet."""
+        view = self.table.settlement
+        return view is not None and (self.closed_round != view.round_id or not view.can_close)
+
+    @property
+    def may_take_wagers(self) -> bool:
+        """While the table is open; at Three Dice Football also between throws, where single play
+        wagers are made before each down (§ 661a.3(d)) and the daemon's rules say when not."""
+        if not self.online or self.settlement_open or self.table.round is None:
+            return False
+        screen = self.screen
+        return self.table.open_for_bets or (screen is not None and screen.dice_game)
+
+    @property
+    def may_key_cards(self) -> bool:
+        """§ 639a.13(g): by hand only while a device is out of order."""
+        return self.online and bool(self.table.devices_out_of_order) and self.table.round is not None
+
+    @property
+    def may_settle(self) -> bool:
+        return self.online and self.table.waiting_for.startswith(SETTLE_WORDS)
+
+    @property
+    def seat_cards(self) -> tuple[str, ...]:
+        for hand in self.table.hands:
+            if hand.to == str(self.seat) and hand.hand == self.hand:
+                return hand.cards
+        return ()
+
+    @property
+    def tabs(self) -> tuple[str, ...]:
+        """The panels the dealer may open now, in the order of the round."""
+        screen = self.screen
+        if self.pin.open:
+            return ("pin",)
+        if not self.online or screen is None:
+            return ()
+        if self.settlement_open:
+            return ("settlement",)
+        out = []
+        if self.may_take_wagers:
+            out.append("wagers")
+        if self.table.round is not None:
+            out.extend(t for t in screen.start if t not in out)
+        if screen.dice_game:
+            out.append("dice")
+        if screen.sets_hands:
+            out.append("setting")
+        out.append("decisions")
+        if self.may_key_cards:
+            out.append("cards")
+        if self.table.round is not None:
+            out.append("irregularity")
+        return tuple(out)
+
+    @property
+    def panel(self) -> str:
+        """The panel on screen: the dealer's choice if it is still offered, else what the round
+        waits for."""
+        tabs = self.tabs
+        if not tabs:
+            return "offline" if not self.online else ""
+        if self.tab in tabs and self._tab_waits == self._moment:
+            return self.tab
+        waits = self.table.waiting_for
+        screen = self.screen
+        assert screen is not None
+        if len(tabs) == 1:
+            return tabs[0]
+        if screen.dice_game:
+            return "decisions" if "Quarterback" in waits else "dice" if "throw" in waits else "wagers"
+        if "wagers" in tabs and self.table.open_for_bets:
+            return "wagers"
+        if screen.start and "starting position" in waits:
+            # § 659a.5(g)(1): the shaker's dice; (2), (3): a number 1-7 (random number generator, button).
+            return "dice" if "shaker" in waits and "dice" in screen.start else screen.start[-1]
+        if screen.sets_hands and "to set the high" in waits:
+            return "setting"
+        if "cards" in tabs:
+            return "cards"
+        return "decisions"
+
+    @property
+    def _moment(self) -> tuple[str, str]:
+        """Where the round is: what it waits for, and the lock-out."""
+        return self.table.waiting_for, self.table.betting
+
+    def open_tab(self, tab: str) -> None:
+        if tab not in self.tabs:
+            raise ValueError(f"the panel {tab!r} is not offered now (panels: {', '.join(self.tabs)})")
+        # The dealer's choice holds until the round moves on (the daemon waits for something else).
+        self.tab, self._tab_waits = tab, self._moment
+        self.changed()
+
+    @property
+    def waits_for(self) -> str:
+        """The daemon's words for what the round waits for, without the words every answer starts
+        with."""
+        text = self.table.waiting_for
+        for prefix in PREFIXES:
+            if text.startswith(prefix):
+                text = text[len(prefix) :]
+                break
+        if not text:
+            return "" if self.table.round is None else "ready to settle"
+        return text[0].upper() + text[1:]
+
+    # -- what the dealer keys in -------------------------------------------------------------------
+
+    def choose_seat(self, seat: int, hand: int = 0) -> None:
+        if seat not in self.seats_offered:
+            raise ValueError(f"seat {seat} is not a seat of this table ({self.seats_offered})")
+        self.seat, self.hand = seat, hand
+        if self.screen is not None and self.screen.sets_hands:
+            self.setting.load(self.seat_cards)
+        self.changed()
+
+    def choose_wager(self, wager: str) -> None:
+        screen = self.screen
+        if screen is None or wager not in {c.name for c in screen.wagers}:
+            raise ValueError(f"{wager!r} is not a wager the dealer enters at this game")
+        self.wager = wager
+        self.changed()
+
+    def key(self, part: str, key: str) -> None:
+        """A key of one keypad: ``amount`` digits, ``chip`` dollars, ``dice`` faces, ``cards``
+        ranks and suits, ``setting`` card:hand; ``back`` on any of them."""
+        target: Any = {"amount": self.amount, "dice": self.dice, "cards": self.cards}.get(part)
+        if part == "chip":
+            self.amount.chip(int(key))
+        elif part == "setting":
+            card, _, hand = key.partition(":")
+            self.setting.place(card, hand or self.setting_hand)
+        elif part == "setting_hand":
+            if key not in ("high", "medium", "low"):
+                raise ValueError(f"the hands are high, medium and low, not {key!r}")
+            self.setting_hand = key
+        elif target is None:
+            raise ValueError(f"no keypad {part!r}")
+        elif key == "back":
+            target.back()
+        elif part == "dice":
+            target.press(int(key))
+        else:
+            target.press(key)
+        self.changed()
+
+    def clear_amount(self) -> None:
+        self.amount.cents = 0
+        self.changed()
+
+    def close_settlement(self) -> None:
+        view = self.table.settlement
+        if view is None:
+            return
+        if not view.can_close:
+            self._say(False, f"round {view.round_id}: a floorperson must verify the payouts first")
+            return
+        self.closed_round = view.round_id
+        self.changed()
+
+    def show(self, page: str) -> None:
+        if page not in ("table", "technician"):
+            raise ValueError(f"the screen has the pages table and technician, not {page!r}")
+        self.page = page
+        self.changed()
+
+    # -- commands ----------------------------------------------------------------------------------
+
+    def spawn(self, work: Awaitable[None]) -> asyncio.Task[None]:
+        """Run a command in the screen's loop (a widget's tap); the task is kept until done."""
+
+        async def wrapped() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(wrapped())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _say(self, ok: bool, text: str) -> None:
+        self.message, self.message_ok = text, ok
+        self.changed()
+
+    async def _send(self, what: str, event: Mapping[str, Any], auth: Credentials | None = None) -> bool:
+        client = self.connection.client
+        if client is None:
+            self._say(False, f"{what}: not sent, the controller is offline")
+            return False
+        try:
+            await client.submit_event(event, auth)
+        except ApiError as exc:
+            self._say(False, f"{what}: {exc.code}: {exc.message}")
+            return False
+        except ApiConnectionError as exc:
+            self._say(False, f"{what}: not sent: {exc}")
+            return False
+        self._say(True, f"{what}: done")
+        return True
+
+    async def place_wager(self) -> bool:
+        if not self.may_take_wagers:
+            self._say(False, f"wagers are taken while the table is open ({self.table.betting})")
+            return False
+        if not self.seat or not self.wager or not self.amount.cents:
+            self._say(False, "choose the seat, the wager and the amount")
+            return False
+        amount = self.amount.text
+        event = {"type": "wager", "seat": self.seat, "wager": self.wager, "amount": amount}
+        # The amount and the wager stay: the next seat often bets the same (C clears them).
+        return await self._send(f"seat {self.seat} {self.wager} {amount}", event)
+
+    async def no_more_bets(self) -> bool:
+        return await self._send("no more bets", {"type": "no_more_bets"})
+
+    async def decide(self, action: str) -> bool:
+        if not self.seat:
+            self._say(False, f"{action}: choose the seat first")
+            return False
+        event: dict[str, Any] = {"type": "decision", "seat": self.seat, "action": action}
+        if self.hand:
+            event["hand"] = self.hand
+        where = f"seat {self.seat}" + (f" hand {self.hand + 1}" if self.hand else "")
+        return await self._send(f"{where}: {action}", event)
+
+    async def set_hands(self) -> bool:
+        try:
+            action = self.setting.action()
+        except ValueError as exc:
+            self._say(False, str(exc))
+            return False
+        ok = await self.decide(action)
+        if ok:
+            self.setting.load(())
+        return ok
+
+    async def throw(self) -> bool:
+        """The dice as thrown: Three Dice Football's throw, or Asia Poker's shaker."""
+        try:
+            event = self.dice.event()
+        except ValueError as exc:
+            self._say(False, str(exc))
+            return False
+        ok = await self._send("dice " + " ".join(map(str, self.dice.dice)), event)
+        if ok:
+            self.dice.dice = []
+        return ok
+
+    async def start_position(self, value: int) -> bool:
+        """The position the count starts at: the random number generator's or the button's
+        (§ 659a.5(g)(2), (3))."""
+        return await self._send(f"starting position {value}", {"type": "position", "value": value})
+
+    async def key_in_cards(self) -> bool:
+        if not self.may_key_cards:
+            self._say(False, "cards are keyed in only while a device is out of order (§ 639a.13(g))")
+            return False
+        if not self.card_to or not self.cards.cards:
+            self._say(False, "choose where the cards go and key them in")
+            return False
+        event: dict[str, Any] = {"type": "cards", "to": self.card_to, "cards": " ".join(self.cards.cards)}
+        ok = await self._send(f"cards to {self.card_to}", event)
+        if ok:
+            self.cards.cards = []
+        return ok
+
+    async def settle(self) -> bool:
+        client = self.connection.client
+        if client is None:
+            self._say(False, "settle: not sent, the controller is offline")
+            return False
+        try:
+            result = await client.settle_round()
+        except (ApiError, ApiConnectionError) as exc:
+            self._say(False, f"settle: {exc}")
+            return False
+        self._say(True, f"round {result.get('round')} settled")
+        return True
+
+    async def report_irregularity(self, choice: Choice) -> bool:
+        """A dice game's irregularity is the dealer's to enter; a card game's voids the round and
+        needs a floorperson's PIN first (design: "a void round: a floorperson")."""
+        screen = self.screen
+        if screen is not None and screen.dice_game:
+            return await self._send(choice.title, {"type": "irregularity", "kind": choice.name})
+        title = f"{choice.title} ({choice.section}): void the round"
+        self.pin.start(Purpose("void", title, detail=choice.name))
+        return False
+
+    def ask_verification(self, seat: int, wager: str, round_id: str) -> None:
+        self.pin.start(
+            Purpose("verify", f"verify round {round_id} seat {seat} {wager}", seat, wager, round_id)
+        )
+
+    async def sign(self) -> bool:
+        """The floorperson's PIN is in: send what it signs."""
+        purpose = self.pin.purpose
+        client = self.connection.client
+        if purpose is None:
+            return False
+        credentials = self.pin.take()
+        if credentials is None:
+            return False
+        if client is None:
+            self.pin.done("not sent: the controller is offline", False)
+            return False
+        try:
+            if purpose.kind == "verify":
+                await client.verify_payout(purpose.seat, purpose.wager, purpose.round_id, auth=credentials)
+            else:
+                event = {"type": "irregularity", "kind": purpose.detail, "detail": "confirmed by floorperson"}
+                await client.submit_event(event, credentials)
+        except ApiError as exc:
+            self.pin.done(f"{exc.code}: {exc.message}", False)
+            return False
+        except ApiConnectionError as exc:
+            self.pin.done(f"not sent: {exc}", False)
+            return False
+        self.pin.done(f"{purpose.title}: done", True)
+        self._say(True, f"{purpose.title}: done")
+        return True

@@ -1,0 +1,122 @@
+"""The few Kivy widgets the screen is made of: text that wraps and never overflows its box, and a
+key (a button) at least 9 mm each way. Colours: the Okabe-Ito palette, with words and shapes as
+well, never colour alone (WCAG 1.4.1). Contrast ratios: docs/ui.md.
+
+Import only after Kivy's environment is set (``ui.app``): importing Kivy's widgets opens a window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from kivy.graphics import Color, Rectangle
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+
+from .layout import Sizes
+
+RGBA = tuple[float, float, float, float]
+
+
+def rgb(hex_colour: str) -> RGBA:
+    h = hex_colour.lstrip("#")
+    return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, 1.0)
+
+
+BACKGROUND: Final = rgb("#111111")
+PANEL: Final = rgb("#1E1E1E")
+WHITE: Final = rgb("#FFFFFF")
+BLACK: Final = rgb("#000000")
+BLUE: Final = rgb("#0072B2")  # white on it: 5.19
+YELLOW: Final = rgb("#F0E442")  # black on it: 15.9
+ORANGE: Final = rgb("#E69F00")  # black on it: 10.0
+VERMILLION: Final = rgb("#D55E00")  # black on it: 5.43
+KEY: Final = rgb("#3A3A3A")  # white on it: 11.2
+CHOSEN: Final = rgb("#FFFFFF")  # black on it
+DISABLED: Final = rgb("#2A2A2A")
+GREY_TEXT: Final = rgb("#B0B0B0")  # on #1E1E1E: 8.2
+CARD_FONT: Final = "DejaVuSans"  # Kivy's own copy; it has the suit symbols
+
+
+class Filled(BoxLayout):
+    """A box with a solid background colour."""
+
+    def __init__(self, colour: RGBA = PANEL, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            self._colour = Color(*colour)
+            self._rect = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def paint(self, colour: RGBA) -> None:
+        self._colour.rgba = colour
+
+    def _redraw(self, *_: object) -> None:
+        self._rect.pos, self._rect.size = self.pos, self.size
+
+
+class Text(Label):
+    """A label that wraps to its width; its height follows its lines when ``grow``."""
+
+    def __init__(self, text: str = "", size_px: int = 20, grow: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("color", WHITE)
+        kwargs.setdefault("halign", "left")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(text=text, font_size=size_px, **kwargs)
+        self.bind(width=self._wrap)
+        if grow:
+            self.size_hint_y = None
+            self.bind(texture_size=self._grow)
+
+    def _wrap(self, *_: object) -> None:
+        self.text_size = (self.width, None)
+
+    def _grow(self, *_: object) -> None:
+        self.height = self.texture_size[1]
+
+
+class Key(Button):
+    """A touch target of at least ``sizes.target`` pixels each way."""
+
+    def __init__(
+        self,
+        text: str,
+        sizes: Sizes,
+        on_tap: Callable[[], object] | None = None,
+        colour: RGBA = KEY,
+        text_colour: RGBA = WHITE,
+        enabled: bool = True,
+        font_px: int | None = None,
+        name: str = "",
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("size_hint_y", None)
+        kwargs.setdefault("height", sizes.target)
+        super().__init__(
+            text=text,
+            font_size=font_px or sizes.font,
+            background_normal="",
+            background_down="",
+            background_color=colour if enabled else DISABLED,
+            color=text_colour if enabled else GREY_TEXT,
+            halign="center",
+            valign="middle",
+            **kwargs,
+        )
+        self.min_side = sizes.target
+        #: What the key is for, for the tests' taps ("seat:3", "decision:bet"); defaults to its text.
+        self.name = name or text
+        self.disabled = not enabled
+        self.bind(size=self._wrap, texture_size=self._fit)
+        if on_tap is not None:
+            self.bind(on_release=lambda *_: on_tap())
+
+    def _wrap(self, *_: object) -> None:
+        self.text_size = (max(self.width - 8, 1), None)
+
+    def _fit(self, *_: object) -> None:
+        # Two lines of a long name: the key grows, its text is never cut off.
+        if self.size_hint_y is None:
+            self.height = max(self.min_side, self.texture_size[1] + 6)

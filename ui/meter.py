@@ -1,0 +1,61 @@
+"""The progressive meter as the dealer's screen shows it: the amount, unavailable, or PENDING.
+
+PENDING: while a progressive payout waits for a floorperson (§ 639a.11(c)(5)(iii)), every table on
+the link shows PENDING instead of an amount (as DEQ's table displays do), so no player reads a
+meter that is about to change. Unavailable: the game offers a progressive but the daemon reports
+no meter, or the progressive link is configured and disabled (design: a lost link disables
+progressive wagering, not the base game). Everything comes from ``status``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from .money import amount, dollars
+
+PROGRESSIVE = "progressive"
+
+
+class MeterState(StrEnum):
+    AMOUNT = "amount"
+    PENDING = "pending"
+    UNAVAILABLE = "unavailable"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class MeterView:
+    state: MeterState
+    name: str = ""
+    amount: Decimal | None = None
+    reason: str = ""
+
+    @property
+    def text(self) -> str:
+        if self.state is MeterState.PENDING:
+            return "PENDING"
+        if self.state is MeterState.UNAVAILABLE:
+            return "UNAVAILABLE"
+        if self.state is MeterState.AMOUNT and self.amount is not None:
+            return dollars(self.amount)
+        return ""
+
+
+def meter_view(
+    meters: Mapping[str, Any], link: Mapping[str, Any], pending: Sequence[Mapping[str, Any]]
+) -> MeterView:
+    """From ``round.meters``, ``link`` and ``pending_payouts`` of ``status``."""
+    if any(p.get("wager") == PROGRESSIVE for p in pending):
+        return MeterView(
+            MeterState.PENDING, PROGRESSIVE, reason="a progressive payout waits for a floorperson"
+        )
+    if link.get("configured") and not link.get("enabled", True):
+        return MeterView(MeterState.UNAVAILABLE, PROGRESSIVE, reason="the progressive link is disabled")
+    if not meters:
+        return MeterView(MeterState.NONE)
+    name = PROGRESSIVE if PROGRESSIVE in meters else sorted(meters)[0]
+    return MeterView(MeterState.AMOUNT, name, amount(meters[name], f"status round.meters.{name}"))

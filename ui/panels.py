@@ -1,0 +1,447 @@
+"""The panel the dealer works in, one builder per :attr:`ui.console.Console.panel`, and the
+technician's page. Each builder only lays out the console's values and binds its keys to the
+console's methods; :func:`key` says when a panel must be drawn again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from functools import partial
+from typing import Any, Final
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from .console import Console
+from .entry import JOKER, RANKS, SUITS
+from .faces import face, faces
+from .kivy_parts import (
+    BLACK,
+    BLUE,
+    CARD_FONT,
+    GREY_TEXT,
+    KEY,
+    ORANGE,
+    PANEL,
+    WHITE,
+    YELLOW,
+    Filled,
+    Key,
+    Text,
+)
+from .layout import Sizes
+from .technician import tech_view
+
+TAB_TITLES: Final = {
+    "wagers": "Wagers",
+    "decisions": "Decide",
+    "dice": "Dice",
+    "position": "Start",
+    "setting": "Set hands",
+    "cards": "Key cards",
+    "irregularity": "Irregular",
+}
+
+
+def key(c: Console) -> Hashable:
+    """What the open panel shows: it is drawn again only when this changes (each panel's own
+    values, so a wager placed at another seat does not rebuild the amount keypad)."""
+    t = c.table
+    seats = tuple(s.seat for s in t.seats)
+    parts: dict[str, Callable[[], Hashable]] = {
+        "wagers": lambda: (c.seat, c.wager, c.amount.cents),
+        "decisions": lambda: (seats, c.seat, c.hand, c.seat_cards, c.may_settle),
+        "dice": lambda: tuple(c.dice.dice),
+        "position": lambda: (),
+        "setting": lambda: (
+            seats,
+            c.seat,
+            c.setting.seven,
+            tuple(sorted(c.setting.placed.items())),
+            c.setting_hand,
+            c.may_settle,
+        ),
+        "cards": lambda: (seats, c.cards.text, c.card_to),
+        "irregularity": lambda: (),
+        "settlement": lambda: t.settlement,
+        "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.user, c.pin.pin_dots, c.pin.message),
+    }
+    part = parts.get(c.panel)
+    return (c.panel, c.online, part() if part else None)
+
+
+def _tap(c: Console, work: Callable[[], Any]) -> Callable[[], None]:
+    """A key that sends a command: run it in the loop; a wrong key's ValueError is the message."""
+
+    def tap() -> None:
+        try:
+            result = work()
+        except ValueError as exc:
+            c.message, c.message_ok = str(exc), False
+            c.changed()
+            return
+        if hasattr(result, "__await__"):
+            c.spawn(result)
+
+    return tap
+
+
+def _grid(cols: int, s: Sizes, **kwargs: Any) -> GridLayout:
+    grid = GridLayout(cols=cols, spacing=s.spacing, size_hint_y=None, **kwargs)
+    grid.bind(minimum_height=grid.setter("height"))
+    return grid
+
+
+def _choose(text: str, s: Sizes, on_tap: Callable[[], None], chosen: bool, **kwargs: Any) -> Key:
+    return Key(
+        text,
+        s,
+        on_tap,
+        colour=WHITE if chosen else KEY,
+        text_colour=BLACK if chosen else WHITE,
+        **kwargs,
+    )
+
+
+def _seat_keys(c: Console, s: Sizes, seats: tuple[int, ...]) -> Widget:
+    grid = _grid(min(len(seats), 7) or 1, s)
+    for seat in seats:
+        grid.add_widget(
+            _choose(str(seat), s, _tap(c, partial(c.choose_seat, seat)), seat == c.seat, name=f"seat:{seat}")
+        )
+    return grid
+
+
+def build(box: Widget, c: Console, s: Sizes) -> None:
+    BUILDERS.get(c.panel, _offline)(box, c, s)
+
+
+def _offline(box: Widget, c: Console, s: Sizes) -> None:
+    text = "CONTROLLER OFFLINE\nThe screen reconnects by itself." if not c.online else ""
+    box.add_widget(Text(text, s.font, grow=True, halign="center"))
+
+
+def _wagers(box: Widget, c: Console, s: Sizes) -> None:
+    screen = c.screen
+    assert screen is not None
+    box.add_widget(_seat_keys(c, s, c.seats_offered))
+    row = _grid(len(screen.wagers) + 1 if len(screen.wagers) < 4 else 4, s)
+    for choice in screen.wagers:
+        row.add_widget(
+            _choose(
+                choice.title,
+                s,
+                _tap(c, partial(c.choose_wager, choice.name)),
+                c.wager == choice.name,
+                font_px=s.small,
+                name=f"wager:{choice.name}",
+            )
+        )
+    row.add_widget(
+        Text(f"${c.amount.text}", s.font, bold=True, halign="center", size_hint_y=None, height=s.target)
+    )
+    box.add_widget(row)
+    pad = _grid(6, s)
+    for k in "1234567890":
+        pad.add_widget(Key(k, s, _tap(c, partial(c.key, "amount", k)), name=f"amount:{k}"))
+    pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("amount", "back")), font_px=s.small))
+    pad.add_widget(Key("C", s, _tap(c, c.clear_amount), name="amount:clear"))
+    box.add_widget(pad)
+    actions = _grid(2, s)
+    actions.add_widget(Key("PLACE WAGER", s, _tap(c, c.place_wager), colour=BLUE))
+    actions.add_widget(Key("NO MORE BETS", s, _tap(c, c.no_more_bets), colour=YELLOW, text_colour=BLACK))
+    box.add_widget(actions)
+    box.add_widget(Widget())
+
+
+def _decisions(box: Widget, c: Console, s: Sizes) -> None:
+    screen = c.screen
+    assert screen is not None
+    seats = tuple(seat.seat for seat in c.table.seats) or c.seats_offered
+    if screen.dice_game:
+        seats = c.seats_offered
+    box.add_widget(_seat_keys(c, s, seats))
+    where = f"Seat {c.seat}" + (f" hand {c.hand + 1}" if c.hand else "") if c.seat else "Choose the seat"
+    box.add_widget(
+        Text(
+            where + "  " + faces(c.seat_cards, True),
+            s.font,
+            markup=True,
+            font_name=CARD_FONT,
+            size_hint_y=None,
+            height=s.target,
+        )
+    )
+    grid = _grid(3, s)
+    for choice in screen.decisions:
+        decide = _tap(c, partial(c.decide, choice.name))
+        grid.add_widget(Key(choice.title, s, decide, font_px=s.small, name=f"decision:{choice.name}"))
+    box.add_widget(grid)
+    if c.may_settle:
+        box.add_widget(Key("SETTLE THE ROUND", s, _tap(c, c.settle), colour=BLUE))
+    box.add_widget(Widget())
+
+
+def _dice(box: Widget, c: Console, s: Sizes) -> None:
+    screen = c.screen
+    names = ("green", "green", "red") if screen is not None and screen.dice_game else ("die", "die", "die")
+    shown = (
+        "   ".join(f"{n} {d}" for n, d in zip(names, c.dice.dice, strict=False)) or "tap the dice as thrown"
+    )
+    box.add_widget(Text(shown, s.font, bold=True, size_hint_y=None, height=s.target, halign="center"))
+    pad = _grid(7, s)
+    for face_ in range(1, 7):
+        pad.add_widget(Key(str(face_), s, _tap(c, partial(c.key, "dice", str(face_))), name=f"dice:{face_}"))
+    pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("dice", "back")), font_px=s.small))
+    box.add_widget(pad)
+    box.add_widget(Key("ENTER THE THROW", s, _tap(c, c.throw), colour=BLUE, enabled=c.dice.complete))
+    box.add_widget(Widget())
+
+
+def _position(box: Widget, c: Console, s: Sizes) -> None:
+    words = "Starting position 1-7: the random number or the button (§ 659a.5(g)(2), (3))"
+    box.add_widget(Text(words, s.small, grow=True))
+    pad = _grid(7, s)
+    for n in range(1, 8):
+        pad.add_widget(Key(str(n), s, _tap(c, partial(c.start_position, n)), name=f"position:{n}"))
+    box.add_widget(pad)
+    box.add_widget(Widget())
+
+
+def _setting(box: Widget, c: Console, s: Sizes) -> None:
+    seats = tuple(seat.seat for seat in c.table.seats)
+    box.add_widget(_seat_keys(c, s, seats))
+    hands = _grid(3, s)
+    for name in ("high", "medium", "low"):
+        text = f"{name}: {faces(c.setting.hand(name))}"
+        hands.add_widget(
+            _choose(
+                text,
+                s,
+                _tap(c, partial(c.key, "setting_hand", name)),
+                c.setting_hand == name,
+                font_px=s.small,
+                font_name=CARD_FONT,
+                name=f"hand:{name}",
+            )
+        )
+    box.add_widget(hands)
+    cards = _grid(7, s)
+    for card in c.setting.seven:
+        placed = c.setting.placed.get(card)
+        cards.add_widget(
+            Key(
+                face(card),
+                s,
+                _tap(c, partial(c.key, "setting", card)),
+                font_name=CARD_FONT,
+                colour=PANEL if placed else KEY,
+                text_colour=GREY_TEXT if placed else WHITE,
+                font_px=s.small,
+                name=f"setcard:{card}",
+            )
+        )
+    box.add_widget(cards)
+    actions = _grid(3, s)
+    actions.add_widget(
+        Key("SET HANDS", s, _tap(c, c.set_hands), colour=BLUE, enabled=c.setting.complete, font_px=s.small)
+    )
+    actions.add_widget(Key("Help: house way", s, _tap(c, lambda: c.decide("help")), font_px=s.small))
+    actions.add_widget(Key("Surrender", s, _tap(c, lambda: c.decide("surrender")), font_px=s.small))
+    box.add_widget(actions)
+    if c.may_settle:
+        box.add_widget(Key("SETTLE THE ROUND", s, _tap(c, c.settle), colour=BLUE))
+    box.add_widget(Widget())
+
+
+def _cards(box: Widget, c: Console, s: Sizes) -> None:
+    places = (*(str(seat.seat) for seat in c.table.seats), "dealer")
+    row = _grid(min(len(places), 8), s)
+    for place in places:
+        row.add_widget(
+            _choose(
+                place.capitalize() if place == "dealer" else place,
+                s,
+                _tap(c, partial(_card_to, c, place)),
+                c.card_to == place,
+                font_px=s.small,
+                name=f"place:{place}",
+            )
+        )
+    box.add_widget(row)
+    box.add_widget(
+        Text(
+            f"{c.card_to or 'where?'}: "
+            + faces(c.cards.cards)
+            + (f" {c.cards.rank}?" if c.cards.rank else ""),
+            s.font,
+            font_name=CARD_FONT,
+            size_hint_y=None,
+            height=s.target,
+        )
+    )
+    pad = _grid(s.panel_columns, s)
+    for k in (*RANKS, *SUITS, JOKER):
+        label = face("A" + k)[1:] if k in SUITS else ("10" if k == "T" else k)
+        pad.add_widget(
+            Key(
+                label,
+                s,
+                _tap(c, partial(c.key, "cards", k)),
+                font_name=CARD_FONT,
+                font_px=s.small,
+                name=f"card:{k}",
+            )
+        )
+    pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("cards", "back")), font_px=s.small))
+    box.add_widget(pad)
+    box.add_widget(
+        Key("ENTER CARDS (§ 639a.13(g))", s, _tap(c, c.key_in_cards), colour=BLUE, font_px=s.small)
+    )
+    box.add_widget(Widget())
+
+
+def _card_to(c: Console, place: str) -> None:
+    c.card_to = place
+    c.changed()
+
+
+def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
+    screen = c.screen
+    assert screen is not None
+    grid = _grid(2, s)
+    for choice in screen.irregularities:
+        grid.add_widget(
+            Key(
+                f"{choice.title} ({choice.section})",
+                s,
+                _tap(c, partial(c.report_irregularity, choice)),
+                name=f"irregularity:{choice.name}",
+                font_px=s.small,
+            )
+        )
+    box.add_widget(grid)
+    words = "a floorperson confirms a void with a PIN" if not screen.dice_game else "entered by the dealer"
+    box.add_widget(Text(words, s.small, color=GREY_TEXT, size_hint_y=None, height=s.target))
+    box.add_widget(Widget())
+
+
+def _settlement(box: Widget, c: Console, s: Sizes) -> None:
+    view = c.table.settlement
+    assert view is not None
+    head = f"Round {view.round_id} settled" + (f": VOID, {view.void}" if view.void else "")
+    box.add_widget(Text(head, s.small, grow=True, bold=True))
+    lines = _grid(1, s)
+    for line in view.lines:
+        colour = ORANGE if line.waits_for_floorperson else KEY
+        text_colour = BLACK if line.waits_for_floorperson else WHITE
+        row = Filled(colour, size_hint_y=None, spacing=s.spacing, padding=(s.spacing, s.spacing))
+        words = f"Seat {line.seat} {line.wager.replace('_', ' ')}: [b]{line.action} {line.amount_text}[/b]"
+        if line.steps:
+            words += f"\n{line.steps}"
+        label = Text(words, s.small, grow=True, markup=True, color=text_colour, pos_hint={"center_y": 0.5})
+        row.add_widget(label)
+        if line.waits_for_floorperson:
+            verify = partial(c.ask_verification, line.seat, line.wager, view.round_id)
+            pin = Key(
+                "PIN", s, _tap(c, verify), size_hint_x=None, width=s.target * 2, name=f"verify:{line.seat}"
+            )
+            row.add_widget(pin)
+        label.bind(height=partial(_fit_row, row, s))
+        _fit_row(row, s, label, label.height)
+        lines.add_widget(row)
+    box.add_widget(lines)
+    close = "CLOSE THE ROUND" if view.can_close else "FLOORPERSON FIRST"
+    box.add_widget(
+        Key(close, s, _tap(c, c.close_settlement), colour=BLUE, enabled=view.can_close, name="close-round")
+    )
+
+
+def _fit_row(row: Widget, s: Sizes, _label: Widget, height: float) -> None:
+    row.height = max(s.target, height + 2 * s.spacing)
+
+
+def _pin(box: Widget, c: Console, s: Sizes) -> None:
+    pad = c.pin
+    title = pad.purpose.title if pad.purpose else ""
+    box.add_widget(Text("Floorperson: " + title, s.small, grow=True, bold=True))
+    fields = _grid(2, s)
+    fields.add_widget(
+        _choose(
+            f"user: {pad.user}",
+            s,
+            _tap(c, lambda: pad.choose("user")),
+            pad.field == "user",
+            font_px=s.small,
+            name="field:user",
+        )
+    )
+    fields.add_widget(
+        _choose(
+            f"PIN: {pad.pin_dots}",
+            s,
+            _tap(c, lambda: pad.choose("pin")),
+            pad.field == "pin",
+            font_px=s.small,
+            font_name=CARD_FONT,
+            name="field:pin",
+        )
+    )
+    box.add_widget(fields)
+    if pad.message:
+        box.add_widget(Text(pad.message, s.small, grow=True, color=ORANGE))
+    keys = _grid(s.panel_columns if pad.field == "user" else 5, s)
+    for k in pad.keys:
+        keys.add_widget(Key(k, s, _tap(c, partial(pad.press, k)), font_px=s.small, name=f"pin:{k}"))
+    box.add_widget(keys)
+    actions = _grid(4, s)
+    actions.add_widget(Key("DEL", s, _tap(c, pad.back), font_px=s.small))
+    actions.add_widget(Key("Clear", s, _tap(c, pad.clear), font_px=s.small))
+    actions.add_widget(Key("Cancel", s, _tap(c, pad.cancel), font_px=s.small))
+    actions.add_widget(Key("SIGN", s, _tap(c, c.sign), colour=BLUE, font_px=s.small))
+    box.add_widget(actions)
+    box.add_widget(Widget())
+
+
+BUILDERS: Final[dict[str, Callable[[Widget, Console, Sizes], None]]] = {
+    "wagers": _wagers,
+    "decisions": _decisions,
+    "dice": _dice,
+    "position": _position,
+    "setting": _setting,
+    "cards": _cards,
+    "irregularity": _irregularity,
+    "settlement": _settlement,
+    "pin": _pin,
+}
+
+
+def tech_key(c: Console) -> Hashable:
+    if c.page != "technician":
+        return None
+    return tech_view(c.table, c.connection)
+
+
+def build_tech(box: Widget, c: Console, s: Sizes) -> None:
+    if c.page != "technician":
+        return
+    view = tech_view(c.table, c.connection)
+    head = BoxLayout(orientation="vertical", size_hint_y=None, spacing=s.spacing)
+    for text in (
+        f"table {view.table}  ·  software {view.version}",
+        *view.devices,
+        view.link,
+        view.gpio,
+        view.screen,
+    ):
+        head.add_widget(Text(text, s.small, grow=True))
+    head.bind(minimum_height=head.setter("height"))
+    box.add_widget(head)
+    scroll = ScrollView(do_scroll_x=False)
+    journal = _grid(1, s)
+    for line in view.journal or ("(no journal records since this screen connected)",):
+        journal.add_widget(Text(line, s.small, grow=True, font_name="RobotoMono-Regular", color=GREY_TEXT))
+    scroll.add_widget(journal)
+    box.add_widget(scroll)

@@ -1,0 +1,114 @@
+"""The floorperson's sign-in on the dealer's screen: a user name and a PIN for one request.
+
+The PIN is shown as dots, never kept after the request it signs (cleared whether the daemon
+accepts it or not), and never logged. What it signs is decided before it is typed (``purpose``):
+verifying a payout (§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii)) or confirming a void. A PIN's
+rules (6 to 12 digits) are the daemon's (``controller/auth.py``); the pad only stops at 12.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from typing import Final
+
+from controller.api_client import Credentials
+
+from .observable import Observable
+
+MAX_PIN: Final = 12
+MAX_USER: Final = 32
+LETTERS: Final = string.ascii_lowercase
+DIGITS: Final = string.digits
+
+
+@dataclass(frozen=True)
+class Purpose:
+    """What the PIN signs: ``title`` in the dealer's words; ``kind`` ``verify`` or ``void``."""
+
+    kind: str
+    title: str
+    seat: int = 0
+    wager: str = ""
+    round_id: str = ""
+    detail: str = ""
+
+
+class PinPad(Observable):
+    def __init__(self) -> None:
+        super().__init__()
+        self.purpose: Purpose | None = None
+        self.user = ""
+        self._pin = ""
+        self.field = "user"
+        self.message = ""
+
+    @property
+    def open(self) -> bool:
+        return self.purpose is not None
+
+    @property
+    def pin_dots(self) -> str:
+        return "●" * len(self._pin)
+
+    @property
+    def keys(self) -> str:
+        return LETTERS if self.field == "user" else DIGITS
+
+    def start(self, purpose: Purpose) -> None:
+        self.purpose, self.user, self._pin, self.field, self.message = purpose, "", "", "user", ""
+        self.changed()
+
+    def choose(self, field: str) -> None:
+        if field not in ("user", "pin"):
+            raise ValueError(f"the PIN pad has the fields user and pin, not {field!r}")
+        self.field = field
+        self.changed()
+
+    def press(self, key: str) -> None:
+        if key not in self.keys:
+            raise ValueError(f"{key!r} is not a key of the {self.field} field")
+        if self.field == "user" and len(self.user) < MAX_USER:
+            self.user += key
+        elif self.field == "pin" and len(self._pin) < MAX_PIN:
+            self._pin += key
+        self.changed()
+
+    def back(self) -> None:
+        if self.field == "user":
+            self.user = self.user[:-1]
+        else:
+            self._pin = self._pin[:-1]
+        self.changed()
+
+    def clear(self) -> None:
+        """Empty the field being typed."""
+        if self.field == "user":
+            self.user = ""
+        else:
+            self._pin = ""
+        self.changed()
+
+    def cancel(self) -> None:
+        self.purpose, self.user, self._pin, self.message = None, "", "", ""
+        self.changed()
+
+    def take(self) -> Credentials | None:
+        """The credentials for one request; the PIN is cleared now. ``None`` (and a message) if
+        a field is empty."""
+        if not self.user or not self._pin:
+            self.message = "enter the floorperson's user name and PIN"
+            self.changed()
+            return None
+        credentials = Credentials(self.user, self._pin)
+        self._pin = ""
+        self.changed()
+        return credentials
+
+    def done(self, message: str, ok: bool) -> None:
+        """The daemon's answer: close on success, else keep the pad open with its words."""
+        if ok:
+            self.purpose, self.user = None, ""
+        self.message = message
+        self.field = "pin"
+        self.changed()

@@ -1,0 +1,273 @@
+"""The table as the daemon tells it: the fold of ``subscribe``'s snapshot and the notifications.
+
+:class:`TableModel` keeps the last ``status`` the daemon sent and, for the round in play, the
+events journaled since the screen subscribed (the cards as the shoe read them, the decisions, the
+dice). Everything it shows comes from the daemon; nothing is decided here. A restart of the
+screen subscribes again and shows the same table; a restart of the daemon is a new snapshot.
+
+The snapshot carries the round's wagers but not its cards: cards journaled before the screen
+subscribed are counted (``round.events``) and reported as not shown (``unseen_events``), never
+guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .meter import MeterView, meter_view
+from .observable import Observable
+from .seats import SeatView, WagerCount, seat_views, wager_count
+from .settlement import SettlementView, settlement_view
+
+JOURNAL_LINES: Final = 40
+_SEAT_HAND: Final = re.compile(r"\bseat (\d+)(?:'s)?(?: hand (\d+))?")
+
+
+class Betting:
+    """The lock-out banner's words (§ 639a.7(c), § 639a.2(c)(2))."""
+
+    OPEN = "BETS OPEN"
+    NO_MORE_BETS = "NO MORE BETS"
+    TABLE_LOCKED = "TABLE LOCKED OUT"
+    NO_ROUND = "ROUND CLOSED"
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Cards journaled for one place at the table (a seat, a seat's split hand, the dealer, the
+    board), in the order read."""
+
+    to: str
+    hand: int
+    cards: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        if self.to.isdigit():
+            return f"Seat {self.to}" + (f" hand {self.hand + 1}" if self.hand else "")
+        return self.to.capitalize()
+
+
+@dataclass
+class RoundSeen:
+    """The events of the round in play this screen saw (by ``seq``: a repeat is dropped)."""
+
+    round_id: str
+    events: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+
+    def add(self, seq: int, body: Mapping[str, Any]) -> None:
+        if all(s != seq for s, _ in self.events):
+            self.events.append((seq, body))
+
+    def hands(self) -> tuple[Hand, ...]:
+        out: dict[tuple[str, int], list[str]] = {}
+        for _, body in self.events:
+            if body.get("type") == "cards":
+                key = (str(body.get("to")), int(body.get("hand", 0)))
+                out.setdefault(key, []).extend(str(body.get("cards", "")).split())
+        return tuple(Hand(to, hand, tuple(cards)) for (to, hand), cards in out.items())
+
+    def decisions(self) -> tuple[str, ...]:
+        """What was entered, in order: ``"seat 3: bet"``, ``"dice 4 2 1"``, ``"position 1"``."""
+        lines = []
+        for _, body in self.events:
+            kind = body.get("type")
+            if kind == "decision":
+                hand = f" hand {int(body['hand']) + 1}" if body.get("hand") else ""
+                lines.append(f"seat {body.get('seat')}{hand}: {body.get('action')}")
+            elif kind == "dice":
+                lines.append("dice " + " ".join(str(d) for d in body.get("dice", ())))
+            elif kind == "position":
+                lines.append(f"position {body.get('value')}")
+            elif kind == "irregularity":
+                lines.append(f"irregularity: {body.get('kind')}")
+        return tuple(lines)
+
+
+@dataclass(frozen=True)
+class JournalLine:
+    seq: int
+    kind: str
+    source: str
+    text: str
+
+
+class TableModel(Observable):
+    """The daemon's table state as last told; ``apply_snapshot`` and ``apply_note`` fold it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.status: Mapping[str, Any] = {}
+        self.seen: RoundSeen | None = None
+        #: The round before, for the settlement's hand replay.
+        self.previous: RoundSeen | None = None
+        self.journal: deque[JournalLine] = deque(maxlen=JOURNAL_LINES)
+        self.device_notes: dict[str, str] = {}
+        self.shoe_reading: list[str] = []
+
+    # -- folding ---------------------------------------------------------------------------------
+
+    def apply_snapshot(self, status: Mapping[str, Any]) -> None:
+        """A full ``status`` (``subscribe``'s answer, a ``state`` notification, a re-read)."""
+        self.status = status
+        round_ = status.get("round")
+        if isinstance(round_, Mapping) and (self.seen is None or self.seen.round_id != round_.get("id")):
+            self._begin(str(round_.get("id")))
+            self.shoe_reading = []
+        self.changed()
+
+    def apply_note(self, topic: str, data: Mapping[str, Any]) -> None:
+        if topic == "state":
+            self.apply_snapshot(data)
+            return
+        if topic == "event":
+            self._event(data)
+        elif topic == "device":
+            self.device_notes[str(data.get("device"))] = ", ".join(
+                f"{k} {v}" for k, v in data.items() if k != "device"
+            )
+        elif topic == "input" and data.get("type") == "card_read":
+            self.shoe_reading.append(str(data.get("card")))
+        self.changed()
+
+    def _begin(self, round_id: str) -> None:
+        if self.seen is not None and self.seen.events:
+            self.previous = self.seen
+        self.seen = RoundSeen(round_id)
+        self.shoe_reading = []
+
+    def _event(self, data: Mapping[str, Any]) -> None:
+        seq, kind, body = int(data.get("seq", 0)), str(data.get("kind")), data.get("body") or {}
+        round_id = data.get("round")
+        if kind == "round_begin" and (self.seen is None or self.seen.round_id != round_id):
+            self._begin(str(round_id))
+        elif kind == "event" and round_id is not None:
+            if self.seen is None or self.seen.round_id != round_id:
+                self._begin(str(round_id))
+            assert self.seen is not None
+            self.seen.add(seq, body)
+            if body.get("type") == "cards":
+                self.shoe_reading = []
+        text = body.get("reason") if kind == "refused" else (body.get("type") or body.get("device") or "")
+        self.journal.append(JournalLine(seq, kind, str(data.get("source")), str(text)))
+
+    # -- what the screen shows -------------------------------------------------------------------
+
+    @property
+    def connected_once(self) -> bool:
+        return bool(self.status)
+
+    @property
+    def game(self) -> str:
+        return str(self.status.get("game", ""))
+
+    @property
+    def round(self) -> Mapping[str, Any] | None:
+        round_ = self.status.get("round")
+        return round_ if isinstance(round_, Mapping) else None
+
+    @property
+    def round_id(self) -> str:
+        return str(self.round.get("id", "")) if self.round else ""
+
+    @property
+    def betting(self) -> str:
+        if self.status.get("locked_out"):
+            return Betting.TABLE_LOCKED
+        if self.round is None:
+            return Betting.NO_ROUND
+        return Betting.NO_MORE_BETS if self.round.get("no_more_bets") else Betting.OPEN
+
+    @property
+    def open_for_bets(self) -> bool:
+        return self.betting == Betting.OPEN
+
+    @property
+    def waiting_for(self) -> str:
+        """The daemon's words for what the round waits for ("" when it can be settled)."""
+        return str(self.round.get("waiting_for", "")) if self.round else ""
+
+    @property
+    def waiting_seat(self) -> tuple[int, int] | None:
+        """The seat (and split hand) the daemon's words name first, to preselect its buttons."""
+        found = _SEAT_HAND.search(self.waiting_for)
+        if found is None:
+            return None
+        return int(found.group(1)), int(found.group(2) or 0)
+
+    @property
+    def seats(self) -> tuple[SeatView, ...]:
+        return seat_views(self.round.get("wagers", ())) if self.round else ()
+
+    @property
+    def wager_count(self) -> WagerCount:
+        return wager_count(self.seats)
+
+    @property
+    def meter(self) -> MeterView:
+        meters = self.round.get("meters", {}) if self.round else {}
+        if not meters and self.status.get("last_rounds"):
+            meters = (self.status["last_rounds"][0].get("settlement") or {}).get("meters", {})
+        return meter_view(meters, self.status.get("link", {}), self.status.get("pending_payouts", ()))
+
+    @property
+    def hands(self) -> tuple[Hand, ...]:
+        return self.seen.hands() if self.seen else ()
+
+    @property
+    def entered(self) -> tuple[str, ...]:
+        return self.seen.decisions() if self.seen else ()
+
+    @property
+    def last_round_hands(self) -> tuple[Hand, ...]:
+        """The cards of the round just settled, if this screen saw them (the hand replay)."""
+        return self.previous.hands() if self.previous else ()
+
+    @property
+    def hands_on_screen(self) -> tuple[Hand, ...]:
+        """This round's cards; until its first card, the last round's (the hand replay)."""
+        return self.hands if self.hands or not self.last_round_hands else self.last_round_hands
+
+    @property
+    def last_round_entered(self) -> tuple[str, ...]:
+        return self.previous.decisions() if self.previous else ()
+
+    @property
+    def unseen_events(self) -> int:
+        """Events of this round journaled before the screen subscribed (their cards not shown)."""
+        if self.round is None:
+            return 0
+        seen = len(self.seen.events) if self.seen else 0
+        return max(0, int(self.round.get("events", 0)) - seen)
+
+    @property
+    def pending_payouts(self) -> tuple[Mapping[str, Any], ...]:
+        return tuple(self.status.get("pending_payouts", ()))
+
+    @property
+    def settlement(self) -> SettlementView | None:
+        """The last round's settlement, while it is the dealer's business: until the next round's
+        first event, and for as long as a payout of it waits for a floorperson."""
+        last = self.status.get("last_rounds") or ()
+        if not last:
+            return None
+        view = settlement_view(last[0], self.pending_payouts)
+        if view is None:
+            return None
+        if self.round is not None and int(self.round.get("events", 0)) > 0 and view.can_close:
+            return None
+        return view
+
+    @property
+    def devices(self) -> Mapping[str, Mapping[str, Any]]:
+        devices = self.status.get("devices", {})
+        return devices if isinstance(devices, Mapping) else {}
+
+    @property
+    def devices_out_of_order(self) -> tuple[str, ...]:
+        """§ 639a.13(g): cards may be keyed in only while the shoe (a card device) is out of order."""
+        return tuple(name for name, d in self.devices.items() if not d.get("online"))

@@ -1,0 +1,263 @@
+"""The dealer's screen in Kivy: it draws the :class:`~ui.console.Console` and calls its methods.
+
+No decision is made here. Each part of the screen has a key (the console's values it shows); a
+part is rebuilt only when its key changes, so a notification that changes nothing on screen
+costs nothing. Layout, top to bottom: the lock-out banner with the meter; the game, round and
+what it waits for; the seats with their wagers and cards (left) beside the panel the dealer works
+in (right); the daemon's last answer and the technician's page. Sizes: :mod:`ui.layout`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from functools import partial
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from . import panels
+from .console import Console
+from .faces import faces
+from .kivy_parts import (
+    BACKGROUND,
+    BLACK,
+    BLUE,
+    CARD_FONT,
+    GREY_TEXT,
+    KEY,
+    ORANGE,
+    PANEL,
+    RGBA,
+    VERMILLION,
+    WHITE,
+    YELLOW,
+    Filled,
+    Key,
+    Text,
+)
+from .layout import PANEL_SHARE, Sizes
+from .meter import MeterState
+from .table import Betting
+
+BANNER_COLOURS = {
+    Betting.OPEN: (BLUE, WHITE, "[font=DejaVuSans]○[/font]  "),
+    Betting.NO_MORE_BETS: (YELLOW, BLACK, "[font=DejaVuSans]■[/font]  "),
+    Betting.TABLE_LOCKED: (VERMILLION, BLACK, "[font=DejaVuSans]■[/font]  "),
+    Betting.NO_ROUND: (PANEL, WHITE, ""),
+}
+
+
+class Part:
+    """A container rebuilt by ``build(container)`` when ``key()`` changes."""
+
+    def __init__(self, container: Widget, key: Callable[[], Hashable], build: Callable[[Widget], None]):
+        self.container, self.key, self.build = container, key, build
+        self.last: Hashable = object()
+
+    def refresh(self) -> None:
+        key = self.key()
+        if key != self.last:
+            self.last = key
+            self.container.clear_widgets()
+            self.build(self.container)
+
+
+class ConsoleView(Filled):
+    def __init__(self, console: Console, sizes: Sizes, **kwargs: Any) -> None:
+        super().__init__(BACKGROUND, orientation="vertical", spacing=sizes.spacing, **kwargs)
+        self.console, self.sizes = console, sizes
+        s = sizes
+        top = BoxLayout(size_hint_y=None, height=round(s.banner * 1.6), spacing=s.spacing)
+        self.banner_box = Filled(BLUE, padding=(s.spacing * 2, 0))
+        self.banner = Text(size_px=s.banner, bold=True, halign="center")
+        self.banner.markup = True
+        self.banner_box.add_widget(self.banner)
+        self.meter_box = Filled(PANEL, size_hint_x=0.42, padding=(s.spacing, 0))
+        self.meter = Text(size_px=s.font, bold=True, halign="center")
+        self.meter_box.add_widget(self.meter)
+        top.add_widget(self.banner_box)
+        top.add_widget(self.meter_box)
+        self.add_widget(top)
+        # As tall as the daemon's words need: they are never cut off.
+        status = Filled(PANEL, size_hint_y=None, padding=(s.spacing * 2, s.spacing // 2))
+        self.waits = Text(size_px=s.small, grow=True)
+        status.add_widget(self.waits)
+        self.waits.bind(
+            height=lambda _w, h: setattr(status, "height", max(round(s.small * 2.6), h + s.spacing))
+        )
+        self.add_widget(status)
+        self.body = BoxLayout(spacing=s.spacing)
+        self.add_widget(self.body)
+        bottom = BoxLayout(size_hint_y=None, height=s.target, spacing=s.spacing)
+        self.tabs_row = BoxLayout(spacing=s.spacing)
+        self.page_key = Key(
+            "Technician", s, lambda: self._toggle_page(), size_hint_x=None, width=s.target * 3
+        )
+        self.page_key.font_size = s.small
+        bottom.add_widget(self.tabs_row)
+        bottom.add_widget(self.page_key)
+        self.add_widget(bottom)
+
+        self.table_page = BoxLayout(spacing=s.spacing)
+        left = BoxLayout(orientation="vertical", size_hint_x=1 - PANEL_SHARE, spacing=s.spacing)
+        # The daemon's last refusal, word for word; its own part, so a refusal redraws only it.
+        self.message_box = BoxLayout(size_hint_y=None, height=0)
+        left.add_widget(self.message_box)
+        self.seats_grid = GridLayout(cols=1, size_hint_y=None, spacing=s.spacing)
+        self.seats_grid.bind(minimum_height=self.seats_grid.setter("height"))
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(self.seats_grid)
+        left.add_widget(scroll)
+        self.table_page.add_widget(left)
+        right = ScrollView(do_scroll_x=False, size_hint_x=PANEL_SHARE)
+        self.panel_box = BoxLayout(orientation="vertical", spacing=s.spacing, size_hint_y=None)
+        self.panel_box.bind(minimum_height=self.panel_box.setter("height"))
+        right.add_widget(self.panel_box)
+        self.table_page.add_widget(right)
+        self.tech_page = BoxLayout(orientation="vertical", padding=(s.spacing * 2, 0))
+        self.body.add_widget(self.table_page)
+
+        c = console
+        self.parts = [
+            Part(self.seats_grid, self._seats_key, self._build_seats),
+            Part(self.message_box, lambda: (c.message, c.message_ok), self._build_message),
+            Part(self.tabs_row, lambda: (c.tabs, c.panel), self._build_tabs),
+            Part(self.panel_box, lambda: panels.key(c), lambda box: panels.build(box, c, s)),
+            Part(self.tech_page, lambda: panels.tech_key(c), lambda box: panels.build_tech(box, c, s)),
+        ]
+        self._trigger = Clock.create_trigger(lambda *_: self.refresh(), 0)
+        console.subscribe(self._trigger)
+        self.refresh()
+
+    def _toggle_page(self) -> None:
+        self.console.show("table" if self.console.page == "technician" else "technician")
+
+    # -- refresh ---------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        c, table = self.console, self.console.table
+        if c.online:
+            colour, text_colour, mark = BANNER_COLOURS.get(table.betting, (PANEL, WHITE, ""))
+            self.banner.text = mark + table.betting
+        else:
+            colour, text_colour = VERMILLION, BLACK
+            self.banner.text = "[font=DejaVuSans]■[/font]  OFFLINE"
+        self.banner_box.paint(colour)
+        self.banner.color = text_colour
+        meter = table.meter
+        if meter.state is MeterState.PENDING:
+            self.meter_box.paint(ORANGE)
+            self.meter.color = BLACK
+        else:
+            self.meter_box.paint(PANEL)
+            self.meter.color = WHITE
+        if meter.text:
+            self.meter.text = f"Progressive\n{meter.text}"
+        else:
+            self.meter.text = "no progressive" if table.connected_once else "meter: not known"
+        waits = c.connection.reason if not c.online else c.waits_for
+        self.waits.text = f"{c.title}\n{waits}" if waits else c.title
+        self.page_key.text = "Table" if c.page == "technician" else "Technician"
+        page = self.tech_page if c.page == "technician" else self.table_page
+        if page.parent is None:
+            self.body.clear_widgets()
+            self.body.add_widget(page)
+        for part in self.parts:
+            part.refresh()
+
+    # -- the seats -------------------------------------------------------------------------------
+
+    def _seats_key(self) -> Hashable:
+        t = self.console.table
+        hands = t.hands_on_screen
+        c = self.console
+        return (
+            t.seats,
+            hands,
+            t.wager_count,
+            t.betting,
+            t.unseen_events,
+            t.entered[-3:],
+            t.settlement,
+            c.settlement_open,
+            tuple(t.shoe_reading),
+        )
+
+    def _build_seats(self, grid: Widget) -> None:
+        s, t = self.sizes, self.console.table
+        hands = t.hands_on_screen
+        if t.betting == Betting.NO_MORE_BETS and (
+            t.wager_count.accepted or t.meter.state is not MeterState.NONE
+        ):
+            count = Filled(YELLOW, size_hint_y=None, padding=(s.spacing, s.spacing))
+            label = Text(t.wager_count.text + "  (§ 639a.8(b))", s.font, grow=True, color=BLACK)
+            count.add_widget(label)
+            label.bind(height=lambda w, h: setattr(count, "height", h + 2 * s.spacing))
+            grid.add_widget(count)
+        shown: set[tuple[str, int]] = set()
+        for seat in t.seats:
+            wagers = " · ".join(
+                f"{w.wager.replace('_', ' ')} ${w.amount:,}" for w in seat.wagers if w.wager != "progressive"
+            )
+            lines = [f"[b]Seat {seat.seat}[/b]  {wagers}"]
+            if seat.progressive:
+                lines.append(f"◆ progressive accepted ×{seat.progressive}")
+            for hand in hands:
+                if hand.to == str(seat.seat):
+                    lines.append((f"hand {hand.hand + 1}: " if hand.hand else "") + faces(hand.cards, True))
+                    shown.add((hand.to, hand.hand))
+            grid.add_widget(self._row("\n".join(lines)))
+        for hand in hands:
+            if (hand.to, hand.hand) not in shown:
+                grid.add_widget(self._row(f"[b]{hand.title}[/b]  {faces(hand.cards, markup=True)}"))
+        if t.shoe_reading:
+            grid.add_widget(self._row("shoe reading: " + faces(t.shoe_reading, markup=True), GREY_TEXT))
+        settled = t.settlement
+        if settled is not None and settled.dealer and self.console.settlement_open:
+            grid.add_widget(self._row("Dealer: " + settled.dealer, GREY_TEXT))
+        if t.unseen_events:
+            note = f"{t.unseen_events} event(s) of this round came before this screen connected: not shown"
+            grid.add_widget(self._row(note, GREY_TEXT))
+        for line in t.entered[-3:]:
+            grid.add_widget(self._row(line, GREY_TEXT))
+
+    def _build_message(self, box: Widget) -> None:
+        c = self.console
+        if not c.message or c.message_ok:
+            box.height = 0
+            return
+        row = self._row(c.message, BLACK, ORANGE)
+        box.add_widget(row)
+        row.bind(height=lambda _w, h: setattr(box, "height", h))
+
+    def _row(self, text: str, colour: RGBA = WHITE, fill: RGBA | None = None) -> Widget:
+        s = self.sizes
+        fill = fill or (KEY if colour is WHITE else PANEL)
+        box = Filled(fill, size_hint_y=None, padding=(s.spacing, s.spacing))
+        label = Text(text, s.font, grow=True, markup=True, color=colour, font_name=CARD_FONT)
+        box.add_widget(label)
+        label.bind(height=lambda w, h: setattr(box, "height", h + 2 * s.spacing))
+        return box
+
+    def _build_tabs(self, row: Widget) -> None:
+        c, s = self.console, self.sizes
+        tabs = [t for t in c.tabs if t not in ("pin", "settlement")]
+        if len(tabs) < 2:
+            return
+        for tab in tabs:
+            chosen = tab == c.panel
+            row.add_widget(
+                Key(
+                    panels.TAB_TITLES.get(tab, tab),
+                    s,
+                    partial(c.open_tab, tab),
+                    name=f"tab:{tab}",
+                    colour=WHITE if chosen else KEY,
+                    text_colour=BLACK if chosen else WHITE,
+                    font_px=s.small,
+                )
+            )
