@@ -30,6 +30,10 @@ fields are declared with :func:`~.rules.options.option`; every problem in the fi
 once (:class:`ConfigError`), each naming ``[section] key``, the value and why, and an unknown key
 or section gets a "did you mean". A secret is never written here (the broker's password is in a
 file of its own, ``password_file``) and never shown in a message.
+
+A little over 500 lines on purpose: it is one schema, every section's declaration beside the
+checks between them, read top to bottom by whoever adds a key; the pin map's own checks live in
+``hw/pin_map.py``.
 """
 
 from __future__ import annotations
