@@ -47,10 +47,11 @@ def bench_game(text: str) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from sim.bench_rig import run
+    from sim.bench_rig import display_present, run
 
     directory = Path(args.keep) if args.keep is not None else None
-    return int(run(args.rounds, args.seed, directory, game=args.game))
+    console = display_present() if args.console == "auto" else args.console == "yes"
+    return int(run(args.rounds, args.seed, directory, game=args.game, console=console))
 
 
 def add_bench_command(sub: Any) -> None:
@@ -77,6 +78,12 @@ def _add_arguments(bench: argparse.ArgumentParser) -> None:
     )
     bench.add_argument("--seed", type=int, help="the dealer's random seed, to repeat a run")
     bench.add_argument("--keep", metavar="DIR", help="keep the configuration and the journal in DIR")
+    bench.add_argument(
+        "--console",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="open the dealer's touchscreen (table-ui) beside the rig: auto = when a display is present",
+    )
     bench.set_defaults(func=cmd_bench)
 
 

@@ -19,13 +19,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import grp
+import importlib.util
 import os
 import pwd
 import random
 import shutil
+import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -403,6 +405,7 @@ async def run_bench(
     directory: Path | None = None,
     game: str = CARIBBEAN_STUD,
     make_dealer: Callable[[BenchRig, ApiClient, random.Random, Callable[[str], object]], Any] | None = None,
+    console: bool = False,
 ) -> int:
     """Play ``rounds`` rounds of ``game`` on a fresh rig; 0 if the daemon refused nothing the
     dealer did not mean it to refuse, else 1 with what was refused.
@@ -413,10 +416,14 @@ async def run_bench(
     Caribbean Stud: the first round has a progressive chip placed after the lock-out (refused on
     purpose, § 639a.7(c)) and, with 3 rounds or more, the last one a shoe jam (void). Every other
     game: ``sim.bench_games``.
+
+    ``console``: the dealer's touchscreen (``table-ui``) opens on the rig's socket beside the
+    scripted dealer, who plays as usual; once the rounds are played the rig serves on until its
+    window is closed (docs/bench-rig.md).
     """
     rng = random.Random(seed)
     failure = ""
-    async with BenchRig(directory, game=game) as rig:
+    async with BenchRig(directory, game=game) as rig, _console(rig, say) if console else _nothing() as ui:
         say(f"bench rig: {game}, {rig.path}, seed {seed}; shoe {rig.shoe.path if rig.shoe else '-'}")
         provoked = 0
         async with await ApiClient.connect(rig.socket) as api:
@@ -439,6 +446,9 @@ async def run_bench(
                         await other.play_round()
             except (ApiError, TimeoutError, RuntimeError) as exc:
                 failure = f"{type(exc).__name__}: {exc}"
+        if ui is not None and ui.returncode is None:
+            say("console: the rounds are played; close the console's window to end the bench run")
+            await ui.wait()
         # Let the daemon see the dealer's connection close before it stops serving.
         await asyncio.sleep(EDGE_GAP)
         refusals = rig.daemon.refusals if rig.daemon is not None else None
@@ -457,13 +467,47 @@ async def run_bench(
     return 0
 
 
+@contextlib.asynccontextmanager
+async def _console(rig: BenchRig, say: Callable[[str], object]) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``table-ui`` on the rig's socket, in a process of its own (as on the table); ended with the rig."""
+    table_ui = Path(sys.executable).with_name("table-ui")
+    proc = await asyncio.create_subprocess_exec(str(table_ui), "--socket", str(rig.socket))
+    say(f"console: table-ui started on {rig.socket} (pid {proc.pid})")
+    try:
+        yield proc
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+            try:
+                await asyncio.wait_for(proc.wait(), WAIT_SECONDS)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+
+
+@contextlib.asynccontextmanager
+async def _nothing() -> AsyncIterator[None]:
+    yield None
+
+
+def display_present() -> bool:
+    """Whether a console can open here: a display, and the screen's Kivy installed."""
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and (
+        importlib.util.find_spec("kivy") is not None
+    )
+
+
 def run(
-    rounds: int, seed: int | None = None, directory: Path | None = None, game: str = CARIBBEAN_STUD
+    rounds: int,
+    seed: int | None = None,
+    directory: Path | None = None,
+    game: str = CARIBBEAN_STUD,
+    console: bool = False,
 ) -> int:
-    """Blocking entry point for ``tablectl bench``; ``directory`` keeps the rig's files there."""
+    """Blocking entry point for ``table-bench``; ``directory`` keeps the rig's files there."""
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**32)
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(KeyboardInterrupt):
-        return asyncio.run(run_bench(rounds, chosen, directory=directory, game=game))
+        return asyncio.run(run_bench(rounds, chosen, directory=directory, game=game, console=console))
     return 130
