@@ -84,6 +84,10 @@ def load_submission(config: Config) -> Submission:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RulesError(str(path), [f"cannot read the Rules Submission: {exc.strerror}"]) from None
+    except UnicodeDecodeError as exc:
+        raise RulesError(
+            str(path), [f"the Rules Submission is not UTF-8 text (byte {exc.start}: {exc.reason})"]
+        ) from None
     submission = parse_submission(text, GAMES, str(path))
     if submission.table != config.table.id:
         raise RulesError(
@@ -135,7 +139,12 @@ class Daemon:
         self.notifier.status(f"recovering the journal {self.config.journal.path}")
         self.journal = journal = await Journal.open(self.config.journal.path, self.config.table.id)
         self.service = service = TableService(
-            journal, self.submission, self.refusals, publish=self._publish, status=self.snapshot
+            journal,
+            self.submission,
+            self.refusals,
+            publish=self._publish,
+            status=self.snapshot,
+            shoe_installed="shoe" in self.config.serial_devices(),
         )
         await journal.append(Started(__version__, read_boot_id()), source="daemon")
         if self.config_path is not None:
@@ -145,6 +154,10 @@ class Daemon:
             )
         await service.settle_if_complete()
         await service.ensure_round()
+        opened = journal.state.current
+        if opened is not None and not opened.no_more_bets and journal.state.locked_out:
+            # Killed between a round's beginning and its ``unlock``: wagering is open (§ 639a.7(c)).
+            await service.open_wagering(f"round {opened.round_id} open for wagers")
 
         current = journal.state.current
         accepted = (

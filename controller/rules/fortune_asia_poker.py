@@ -48,6 +48,7 @@ from typing import Any, Final
 
 from .asia_poker_game import (
     AsiaPokerGame,
+    AsiaPokerState,
     AsiaTableRules,
     PayoutLimit,
     Settling,
@@ -56,6 +57,7 @@ from .asia_poker_game import (
 )
 from .cards import ACE, SUIT_CHARS, Card
 from .engine import IllegalEvent
+from .events import Event
 from .money import Award, Cents, MeterShare, MoneyError, Odds, format_money, parse_money, pay_from_meter
 from .options import OptionError, boolean, choice, money, option, paytable
 from .settlement import FLOORPERSON_VALIDATE, NOT_FROM_INVENTORY, PROGRESSIVE_LIGHT, Outcome, Result
@@ -519,6 +521,20 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
 
     def all_optional_wagers(self) -> tuple[str, ...]:
         return (FORTUNE_BONUS, INSURANCE, PROGRESSIVE)
+
+    def _wager(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
+        rules = state.rules
+        assert isinstance(rules, FortuneAsiaPokerRules)
+        amount = event.amount or 0
+        if event.wager == PROGRESSIVE and amount and amount != rules.progressive_wager:
+            # § 659a.7(e): the Progressive Payout Wager is the table's one value chip on the
+            # wagering device (progressive.wager); 0.00 still takes it back before "no more bets".
+            raise IllegalEvent(
+                f"seat {event.seat} progressive: the Progressive Payout Wager is "
+                f"{format_money(rules.progressive_wager)} (progressive.wager), not {format_money(amount)} "
+                "(§ 659a.7(e))"
+            )
+        return super()._wager(state, event)
 
     def minimum(self, rules: AsiaTableRules, wager: str) -> Cents:
         assert isinstance(rules, FortuneAsiaPokerRules)
