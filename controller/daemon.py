@@ -47,14 +47,14 @@ from .api import ApiServer, ApiStartError, api_server_from_config
 from .config import DEFAULT_PATH, Config, load_config
 from .frame_pump import FRAMES_TOPIC, FramePumps
 from .journal import Journal, JournalError, read_boot_id
-from .journal.records import ConfigLoaded, Started
+from .journal.records import ConfigLoaded, HardwareFact, Started
 from .journal.state import TableState
 from .rules.engine import Game
 from .rules.games import GAMES
 from .rules.money import Cents
 from .rules.options import RulesError
 from .rules.submission import Submission, parse_submission
-from .table import game_hooks
+from .table import game_hooks, write_failures
 from .table.bridge import HardwareBridge
 from .table.facade import TableApi
 from .table.refusals import RefusalLog
@@ -147,6 +147,12 @@ class Daemon:
             shoe_installed="shoe" in self.config.serial_devices(),
         )
         await journal.append(Started(__version__, read_boot_id()), source="daemon")
+        # The write failures of the last run, kept beside the journal: journaled now.
+        failures = write_failures.take(journal.path)
+        for failure in failures:
+            await journal.append(HardwareFact("journal", "journal_write_failed", failure), source="daemon")
+        if failures:
+            write_failures.clear(journal.path)
         if self.config_path is not None:
             digest = await asyncio.to_thread(_sha256, self.config_path)
             await journal.append(

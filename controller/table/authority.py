@@ -91,7 +91,7 @@ AUTHORITY: Final[Mapping[str, Authority]] = {
         _a(
             "irregularity",
             {*PEOPLE, SHOE, SHUFFLER, READER},
-            "the game's irregularities",
+            "§ 639a.13 (each game's irregularities)",
             "one that voids a round with wagers in play waits for a floorperson's PIN",
         ),
         _a("device out of order / in service", {FLOOR, TECH}, "§ 639a.13(g)", "journaled with the actor"),

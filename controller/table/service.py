@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -35,7 +36,7 @@ from ..journal.state import RequestOutcome, TableState
 from ..rules.engine import Game
 from ..rules.events import Event
 from ..rules.submission import Submission
-from . import authority, game_hooks
+from . import authority, game_hooks, write_failures
 from .lamps import payout_lamps
 from .refusals import RefusalLog
 
@@ -157,6 +158,7 @@ class TableService:
         self.healthy = False
         if self.gpio is not None:
             self.gpio.lock()
+        write_failures.note(self.journal.path, str(sys.exc_info()[1]), self.round_id)
 
     async def submit(
         self, event: Event, source: str, actor: str | None, *, request: str | None = None
