@@ -147,6 +147,8 @@ class RequestOutcome:
     seqs: tuple[int, ...]
     accepted: bool
     reason: str
+    round_id: str | None
+    """The round it was made in: a request is remembered while its round is among the last."""
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,8 @@ class TableState:
     awaiting_floor: AwaitingFloor | None = None
     """The irregularity the round waits on a floorperson to confirm or dismiss."""
     requests: Mapping[str, RequestOutcome] = field(default_factory=dict)
-    """The clients' idempotency keys (the newest :data:`MAX_REQUESTS`) and what each was answered."""
+    """The clients' idempotency keys (of the current and the last rounds, at most
+    :data:`MAX_REQUESTS`) and what each was answered."""
 
     def pending_payouts(self) -> tuple[PendingPayout, ...]:
         """The flagged payouts of the last rounds no floorperson has verified yet, oldest first.
@@ -310,7 +313,7 @@ class TableState:
             raise FoldError(f"seq {record.seq}: a request record names its seqs and whether it was accepted")
         if key in self.requests:
             raise TableRefusal(f"request {key!r} was already answered (seq {self.requests[key].seqs[0]})")
-        outcome = RequestOutcome(tuple(seqs), accepted, _text(record, "reason", empty=True))
+        outcome = RequestOutcome(tuple(seqs), accepted, _text(record, "reason", empty=True), record.round_id)
         requests = {**self.requests, key: outcome}
         if len(requests) > MAX_REQUESTS:
             requests = dict(list(requests.items())[-MAX_REQUESTS:])
@@ -427,8 +430,16 @@ class TableState:
         recent = (*self.recent, summary)[-RECENT_ROUNDS:]
         kept = {r.round_id for r in recent}
         verified = frozenset(k for k in self.verified if k[0] in kept)
+        # Like the verifications: the requests of the rounds kept, which recovery folds again.
+        requests = {k: v for k, v in self.requests.items() if v.round_id in kept}
         return dataclasses.replace(
-            self, current=None, recent=recent, verified=verified, stack_to_key=None, awaiting_floor=None
+            self,
+            current=None,
+            recent=recent,
+            verified=verified,
+            stack_to_key=None,
+            awaiting_floor=None,
+            requests=requests,
         )
 
     # -- accepting new entries --------------------------------------------------------------

@@ -110,14 +110,17 @@ class TableApi:
             code = ErrorCode.FORBIDDEN if "; who may: " in outcome.reason else ErrorCode.REFUSED
             raise CommandError(code, outcome.reason)
         seq = outcome.seqs[-1]
-        (record,) = await self.service.journal.records(seq - 1, 1)
-        state = self.service.state
-        rounds = [r.round_id for r in state.recent] + ([state.current.round_id] if state.current else [])
-        following = rounds[rounds.index(record.round_id) + 1 :] if record.round_id in rounds else []
+        # The request's records, its ``request`` record, then (if it completed the round) the
+        # settlement and, maybe after a restart's records, the next round's beginning.
+        record, _request, *after = await self.service.journal.records(seq - 1, 24)
+        next_round = record.round_id
+        if after and after[0].kind == "round_settled" and after[0].round_id == record.round_id:
+            begun = next((r for r in after if r.kind == "round_begin"), None)
+            next_round = begun.round_id if begun is not None else self.service.round_id
         result: dict[str, Any] = {
             "round": record.round_id,
             "seq": record.seq,
-            "next_round": following[0] if following else record.round_id,
+            "next_round": next_round,
             "repeated": True,
         }
         if record.kind == "irregularity_reported":
