@@ -479,6 +479,10 @@ async def test_a_sensed_chip_is_the_rules_submissions_progressive_wager(rig: Ben
     await rig.stop_daemon()
     rules = rig.path / "rules-submission.toml"
     rules.write_text(RULES_SUBMISSION + 'progressive.wager = "5.00"\n', encoding="utf-8")
+    # A new journal: the round open in the old one keeps the rules it began with (its
+    # progressive.wager of 1.00, which the rules core holds every progressive wager of it to).
+    for name in ("journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm"):
+        (rig.path / name).unlink(missing_ok=True)
     daemon = await rig.start_daemon()
     async with await ApiClient.connect(rig.socket) as api:
         await api.submit_event({"type": "wager", "seat": 2, "wager": "ante", "amount": "10.00"})

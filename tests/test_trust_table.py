@@ -205,6 +205,20 @@ async def test_the_dealer_cannot_void_a_round_alone(rig: BenchRig) -> None:
 
 
 @pytest.mark.asyncio
+async def test_while_a_report_waits_the_lock_out_still_locks(rig: BenchRig) -> None:
+    daemon = _daemon(rig)
+    async with await ApiClient.connect(rig.socket) as api:
+        await api.submit_event(ANTE_1)
+        report = {"type": "irregularity", "kind": "shuffler_jam", "detail": "says the dealer"}
+        assert "a floorperson" in (await api.submit_event(report))["waiting_for"]
+        refused = await _refused(api.submit_event({**ANTE_1, "seat": 2}))
+        assert refused.code == "forbidden" and "waits for a floorperson" in refused.message
+        await api.submit_event({"type": "no_more_bets"})  # locking out wagers is always safe
+        current = daemon.state.current
+        assert current is not None and current.no_more_bets and daemon.state.awaiting_floor is not None
+
+
+@pytest.mark.asyncio
 async def test_a_shoe_fault_is_the_devices_and_a_void_waits_for_the_floorperson(rig: BenchRig) -> None:
     daemon = _daemon(rig)
     async with await ApiClient.connect(rig.socket) as api:
@@ -396,11 +410,18 @@ async def test_wagering_opens_with_an_unlock_record(rig: BenchRig) -> None:
 # --- no hardware event dropped ------------------------------------------------------------------------
 
 
-FLAP_SECONDS = 10.0
-
-
 @pytest.mark.asyncio
 async def test_a_flapping_device_loses_no_press_and_no_stack(rig: BenchRig) -> None:
+    await _flapping(rig, 10.0)
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_a_device_flapping_for_60_s_loses_no_press_and_no_stack(rig: BenchRig) -> None:
+    await _flapping(rig, 60.0)
+
+
+async def _flapping(rig: BenchRig, seconds: float) -> None:
     daemon = _daemon(rig)
     assert daemon.bridge is not None and rig.shuffler is not None
     stop = asyncio.Event()
@@ -420,7 +441,7 @@ async def test_a_flapping_device_loses_no_press_and_no_stack(rig: BenchRig) -> N
 
     flapper = asyncio.create_task(flap())
     rounds = 0
-    deadline = time.monotonic() + FLAP_SECONDS
+    deadline = time.monotonic() + seconds
     try:
         async with await ApiClient.connect(rig.socket) as api:
             while time.monotonic() < deadline:
@@ -503,6 +524,9 @@ async def test_a_retry_with_the_same_key_is_answered_once_even_after_a_restart(r
         assert await api.submit_event(ANTE_1, idempotency_key="req-0001-ante") == {**first, "repeated": True}
         bad = await _refused(api.submit_event(ANTE_1, idempotency_key="no"))
         assert bad.code == "bad_args" and "idempotency_key" in bad.message
+        verification = {"type": "verification", "seat": 1, "wager": "progressive"}
+        bad = await _refused(api.submit_event(verification, FLOOR, idempotency_key="req-0003-verify"))
+        assert bad.code == "bad_args" and "takes none" in bad.message
     current = daemon.state.current
     assert current is not None and [w.to_json() for w in current.wagers()] == [ANTE_1]
 

@@ -148,7 +148,10 @@ def shoe_out_of_order(state: TableState, shoe_installed: bool) -> str | None:
 def judge(event: Event, source: str, state: TableState, *, shoe_installed: bool) -> Verdict:
     """Whether ``source`` may produce ``event`` now: the one place the table checks it."""
     current = state.current
-    if state.awaiting_floor is not None and not (source == FLOOR and event.type == "irregularity"):
+    # While the round waits for a floorperson nothing goes on, except the floorperson's answer
+    # and "no more bets": locking out wagers is always safe (§ 639a.2(c)(2)).
+    waits = event.type != "no_more_bets" and not (source == FLOOR and event.type == "irregularity")
+    if state.awaiting_floor is not None and waits:
         waiting = state.awaiting_floor
         return Verdict(
             refuse=f"the round waits for a floorperson to confirm or dismiss the "

@@ -77,6 +77,9 @@ class TableApi:
 
     async def _submit_event(self, actor: Actor, event: Mapping[str, Any], key: str | None) -> Result:
         kind = event.get("type")
+        if key is not None and kind in ("verification", "irregularity_dismissed", *SERVICE_EVENTS):
+            # These answer a retry by themselves (already verified, not declared...): no key.
+            raise CommandError(ErrorCode.BAD_ARGS, f"idempotency_key: a {kind} takes none")
         if kind == "verification":
             return await self._verify_payout(actor, event)
         if kind in SERVICE_EVENTS:
