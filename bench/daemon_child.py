@@ -22,12 +22,24 @@ import asyncio
 import sys
 from pathlib import Path
 
-from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
 
 from sim.bench_rig import LOCK_OUT_PIN, SEAT_PINS, BenchRig
 
 EDGE = 0.03
 """Past the debounce window (20 ms) between two edges of one input."""
+
+
+class ChipPin(MockPin):  # type: ignore[misc]
+    """A mock pin that keeps a chip put on its device before the power came back: gpiozero's
+    MockPin drives itself to its pull when the sensor opens it, which would lift the chip."""
+
+    held_low = False
+
+    def _set_pull(self, value: str) -> None:
+        super()._set_pull(value)
+        if self.held_low:
+            self.drive_low()
 
 
 async def _drive(rig: BenchRig, pin: int, low: bool) -> None:
@@ -48,9 +60,11 @@ async def _deal(rig: BenchRig, position: str, cards: str) -> None:
 
 
 async def _serve(directory: Path, chips: list[int]) -> None:
-    factory = MockFactory()
+    factory = MockFactory(pin_class=ChipPin)
     for seat in chips:
-        factory.pin(SEAT_PINS[seat][0]).drive_low()
+        pin = factory.pin(SEAT_PINS[seat][0])
+        pin.held_low = True
+        pin.drive_low()
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
