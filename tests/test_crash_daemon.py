@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -273,6 +274,7 @@ def _crash_daemon(kills: int, seed: int) -> None:
     assert sorted(str(r.body["round"]) for r in verified) == sorted(dealer.verified)
     assert dealer.done >= 3, f"only {dealer.done} rounds in {kills} kills"
     print(f"{kills} kills in {time.monotonic() - started:.0f} s, {dealer.done} rounds; at {dict(moments)}")
+    shutil.rmtree(directory, ignore_errors=True)  # kept for a look only when a check failed
 
 
 def _phase(journal: Path) -> str:
