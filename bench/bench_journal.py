@@ -89,11 +89,14 @@ class ToThreadWriter:
         task.add_done_callback(self._tasks.discard)
 
     def submit(self, item: PendingAppend) -> None:
-        self._spawn(self._write(item))
+        self._spawn(self._write((item,)))
 
-    async def _write(self, item: PendingAppend) -> None:
+    def submit_group(self, items: tuple[PendingAppend, ...]) -> None:
+        self._spawn(self._write(items))
+
+    async def _write(self, items: tuple[PendingAppend, ...]) -> None:
         async with self._lock:
-            outcomes = await asyncio.to_thread(self.store.write, [item])
+            outcomes = await asyncio.to_thread(self.store.write, list(items))
         self.done(outcomes)
 
     def call(self, fn: Callable[[], object], future: asyncio.Future[Any]) -> None:

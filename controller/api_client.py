@@ -176,8 +176,14 @@ class ApiClient:
     async def status(self) -> Any:
         return await self.call("status")
 
-    async def submit_event(self, event: Mapping[str, Any], auth: Credentials | None = None) -> Any:
-        return await self.call("submit_event", {"event": dict(event)}, auth)
+    async def submit_event(
+        self, event: Mapping[str, Any], auth: Credentials | None = None, idempotency_key: str | None = None
+    ) -> Any:
+        """``idempotency_key``: a retry with the same key is answered with the first result."""
+        args: dict[str, Any] = {"event": dict(event)}
+        if idempotency_key is not None:
+            args["idempotency_key"] = idempotency_key
+        return await self.call("submit_event", args, auth)
 
     async def settle_round(self, auth: Credentials | None = None) -> Any:
         """The dealer settles a round that waits only for the players' optional decisions (Asia

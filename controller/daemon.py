@@ -47,14 +47,14 @@ from .api import ApiServer, ApiStartError, api_server_from_config
 from .config import DEFAULT_PATH, Config, load_config
 from .frame_pump import FRAMES_TOPIC, FramePumps
 from .journal import Journal, JournalError, read_boot_id
-from .journal.records import ConfigLoaded, Started
+from .journal.records import ConfigLoaded, HardwareFact, Started
 from .journal.state import TableState
 from .rules.engine import Game
 from .rules.games import GAMES
 from .rules.money import Cents
 from .rules.options import RulesError
 from .rules.submission import Submission, parse_submission
-from .table import game_hooks
+from .table import game_hooks, write_failures
 from .table.bridge import HardwareBridge
 from .table.facade import TableApi
 from .table.refusals import RefusalLog
@@ -84,6 +84,10 @@ def load_submission(config: Config) -> Submission:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RulesError(str(path), [f"cannot read the Rules Submission: {exc.strerror}"]) from None
+    except UnicodeDecodeError as exc:
+        raise RulesError(
+            str(path), [f"the Rules Submission is not UTF-8 text (byte {exc.start}: {exc.reason})"]
+        ) from None
     submission = parse_submission(text, GAMES, str(path))
     if submission.table != config.table.id:
         raise RulesError(
@@ -135,9 +139,20 @@ class Daemon:
         self.notifier.status(f"recovering the journal {self.config.journal.path}")
         self.journal = journal = await Journal.open(self.config.journal.path, self.config.table.id)
         self.service = service = TableService(
-            journal, self.submission, self.refusals, publish=self._publish, status=self.snapshot
+            journal,
+            self.submission,
+            self.refusals,
+            publish=self._publish,
+            status=self.snapshot,
+            shoe_installed="shoe" in self.config.serial_devices(),
         )
         await journal.append(Started(__version__, read_boot_id()), source="daemon")
+        # The write failures of the last run, kept beside the journal: journaled now.
+        failures = write_failures.take(journal.path)
+        for failure in failures:
+            await journal.append(HardwareFact("journal", "journal_write_failed", failure), source="daemon")
+        if failures:
+            write_failures.clear(journal.path)
         if self.config_path is not None:
             digest = await asyncio.to_thread(_sha256, self.config_path)
             await journal.append(
@@ -145,6 +160,10 @@ class Daemon:
             )
         await service.settle_if_complete()
         await service.ensure_round()
+        opened = journal.state.current
+        if opened is not None and not opened.no_more_bets and journal.state.locked_out:
+            # Killed between a round's beginning and its ``unlock``: wagering is open (§ 639a.7(c)).
+            await service.open_wagering(f"round {opened.round_id} open for wagers")
 
         current = journal.state.current
         accepted = (

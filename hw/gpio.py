@@ -49,7 +49,7 @@ _PULL_UP: Final[Mapping[Pull, bool | None]] = {"up": True, "down": False, "none"
 class LockOutPressed:
     """The dealer pressed the lock-out: "no more bets" (§ 639a.2(c)(2), § 633a.2(c), (d)(2)).
 
-    Sent once per round, when it locks; presses while locked are only counted.
+    Sent once per round, when it locks; a press while locked is a :class:`LockOutRepeated`.
     ``at_ns``: ``time.monotonic_ns()`` when our code saw the edge.
     """
 
@@ -58,6 +58,20 @@ class LockOutPressed:
 
     def to_json(self) -> dict[str, object]:
         return {"type": self.type, "at_ns": self.at_ns}
+
+
+@dataclass(frozen=True, slots=True)
+class LockOutRepeated:
+    """The lock-out pressed while wagering is already locked (a round being dealt or settled):
+    it changes nothing (§ 639a.2(c)(2)) but is reported, so the journal shows every press.
+    ``presses``: the presses counted so far."""
+
+    at_ns: int
+    presses: int
+    type: ClassVar[str] = "lock_out_repeated"
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "at_ns": self.at_ns, "presses": self.presses}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +114,7 @@ class WagerRefused:
         return {"type": self.type, "seat": self.seat, "at_ns": self.at_ns}
 
 
-GpioEvent: TypeAlias = LockOutPressed | WagerSensed | WagerRemoved | WagerRefused
+GpioEvent: TypeAlias = LockOutPressed | LockOutRepeated | WagerSensed | WagerRemoved | WagerRefused
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +277,7 @@ class ProgressiveTableGameSystem:
         self.lock_out_presses += 1
         if self._locked:
             log.debug("lock-out pressed again; wagering is already locked")
+            self._emit(LockOutRepeated(at_ns, self.lock_out_presses))
             return
         self._locked = True
         log.info(

@@ -34,7 +34,8 @@ from typing import Any, Final
 
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
-from controller.api_client import ApiClient, ApiError
+from controller.api_client import ApiClient, ApiError, Credentials
+from controller.auth import Role, make_user, save_users
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
 from controller.rules.cards import Card, standard_deck
@@ -82,6 +83,8 @@ RULES_SUBMISSION: Final = example_submission(CARIBBEAN_STUD)
 
 #: How long to wait for the daemon to act on a device or a pin.
 WAIT_SECONDS: Final = 5.0
+#: The bench's floorperson (users.json, written if the directory has none): confirms a void.
+BENCH_FLOOR: Final = Credentials("bench-floor", "246810")
 #: Longer than the pins' debounce window (20 ms): two edges of one pin this far apart are both taken.
 EDGE_GAP: Final = 0.05
 
@@ -174,6 +177,10 @@ class BenchRig:
             self.reader = HoleCardReaderSimulator(self.path / "dev" / "reader")
             await self.reader.start()
         (self.path / "rules-submission.toml").write_text(submission, encoding="utf-8")
+        users = self.path / "users.json"
+        if not users.exists():
+            floor = BENCH_FLOOR
+            save_users(users, {floor.user: make_user(floor.user, Role.FLOOR, floor.pin)})
         reader = self.reader.path if self.reader is not None else None
         text = config_text(self.path, self.shoe.path, self.shuffler.path, reader)
         self.config_path.write_text(text, "utf-8")
@@ -362,6 +369,13 @@ class ScriptedDealer:
             if jam_after is not None and i == jam_after:
                 await rig.jam()
                 say("shoe: jammed (§ 639a.13(f))")
+                waiting = (await api.status())["round"]["waiting_for"]
+                if "a floorperson" in waiting:
+                    # A void of a round with wagers takes effect on a floorperson's PIN (docs/authority.md).
+                    say(f"waiting for {waiting}")
+                    jam = {"type": "irregularity", "kind": "shoe_jam", "detail": "confirmed at the table"}
+                    await api.submit_event(jam, BENCH_FLOOR)
+                    say(f"floorperson {BENCH_FLOOR.user}: shoe jam confirmed")
                 break
             cards = " ".join(next(deck) for _ in range(5))
             await rig.deal(position, cards)
@@ -381,6 +395,9 @@ class ScriptedDealer:
         summary: dict[str, Any] = next(r for r in rounds if r["round"] == round_id)
         for line in describe_settlement(summary):
             say(line)
+        if summary.get("status") != "settled":
+            waiting = (await api.status())["round"]["waiting_for"]
+            raise RuntimeError(f"round {round_id} did not settle: it waits for {waiting}")
         return summary
 
 

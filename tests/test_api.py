@@ -120,7 +120,9 @@ class TableHandler:
         self._log(actor, "status")
         return self._state()
 
-    async def submit_event(self, actor: Actor, event: Mapping[str, Any]) -> Mapping[str, Any]:
+    async def submit_event(
+        self, actor: Actor, event: Mapping[str, Any], idempotency_key: str | None = None
+    ) -> Mapping[str, Any]:
         if event["type"] == "verification":
             self._log(actor, "verification", event=dict(event))
             return {"verified": dict(event)}
@@ -532,7 +534,11 @@ def test_every_command_names_its_roles() -> None:
     assert COMMANDS["settle_round"].roles == {Role.DEALER, Role.FLOOR}
     assert COMMANDS["toggle_lamp"].roles == {Role.TECH}
     assert COMMANDS["recall_round"].roles == {Role.FLOOR, Role.TECH}
-    assert Role.TECH not in COMMANDS["submit_event"].roles
+    # A technician submits only a device's service state (§ 639a.13(g)), no round event.
+    assert {t for t, roles in EVENT_ROLES.items() if Role.TECH in roles} == {
+        "device_out_of_order",
+        "device_in_service",
+    }
     assert EVENT_ROLES["verification"] == {Role.FLOOR}
     assert {c.name for c in COMMANDS.values() if c.open} == {"status", "subscribe", "list_rounds"}
     # Subscribing is open, except to the technician's frames; without topics, every open one.

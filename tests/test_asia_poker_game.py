@@ -1036,7 +1036,7 @@ def test_envy_bonus_for_every_other_players_qualifying_hand() -> None:
         3: {"fortune_asia_poker": "10.00", "progressive": "5.00"},
         1: {"fortune_asia_poker": "10.00"},
     }
-    s = _fortune_round(wagers, hands)
+    s = _fortune_round(wagers, hands, **{"progressive.wager": "5.00"})
     envy = [(o.seat, o.wager, o.to_json()["net"], o.hand) for o in s.outcomes if o.wager.startswith("envy")]
     # Seat 6 (lammer): for seat 4's five aces ($250), not for its own four queens.
     # Seat 3 (lammer): for seat 6's four-of-a-kind ($5) and seat 4's five aces ($250).

@@ -115,6 +115,15 @@ async def test_three_dice_football_games() -> None:
 
 
 @pytest.mark.asyncio
+async def test_caribbean_studs_shoe_jam_is_voided_on_the_floorpersons_pin() -> None:
+    lines: list[str] = []
+    assert await run_bench(3, 1, lines.append) == 0
+    said = "\n".join(lines)
+    assert "floorperson bench-floor: shoe jam confirmed" in said
+    assert "settled (open)" not in said and "all wagers returned" in said
+
+
+@pytest.mark.asyncio
 async def test_caribbean_stud_still_plays_with_the_late_chip_refused_on_purpose() -> None:
     lines: list[str] = []
     assert await run_bench(1, 7, lines.append) == 0

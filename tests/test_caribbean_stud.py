@@ -50,7 +50,9 @@ def make_rules(**options: object) -> CaribbeanStudRules:
     return load_rules(CaribbeanStudRules, dict(options), "test", GAME.rules_checks)
 
 
-def full_rules(bonus: str = "A", progressive: str = "A", reset: str = "10000.00") -> CaribbeanStudRules:
+def full_rules(
+    bonus: str = "A", progressive: str = "A", reset: str = "10000.00", chip: str = "1.00"
+) -> CaribbeanStudRules:
     return make_rules(
         **{
             "bonus.offered": True,
@@ -59,6 +61,7 @@ def full_rules(bonus: str = "A", progressive: str = "A", reset: str = "10000.00"
             "progressive.paytable": progressive,
             "progressive.reset": reset,
             "progressive.rate_of_progression": "18%",
+            "progressive.wager": chip,
         }
     )
 
@@ -278,6 +281,16 @@ PROGRESSIVE_ROWS = [
 ]
 
 
+def test_a_progressive_wager_is_the_rules_submissions_chip_and_nothing_else() -> None:
+    """§ 639a.7(d)(2): one chip on the wagering device is progressive.wager; $1,000 is refused."""
+    rnd = round_after(full_rules(chip="5.00"), [wager(1, "ante", "10.00")], {"progressive": METER})
+    with pytest.raises(
+        IllegalEvent, match=r"is 5\.00 \(progressive\.wager\), not 1000\.00.*§ 639a\.7\(d\)\(2\)"
+    ):
+        rnd.apply(wager(1, "progressive", "1000.00"))
+    rnd.apply(wager(1, "progressive", "5.00"))
+
+
 @pytest.mark.parametrize(
     ("letter", "row", "hand", "award"),
     PROGRESSIVE_ROWS,
@@ -288,7 +301,7 @@ def test_every_progressive_paytable_row(
     letter: str, row: str, hand: str, award: tuple[str, int] | None, stake: str
 ) -> None:
     s = settle(
-        full_rules(progressive=letter),
+        full_rules(progressive=letter, chip=stake),
         {6: {"ante": "10.00", "progressive": stake}},
         {6: hand},
         DEALER_AK,
@@ -912,7 +925,8 @@ def test_there_are_three_examples() -> None:
 @st.composite
 def rounds(draw: st.DrawFn) -> tuple[CaribbeanStudRules, dict[str, int], list[Event], dict[int, str]]:
     letters = st.sampled_from("ABC")
-    rules = full_rules(bonus=draw(letters), progressive=draw(letters))
+    chip = draw(st.sampled_from(["1.00", "5.00"]))
+    rules = full_rules(bonus=draw(letters), progressive=draw(letters), chip=chip)
     deck = draw(st.permutations(standard_deck()))
     seats = sorted(draw(st.sets(st.integers(1, 7), min_size=1, max_size=7)))
     amounts = st.integers(1, 500).map(lambda d: format_money(d * 50))
@@ -922,7 +936,7 @@ def rounds(draw: st.DrawFn) -> tuple[CaribbeanStudRules, dict[str, int], list[Ev
         if draw(st.booleans()):
             events.append(wager(s, "bonus", draw(amounts)))
         if draw(st.booleans()):
-            events.append(wager(s, "progressive", draw(st.sampled_from(["1.00", "5.00"]))))
+            events.append(wager(s, "progressive", chip))
     events.append(NO_MORE_BETS)
     for i, s in enumerate(seats):
         events.append(cards(s, format_cards(deck[5 * i : 5 * i + 5])))
@@ -948,6 +962,7 @@ def test_properties(case: tuple[CaribbeanStudRules, dict[str, int], list[Event],
                 "offered": True,
                 "paytable": rules.progressive_paytable,
                 "rate_of_progression": "18%",
+                "wager": format_money(rules.progressive_wager),
             },
         },
         "meters": {k: format_money(v) for k, v in meters.items()},

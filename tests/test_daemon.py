@@ -141,12 +141,23 @@ async def test_a_wager_sensed_after_the_lock_out_is_refused(rig: BenchRig) -> No
 @pytest.mark.asyncio
 async def test_a_shoe_jam_voids_the_round(rig: BenchRig) -> None:
     daemon = _daemon(rig)
+    save_users(rig.path / "users.json", {"mfloor": make_user("mfloor", Role.FLOOR, "482916")})
     async with await ApiClient.connect(rig.socket) as api:
         round_id = (await api.status())["round"]["id"]
         await _antes(api, rig)
         await rig.press_lock_out()
         await rig.deal(1, SEAT_1)
         await rig.jam()
+        # The jam voids a round with wagers in play: it waits for a floorperson's PIN.
+        status = await api.status()
+        assert status["round"]["id"] == round_id
+        assert "a floorperson to confirm" in status["round"]["waiting_for"]
+        assert "shoe_jam" in status["round"]["waiting_for"]
+        with pytest.raises(ApiError) as waiting:
+            await api.submit_event({"type": "decision", "seat": 1, "action": "fold"})
+        assert waiting.value.code == "forbidden" and "floorperson" in waiting.value.message
+        jam = {"type": "irregularity", "kind": "shoe_jam", "detail": "confirmed: the shoe jammed"}
+        await api.submit_event(jam, Credentials("mfloor", "482916"))
         rounds = (await api.list_rounds(2))["rounds"]
         settled = next(r for r in rounds if r["round"] == round_id)
         settlement = settled["settlement"]
@@ -184,7 +195,16 @@ async def test_garbage_from_the_shoe_journals_nothing_and_the_deal_goes_on(rig: 
         await rig.shoe.deal(1, SEAT_1)
         await rig.wait_for(lambda: bool(daemon.refusals) and "incomplete" in daemon.refusals[-1])
         await rig.settle()
-        assert daemon.state.last_seq == seq
+        # Journaled as hardware facts only (issue 9, item 7): the frames lost, the stack not used.
+        assert daemon.journal is not None
+        facts = await daemon.journal.records(seq)
+        assert sorted((r.kind, r.source, r.body["fact"]) for r in facts) == [
+            ("hardware_fact", "shoe", "frames_lost"),
+            ("hardware_fact", "shoe", "incomplete_stack"),
+        ]
+        stack = next(r for r in facts if r.body["fact"] == "incomplete_stack")
+        assert stack.body["detail"] == {"position": "1", "count": 5, "received": 5}
+        assert daemon.state.stack_to_key == ("1", 5)
         await api.submit_event({"type": "cards", "to": 1, "cards": SEAT_1})
         await rig.deal(3, SEAT_3)
         current = daemon.state.current
@@ -461,6 +481,10 @@ async def test_a_sensed_chip_is_the_rules_submissions_progressive_wager(rig: Ben
     rules.write_text(
         RULES_SUBMISSION.replace('progressive.wager = "1.00"', 'progressive.wager = "5.00"'), encoding="utf-8"
     )
+    # A new journal: the round open in the old one keeps the rules it began with (its
+    # progressive.wager of 1.00, which the rules core holds every progressive wager of it to).
+    for name in ("journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm"):
+        (rig.path / name).unlink(missing_ok=True)
     daemon = await rig.start_daemon()
     async with await ApiClient.connect(rig.socket) as api:
         await api.submit_event({"type": "wager", "seat": 2, "wager": "ante", "amount": "10.00"})

@@ -25,6 +25,7 @@ from hw.debounce import Debouncer
 from hw.gpio import (
     GpioEvent,
     LockOutPressed,
+    LockOutRepeated,
     ProgressiveTableGameSystem,
     WagerRefused,
     WagerRemoved,
@@ -368,7 +369,7 @@ async def test_a_chip_an_instant_after_the_lock_out_is_refused_however_late_the_
 
 
 @pytest.mark.asyncio
-async def test_a_second_press_while_locked_is_counted_not_sent(factory: Any) -> None:
+async def test_a_second_press_while_locked_is_counted_and_sent_as_repeated(factory: Any) -> None:
     table = Table(factory)
     lock_out = table.pin(LOCK_OUT)
     await table.drive(lambda: bounce(lock_out, True))
@@ -378,7 +379,10 @@ async def test_a_second_press_while_locked_is_counted_not_sent(factory: Any) -> 
     await asyncio.sleep(WINDOW * 2)
     await table.drive(lambda: bounce(lock_out, True))
     await until(lambda: table.system.lock_out_presses == 2)
-    assert [type(e) for e in await table.wait_events(1)] == [LockOutPressed]
+    # Reported so the journal shows every press (issue 9, item 2), never a second lock-out.
+    events = await table.wait_events(2)
+    assert [type(e) for e in events] == [LockOutPressed, LockOutRepeated]
+    assert events[1].presses == 2  # type: ignore[union-attr]
     table.system.close()
 
 

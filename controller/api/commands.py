@@ -59,6 +59,17 @@ def _token(raw: object) -> str:
     return raw
 
 
+_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{7,127}")
+
+
+def _key(raw: object) -> str | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not _KEY.fullmatch(raw):
+        raise ArgError("must be a key of 8 to 128 letters, digits, '_', '.', ':' or '-' (a UUID will do)")
+    return raw
+
+
 def _choice(*allowed: str) -> Callable[[object], object]:
     def parse(raw: object) -> str:
         if not isinstance(raw, str) or raw not in allowed:
@@ -107,6 +118,11 @@ EVENT_ROLES: Final[Mapping[str, frozenset[Role]]] = {
     # § 639a.11(c)(5)(iii). The daemon journals it against the settlement line; the rules core
     # does not see it.
     "verification": frozenset({Role.FLOOR}),
+    # § 639a.13(g): a device declared out of order (or returned to service), journaled with the actor.
+    "device_out_of_order": frozenset({Role.FLOOR, Role.TECH}),
+    "device_in_service": frozenset({Role.FLOOR, Role.TECH}),
+    # A floorperson finds a reported irregularity did not happen (docs/authority.md).
+    "irregularity_dismissed": frozenset({Role.FLOOR}),
 }
 #: Event types that never come over the API, and why.
 EVENTS_NOT_FROM_API: Final[Mapping[str, str]] = {
@@ -188,9 +204,12 @@ COMMANDS: Final[Mapping[str, Command]] = {
         ),
         Command(
             "submit_event",
-            frozenset({Role.DEALER, Role.FLOOR}),
-            (Arg("event", _event),),
-            lambda h, a, k: h.submit_event(a, k["event"]),
+            frozenset({Role.DEALER, Role.FLOOR, Role.TECH}),
+            (
+                Arg("event", _event),
+                Arg("idempotency_key", _key, None, "the client's key: a retry is answered once"),
+            ),
+            lambda h, a, k: h.submit_event(a, k["event"], k["idempotency_key"]),
             "a dealer's or floorperson's action",
             roles_for=lambda k: EVENT_ROLES[k["event"]["type"]],
         ),

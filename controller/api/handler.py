@@ -121,9 +121,12 @@ class ApiHandler(Protocol):
         """Game, round, lock-out, wagers accepted per seat, devices, link, version."""
         ...
 
-    async def submit_event(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+    async def submit_event(
+        self, actor: Actor, event: Mapping[str, Any], idempotency_key: str | None = None
+    ) -> Result:
         """A dealer's or floorperson's action: an event as in ``docs/round-record.md`` (its ``type``
-        already checked against :data:`EVENT_ROLES`), or a floorperson's ``verification``."""
+        already checked against :data:`EVENT_ROLES`), or a floorperson's ``verification``. With
+        ``idempotency_key``, a retry is answered with the first result, never applied twice."""
         ...
 
     async def settle_round(self, actor: Actor) -> Result:

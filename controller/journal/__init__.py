@@ -29,7 +29,7 @@ from .errors import (
     Refused,
     UnknownRound,
 )
-from .facade import Appended, Journal, read_boot_id
+from .facade import Appended, Journal, Step, StepOutcome, read_boot_id
 from .outbox import Outbound, OutboxEntry
 from .reader import JournalReader
 from .recall import RecalledRound
@@ -51,6 +51,8 @@ __all__ = [
     "OutboxEntry",
     "RecalledRound",
     "Refused",
+    "Step",
+    "StepOutcome",
     "UnknownRound",
     "read_boot_id",
 ]

@@ -33,7 +33,7 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -44,7 +44,7 @@ from .outbox import Outbound, OutboxEntry
 from .queries import dumps, recover, replay_all
 from .reader import JournalReader
 from .recall import RecalledRound
-from .records import PERSON_SOURCES, SOURCES, Command, Entry, JournalRecord, RecordMeta
+from .records import PERSON_SOURCES, SOURCES, Command, Entry, JournalRecord, RecordMeta, Request
 from .rounds import RoundSummary
 from .schema import SYNCHRONOUS, connect, schema_check
 from .state import RECENT_ROUNDS, TableState
@@ -59,6 +59,21 @@ class Appended:
     record: JournalRecord
     outbox: tuple[OutboxEntry, ...]
     state: TableState
+
+
+@dataclass(frozen=True)
+class Step:
+    """One entry of :meth:`Journal.append_many`. ``refuse``: journal it as ``refused`` with this
+    reason without asking the rules (the table's authority refused it, docs/authority.md)."""
+
+    entry: Entry
+    source: str
+    actor: str | None = None
+    refuse: str | None = None
+
+
+StepOutcome = Appended | Refused
+"""An accepted step, or the refusal (journaled as ``refused``) of one."""
 
 
 def read_boot_id() -> str:
@@ -169,6 +184,69 @@ class Journal:
             raise Refused(str(exc), refused) from None
         entries = await self._submit(record, messages, after)
         return Appended(record, entries, after)
+
+    async def append_many(self, steps: Sequence[Step], *, request: str | None = None) -> list[StepOutcome]:
+        """Journal ``steps`` in ONE transaction (a crash keeps all or none); return once durable.
+
+        Each step is checked against the state after the ones before it: accepted, or journaled
+        as ``refused`` (its :class:`Refused` is its outcome; the others still count). With
+        ``request`` (a client's idempotency key) a ``request`` record naming the steps' seqs and
+        whether the last was accepted closes the transaction, so a retry is answered from the
+        journal, even after a restart. Malformed input raises ``ValueError``/``TypeError`` and
+        journals nothing.
+        """
+        self._check_open()
+        if not steps:
+            raise ValueError("append_many needs at least one step")
+        for step in steps:
+            _check_source(step.source, step.actor, step.entry)
+        head = self._head
+        prepared: list[tuple[JournalRecord, TableState, Refused | None]] = []
+        for step in steps:
+            meta = RecordMeta(
+                head.last_seq + 1,
+                str(uuid.uuid4()),
+                time.time_ns(),
+                time.monotonic_ns(),
+                step.source,
+                step.actor,
+            )
+            reason = step.refuse
+            if reason is None:
+                try:
+                    record, head = head.prepare(step.entry, meta)
+                except IllegalEvent as exc:
+                    reason = str(exc)
+                else:
+                    prepared.append((record, head, None))
+                    continue
+            refused, head = head.refuse(step.entry, reason, meta)
+            prepared.append((refused, head, Refused(reason, refused)))
+        if request is not None:
+            last = prepared[-1]
+            entry = Request(request, tuple(p[0].seq for p in prepared), last[2] is None, str(last[2] or ""))
+            meta = RecordMeta(
+                head.last_seq + 1, str(uuid.uuid4()), time.time_ns(), time.monotonic_ns(), "daemon"
+            )
+            record, head = head.prepare(entry, meta)
+            prepared.append((record, head, None))
+        futures = self._submit_group([(record, after) for record, after, _ in prepared])
+        out: list[StepOutcome] = []
+        for (record, after, refusal), future in zip(prepared, futures, strict=True):
+            entries = await future
+            out.append(refusal if refusal is not None else Appended(record, entries, after))
+        return out[: len(steps)]
+
+    def _submit_group(
+        self, records: list[tuple[JournalRecord, TableState]]
+    ) -> list[asyncio.Future[tuple[OutboxEntry, ...]]]:
+        items = []
+        for record, after in records:
+            future: asyncio.Future[tuple[OutboxEntry, ...]] = self._loop.create_future()
+            items.append(PendingAppend(record, dumps(record.body), (), after, self._epoch, future))
+            self._head = after
+        self._writer.submit_group(tuple(items))
+        return [item.future for item in items]
 
     def _submit(
         self,

@@ -19,6 +19,7 @@ from .outbox import OutboxEntry
 from .records import (
     CONFIG_LOADED,
     DEVICE_KINDS,
+    DEVICE_SERVICE,
     KINDS,
     LOCK_KINDS,
     ROUND_BEGIN,
@@ -37,6 +38,9 @@ SELECT {COLUMNS} FROM events WHERE seq IN (
     SELECT max(seq) FROM events WHERE seq < :start AND kind = '{CONFIG_LOADED}'
     UNION ALL
     SELECT max(seq) FROM events WHERE seq < :start AND kind IN ({", ".join(f"'{k}'" for k in DEVICE_KINDS)})
+        GROUP BY json_extract(body, '$.device')
+    UNION ALL
+    SELECT max(seq) FROM events WHERE seq < :start AND kind = '{DEVICE_SERVICE}'
         GROUP BY json_extract(body, '$.device')
 ) ORDER BY seq
 """
@@ -157,14 +161,23 @@ def replay_all(conn: sqlite3.Connection, path: Path, table_id: str) -> TableStat
 
 
 def begin_read(conn: sqlite3.Connection) -> None:
-    # One read transaction: several queries see one snapshot while the writer goes on.
+    # One read transaction: several queries see one snapshot while the writer goes on. Nested
+    # (verify: a full replay and a recovery) they share the outermost one's snapshot.
     if not conn.in_transaction:
         conn.execute("BEGIN")
+    _READ_DEPTH[id(conn)] = _READ_DEPTH.get(id(conn), 0) + 1
 
 
 def end_read(conn: sqlite3.Connection) -> None:
-    if conn.in_transaction:
+    depth = _READ_DEPTH.pop(id(conn), 1) - 1
+    if depth > 0:
+        _READ_DEPTH[id(conn)] = depth
+    elif conn.in_transaction:
         conn.execute("COMMIT")
+
+
+#: How deep each connection's read transactions are nested (a connection is used by one thread).
+_READ_DEPTH: dict[int, int] = {}
 
 
 def recent_rounds(conn: sqlite3.Connection, path: Path, n: int) -> list[RoundSummary]:

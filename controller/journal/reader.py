@@ -8,7 +8,17 @@ from pathlib import Path
 
 from .errors import JournalCorrupt, JournalError
 from .outbox import OutboxEntry
-from .queries import last_seq, outbox_entries, query, recent_rounds, recover, replay_all, select_records
+from .queries import (
+    begin_read,
+    end_read,
+    last_seq,
+    outbox_entries,
+    query,
+    recent_rounds,
+    recover,
+    replay_all,
+    select_records,
+)
 from .recall import RecalledRound, recall_round
 from .records import JournalRecord
 from .rounds import RoundSummary
@@ -75,8 +85,13 @@ class JournalReader:
             problems = [r[0] for r in query(self._conn, self.path, "PRAGMA integrity_check")]
             if problems != ["ok"]:
                 raise JournalCorrupt(f"{self.path}: SQLite integrity check: {'; '.join(problems[:5])}")
-            full = replay_all(self._conn, self.path, self.table_id)
-            recovered = recover(self._conn, self.path, self.table_id)
+            # One snapshot for both: a record appended meanwhile is in neither.
+            begin_read(self._conn)
+            try:
+                full = replay_all(self._conn, self.path, self.table_id)
+                recovered = recover(self._conn, self.path, self.table_id)
+            finally:
+                end_read(self._conn)
         if full != recovered:
             raise JournalCorrupt(f"{self.path}: recovery does not give the state of a full replay")
         return full

@@ -33,6 +33,11 @@ CONFIG_LOADED: Final = "config_loaded"
 COMMAND: Final = "command"
 STARTED: Final = "started"
 PAYOUT_VERIFIED: Final = "payout_verified"
+HARDWARE_FACT: Final = "hardware_fact"
+DEVICE_SERVICE: Final = "device_service"
+IRREGULARITY_REPORTED: Final = "irregularity_reported"
+IRREGULARITY_DISMISSED: Final = "irregularity_dismissed"
+REQUEST: Final = "request"
 
 KINDS: Final = (
     ROUND_BEGIN,
@@ -48,6 +53,11 @@ KINDS: Final = (
     COMMAND,
     STARTED,
     PAYOUT_VERIFIED,
+    HARDWARE_FACT,
+    DEVICE_SERVICE,
+    IRREGULARITY_REPORTED,
+    IRREGULARITY_DISMISSED,
+    REQUEST,
 )
 ROUND_CLOSES: Final = (ROUND_SETTLED, ROUND_CANCELLED)
 LOCK_KINDS: Final = (LOCK_OUT, UNLOCK)
@@ -230,6 +240,62 @@ class PayoutVerified:
     wager: str
 
 
+@dataclass(frozen=True)
+class HardwareFact:
+    """What a device reported that is not a rules event: an incomplete stack, a wrong shuffler
+    count, frames lost, a lock-out press while locked, a journal write that failed. Journaled for
+    the audit trail; only ``incomplete_stack`` changes the state (that stack may be keyed by hand,
+    § 639a.13(g))."""
+
+    kind: ClassVar[str] = HARDWARE_FACT
+    device: str
+    fact: str
+    detail: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DeviceService:
+    """A floorperson (or technician) declares ``device`` out of order (``in_service`` false) or
+    returns it to service (§ 639a.13(g)); the actor is the record's."""
+
+    kind: ClassVar[str] = DEVICE_SERVICE
+    device: str
+    in_service: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class IrregularityReported:
+    """An irregularity that takes effect only once a floorperson confirms it: a dealer's report
+    of a device's irregularity, or one that voids a round with wagers in play. ``event`` is the
+    rules event's JSON; ``why`` says why it waits."""
+
+    kind: ClassVar[str] = IRREGULARITY_REPORTED
+    event: Mapping[str, object]
+    why: str
+
+
+@dataclass(frozen=True)
+class IrregularityDismissed:
+    """A floorperson found the reported irregularity did not happen; the round goes on."""
+
+    kind: ClassVar[str] = IRREGULARITY_DISMISSED
+    reason: str
+
+
+@dataclass(frozen=True)
+class Request:
+    """The client's idempotency key of the request whose records are ``seqs`` (the same
+    transaction), and whether it was ``accepted``: a retry is answered from this, never
+    applied again."""
+
+    kind: ClassVar[str] = REQUEST
+    key: str
+    seqs: tuple[int, ...]
+    accepted: bool
+    reason: str = ""
+
+
 TableEntry = (
     BeginRound
     | SettleRound
@@ -242,6 +308,11 @@ TableEntry = (
     | Command
     | Started
     | PayoutVerified
+    | HardwareFact
+    | DeviceService
+    | IrregularityReported
+    | IrregularityDismissed
+    | Request
 )
 Entry = Event | TableEntry
 """What :meth:`TableState.prepare` accepts: a round event of the rules core, or a table entry."""
@@ -276,6 +347,37 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
             "seat": entry.seat,
             "wager": _nonempty(entry.wager, "wager"),
         }
+    if isinstance(entry, HardwareFact):
+        return {
+            "device": _nonempty(entry.device, "device"),
+            "fact": _nonempty(entry.fact, "fact"),
+            "detail": dict(entry.detail),
+        }
+    if isinstance(entry, DeviceService):
+        return {
+            "device": _nonempty(entry.device, "device"),
+            "in_service": bool(entry.in_service),
+            "reason": _nonempty(entry.reason, "reason"),
+        }
+    if isinstance(entry, IrregularityReported):
+        if not isinstance(entry.event, Mapping) or entry.event.get("type") != "irregularity":
+            raise ValueError(
+                f"an irregularity_reported record holds an irregularity event, not {entry.event!r}"
+            )
+        return {"event": dict(entry.event), "why": _nonempty(entry.why, "why")}
+    if isinstance(entry, IrregularityDismissed):
+        return {"reason": _nonempty(entry.reason, "reason")}
+    if isinstance(entry, Request):
+        if not entry.seqs or not all(isinstance(s, int) and s >= 1 for s in entry.seqs):
+            raise ValueError(f"a request names the seqs of its records, not {entry.seqs!r}")
+        out_request: dict[str, object] = {
+            "key": _nonempty(entry.key, "key"),
+            "seqs": list(entry.seqs),
+            "accepted": bool(entry.accepted),
+        }
+        if entry.reason:
+            out_request["reason"] = entry.reason
+        return out_request
     if isinstance(entry, Started):
         return {
             "version": _nonempty(entry.version, "version"),

@@ -51,11 +51,17 @@ from .records import (
     CONFIG_LOADED,
     DEVICE_KINDS,
     DEVICE_ONLINE,
+    DEVICE_SERVICE,
+    HARDWARE_FACT,
+    IRREGULARITY_DISMISSED,
+    IRREGULARITY_REPORTED,
     KINDS,
     LOCK_KINDS,
     LOCK_OUT,
     PAYOUT_VERIFIED,
+    PERSON_SOURCES,
     REFUSED,
+    REQUEST,
     ROUND_BEGIN,
     ROUND_CANCELLED,
     ROUND_EVENT,
@@ -76,6 +82,9 @@ from .rounds import PendingPayout, RoundSummary, flags_of, settlement_lines
 
 RECENT_ROUNDS: Final = 10
 """How many closed rounds the state keeps (the dealer's and the tech's "last rounds")."""
+
+MAX_REQUESTS: Final = 10_000
+"""How many idempotency keys the state remembers (the newest); a retry comes within seconds."""
 
 
 # --- the state ---------------------------------------------------------------------------------
@@ -131,6 +140,28 @@ class ConfigStatus:
 
 
 @dataclass(frozen=True)
+class RequestOutcome:
+    """What a client's request (by its idempotency key) was answered: its records and whether
+    it was accepted."""
+
+    seqs: tuple[int, ...]
+    accepted: bool
+    reason: str
+    round_id: str | None
+    """The round it was made in: a request is remembered while its round is among the last."""
+
+
+@dataclass(frozen=True)
+class AwaitingFloor:
+    """An irregularity that waits for a floorperson's confirmation (the round waits too)."""
+
+    event: Mapping[str, Any]
+    why: str
+    seq: int
+    reporter: str
+
+
+@dataclass(frozen=True)
 class TableState:
     """The fold of the journal so far. Immutable: each step gives a new state."""
 
@@ -145,6 +176,15 @@ class TableState:
     config: ConfigStatus | None = None
     verified: frozenset[tuple[str, int, str]] = frozenset()
     """(round, seat, wager) of the flagged payouts of :attr:`recent` a floorperson has verified."""
+    out_of_order: Mapping[str, str] = field(default_factory=dict)
+    """Devices a floorperson declared out of order (§ 639a.13(g)): device -> who, and why."""
+    stack_to_key: tuple[str, int] | None = None
+    """(position, cards) of the shoe's last incomplete stack: that stack may be keyed by hand."""
+    awaiting_floor: AwaitingFloor | None = None
+    """The irregularity the round waits on a floorperson to confirm or dismiss."""
+    requests: Mapping[str, RequestOutcome] = field(default_factory=dict)
+    """The clients' idempotency keys (of the current and the last rounds, at most
+    :data:`MAX_REQUESTS`) and what each was answered."""
 
     def pending_payouts(self) -> tuple[PendingPayout, ...]:
         """The flagged payouts of the last rounds no floorperson has verified yet, oldest first.
@@ -204,11 +244,80 @@ class TableState:
             return dataclasses.replace(step, config=config)
         if kind == PAYOUT_VERIFIED:
             return step._apply_verified(record)
+        if kind == HARDWARE_FACT:
+            return step._apply_hardware_fact(record)
+        if kind == DEVICE_SERVICE:
+            return step._apply_device_service(record)
+        if kind == IRREGULARITY_REPORTED:
+            return step._apply_reported(record)
+        if kind == IRREGULARITY_DISMISSED:
+            self._open_round(record)
+            if self.awaiting_floor is None:
+                raise TableRefusal("no reported irregularity waits for a floorperson")
+            _text(record, "reason")
+            return dataclasses.replace(step, awaiting_floor=None)
+        if kind == REQUEST:
+            return step._apply_request(record)
         if kind in (REFUSED, COMMAND, STARTED):
             return step
         close = difflib.get_close_matches(str(kind), KINDS, n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise FoldError(f"seq {seq}: unknown kind of record {kind!r}{hint}")
+
+    def _apply_hardware_fact(self, record: JournalRecord) -> TableState:
+        _text(record, "device")
+        detail = record.body.get("detail", {})
+        if _text(record, "fact") != "incomplete_stack" or not isinstance(detail, Mapping):
+            return self
+        position, count = detail.get("position"), detail.get("count")
+        if not isinstance(position, str) or isinstance(count, bool) or not isinstance(count, int):
+            raise FoldError(f"seq {record.seq}: an incomplete_stack names its position and count")
+        return dataclasses.replace(self, stack_to_key=(position, count))
+
+    def _apply_device_service(self, record: JournalRecord) -> TableState:
+        device, reason = _text(record, "device"), _text(record, "reason")
+        in_service = record.body.get("in_service")
+        if not isinstance(in_service, bool):
+            raise FoldError(f"seq {record.seq}: a device_service record says in_service true or false")
+        out = dict(self.out_of_order)
+        if in_service:
+            # Recovery folds only the latest of these per device: the declaration before it
+            # may not be folded, so this is not refused here (the table service checks it).
+            out.pop(device, None)
+        else:
+            if device in out:
+                raise TableRefusal(f"the {device} is already declared out of order ({out[device]})")
+            out[device] = f"by {record.actor or record.source}: {reason}"
+        return dataclasses.replace(self, out_of_order=out)
+
+    def _apply_reported(self, record: JournalRecord) -> TableState:
+        self._open_round(record)
+        if self.awaiting_floor is not None:
+            raise TableRefusal(
+                f"the round already waits for a floorperson on {self.awaiting_floor.event.get('kind')}"
+            )
+        event = record.body.get("event")
+        if not isinstance(event, Mapping) or event.get("type") != "irregularity":
+            raise FoldError(f"seq {record.seq}: an irregularity_reported record holds an irregularity event")
+        waiting = AwaitingFloor(dict(event), _text(record, "why"), record.seq, record.actor or record.source)
+        return dataclasses.replace(self, awaiting_floor=waiting)
+
+    def _apply_request(self, record: JournalRecord) -> TableState:
+        key, seqs, accepted = _text(record, "key"), record.body.get("seqs"), record.body.get("accepted")
+        if (
+            not isinstance(seqs, list)
+            or not seqs
+            or not all(isinstance(s, int) and not isinstance(s, bool) for s in seqs)
+            or not isinstance(accepted, bool)
+        ):
+            raise FoldError(f"seq {record.seq}: a request record names its seqs and whether it was accepted")
+        if key in self.requests:
+            raise TableRefusal(f"request {key!r} was already answered (seq {self.requests[key].seqs[0]})")
+        outcome = RequestOutcome(tuple(seqs), accepted, _text(record, "reason", empty=True), record.round_id)
+        requests = {**self.requests, key: outcome}
+        if len(requests) > MAX_REQUESTS:
+            requests = dict(list(requests.items())[-MAX_REQUESTS:])
+        return dataclasses.replace(self, requests=requests)
 
     def _open_round(self, record: JournalRecord) -> OpenRound:
         if self.current is None:
@@ -257,7 +366,16 @@ class TableState:
         # A new Round rather than Round.apply: the state before stays as it was, so a write
         # that fails leaves the table where the journal is.
         after = Round(rnd.game, rnd.rules, state, [*rnd.events, event])
-        return dataclasses.replace(self, current=dataclasses.replace(current, round=after))
+        step = dataclasses.replace(self, current=dataclasses.replace(current, round=after))
+        if event.type == "irregularity":
+            # Confirmed by a floorperson, or a device's that needed no confirmation.
+            step = dataclasses.replace(step, awaiting_floor=None)
+        keyed = self.stack_to_key
+        by_hand = event.type == "cards" and record.source in PERSON_SOURCES
+        if by_hand and keyed is not None and str(event.to) == keyed[0]:
+            # § 639a.13(g): the incomplete stack, keyed in by hand; the next one comes from the shoe.
+            step = dataclasses.replace(step, stack_to_key=None)
+        return step
 
     def _apply_settled(self, record: JournalRecord) -> TableState:
         current = self._open_round(record)
@@ -312,7 +430,17 @@ class TableState:
         recent = (*self.recent, summary)[-RECENT_ROUNDS:]
         kept = {r.round_id for r in recent}
         verified = frozenset(k for k in self.verified if k[0] in kept)
-        return dataclasses.replace(self, current=None, recent=recent, verified=verified)
+        # Like the verifications: the requests of the rounds kept, which recovery folds again.
+        requests = {k: v for k, v in self.requests.items() if v.round_id in kept}
+        return dataclasses.replace(
+            self,
+            current=None,
+            recent=recent,
+            verified=verified,
+            stack_to_key=None,
+            awaiting_floor=None,
+            requests=requests,
+        )
 
     # -- accepting new entries --------------------------------------------------------------
 

@@ -45,6 +45,10 @@ class Writer(Protocol):
         """Commit ``item`` (with whatever else is queued); its outcome goes to ``done``."""
         ...
 
+    def submit_group(self, items: tuple[PendingAppend, ...]) -> None:
+        """Commit ``items`` in one transaction, never split (the lock-out's records)."""
+        ...
+
     def call(self, fn: Callable[[], object], future: asyncio.Future[Any]) -> None:
         """Run ``fn`` on the writing connection between commits; its result resolves ``future``."""
         ...
@@ -78,6 +82,10 @@ class WriterThread(threading.Thread):
     def submit(self, item: PendingAppend) -> None:
         self.jobs.put(item)
 
+    def submit_group(self, items: tuple[PendingAppend, ...]) -> None:
+        # One job: a batch takes it whole, so its records share one transaction.
+        self.jobs.put(items)
+
     def call(self, fn: Callable[[], object], future: asyncio.Future[Any]) -> None:
         self.jobs.put(WriterCall(fn, future))
 
@@ -100,6 +108,9 @@ class WriterThread(threading.Thread):
             for job in jobs:
                 if isinstance(job, PendingAppend):
                     batch.append(job)
+                    continue
+                if isinstance(job, tuple):
+                    batch.extend(job)
                     continue
                 self._flush(batch)
                 batch = []

@@ -174,6 +174,14 @@ class CaribbeanStud(GameBase[CaribbeanStudRules, CaribbeanStudState]):
             )
         if amount <= 0:
             raise IllegalEvent(f"seat {seat} {name}: a wager must be more than 0.00")
+        if name == PROGRESSIVE and amount != rules.progressive_wager:
+            # § 639a.7(d)(2): the Progressive Payout Wager is the table's one value chip on the
+            # wagering device, the Rules Submission's progressive.wager; nothing else is one.
+            raise IllegalEvent(
+                f"seat {seat} progressive: the Progressive Payout Wager is "
+                f"{format_money(rules.progressive_wager)} (progressive.wager), not {format_money(amount)} "
+                "(§ 639a.7(d)(2))"
+            )
         placed = state.wagers.get(seat, {})
         if name in placed:
             raise IllegalEvent(

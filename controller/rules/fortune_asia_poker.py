@@ -49,6 +49,7 @@ from .asia_poker_game import (
     Settling,
 )
 from .engine import IllegalEvent
+from .events import Event
 from .fortune_asia_poker_rules import (
     ENVY_EXAMPLE,
     FORTUNE_BONUS_EXAMPLE,
@@ -106,6 +107,20 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
 
     def all_optional_wagers(self) -> tuple[str, ...]:
         return (FORTUNE_BONUS, INSURANCE, PROGRESSIVE)
+
+    def _wager(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
+        rules = state.rules
+        assert isinstance(rules, FortuneAsiaPokerRules)
+        amount = event.amount or 0
+        if event.wager == PROGRESSIVE and amount and amount != rules.progressive_wager:
+            # § 659a.7(e): the Progressive Payout Wager is the table's one value chip on the
+            # wagering device (progressive.wager); 0.00 still takes it back before "no more bets".
+            raise IllegalEvent(
+                f"seat {event.seat} progressive: the Progressive Payout Wager is "
+                f"{format_money(rules.progressive_wager)} (progressive.wager), not {format_money(amount)} "
+                "(§ 659a.7(e))"
+            )
+        return super()._wager(state, event)
 
     def minimum(self, rules: AsiaTableRules, wager: str) -> Cents:
         assert isinstance(rules, FortuneAsiaPokerRules)

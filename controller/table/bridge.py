@@ -16,6 +16,12 @@ branch. The handlers turn them into the table's events:
 - a device going online or offline is journaled when it changes.
 
 Nothing a device reports can stop the consumer: a failure is logged and the next event handled.
+
+No event is ever dropped (there is no bounded queue to overflow): the lock-out, the sensors, the
+shoe's stacks, faults and readings wait in one FIFO that the consumer empties first; a device's
+state changes are coalesced (the latest per device), so a flapping device adds one entry however
+fast it flaps and cannot starve the lock-out or a stack; the rest (cards read, counts, frames
+lost) comes after.
 """
 
 from __future__ import annotations
@@ -23,17 +29,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, TypeVar
 
-from hw.device_events import DeviceEvent, DeviceFault, DeviceState
-from hw.gpio import GpioEvent, LockOutPressed, WagerRefused, WagerRemoved, WagerSensed
+from hw.device_events import DeviceEvent, DeviceFault, DeviceState, FramesLost
+from hw.gpio import GpioEvent, LockOutPressed, LockOutRepeated, WagerRefused, WagerRemoved, WagerSensed
 from hw.hole_card_reader import HoleCardReading
 from hw.shoe import CardRead, StackDelivered
 from hw.shuffler import ShufflerCount
 
 from ..journal import JournalError, Refused
-from ..journal.records import DeviceOffline, DeviceOnline
+from ..journal.records import DeviceOffline, DeviceOnline, HardwareFact
 from ..rules.events import Event, EventError, parse_event
 from . import game_hooks
 from .service import Publish, TableService
@@ -53,8 +60,23 @@ FAULT_IRREGULARITIES: Final[Mapping[str, str]] = {
     "shuffler": "shuffler_jam",
     "reader": "card_reader_malfunction",
 }
+#: Games whose word for a device's fault is another: Blackjack's shuffler fault is a
+#: ``shuffler_malfunction`` (its irregularities, ``controller.rules.blackjack.IRREGULARITIES``).
+GAME_FAULT_IRREGULARITIES: Final[Mapping[str, Mapping[str, str]]] = {
+    "blackjack": {"shuffler": "shuffler_malfunction"},
+}
 
-QUEUE_SIZE: Final = 10_000
+#: Handled first, in the order they came: the lock-out, the sensors, the shoe, the reader.
+URGENT: Final = (
+    LockOutPressed,
+    LockOutRepeated,
+    WagerSensed,
+    WagerRemoved,
+    WagerRefused,
+    StackDelivered,
+    DeviceFault,
+    HoleCardReading,
+)
 
 HardwareEvent = GpioEvent | DeviceEvent
 E = TypeVar("E")
@@ -67,11 +89,22 @@ class HardwareBridge:
     def __init__(self, service: TableService, publish: Publish) -> None:
         self.service = service
         self._publish = publish
-        self._queue: asyncio.Queue[HardwareEvent] = asyncio.Queue(QUEUE_SIZE)
+        self._urgent: deque[object] = deque()
+        self._rest: deque[object] = deque()
+        #: The latest state change of each device not yet handled (coalesced).
+        self._states: dict[str, DeviceState] = {}
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._busy = False
         self._handlers: dict[type, Handler] = {}
         self._task: asyncio.Task[None] | None = None
         self.handled = 0
+        #: Device state changes folded into a later one of the same device (a flapping device).
+        self.coalesced = 0
         self.register_handler(LockOutPressed, self._lock_out)
+        self.register_handler(LockOutRepeated, self._lock_out_repeated)
+        self.register_handler(FramesLost, self._frames_lost)
         self.register_handler(WagerRefused, self._wager_refused)
         self.register_handler(WagerSensed, self._wager_counted)
         self.register_handler(WagerRemoved, self._wager_counted)
@@ -91,8 +124,21 @@ class HardwareBridge:
     # --- the queue -------------------------------------------------------------------------------
 
     def on_event(self, event: HardwareEvent) -> None:
-        """The GPIO's and the drivers' callback, on the loop: queue ``event``, never block."""
-        self._queue.put_nowait(event)
+        """The GPIO's and the drivers' callback, on the loop: queue ``event``, never block, never drop."""
+        if isinstance(event, LockOutPressed):
+            # The pins have locked: from this instant nothing else is accepted before the
+            # lock-out is journaled (the service journals it first, whoever comes next).
+            self.service.press(event)
+        if isinstance(event, DeviceState):
+            if event.device in self._states:
+                self.coalesced += 1
+            self._states[event.device] = event
+        elif isinstance(event, URGENT):
+            self._urgent.append(event)
+        else:
+            self._rest.append(event)
+        self._idle.clear()
+        self._wake.set()
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._consume(), name="table events")
@@ -101,9 +147,12 @@ class HardwareBridge:
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
+    def _queued(self) -> int:
+        return len(self._urgent) + len(self._rest) + len(self._states)
+
     async def drain(self) -> None:
         """Until every hardware event queued so far has been handled (for tests and the rig)."""
-        await self._queue.join()
+        await self._idle.wait()
 
     async def stop(self, grace: float = 2.0) -> None:
         """Handle what the hardware already reported (for up to ``grace`` seconds), then stop."""
@@ -116,11 +165,32 @@ class HardwareBridge:
             self._task = None
 
     def get_status(self) -> dict[str, object]:
-        return {"running": self.running, "queued": self._queue.qsize(), "handled": self.handled}
+        return {
+            "running": self.running,
+            "queued": self._queued(),
+            "handled": self.handled,
+            "coalesced": self.coalesced,
+        }
+
+    def _next(self) -> object | None:
+        # The lock-out and the stacks first; then the rest; a device's latest state last.
+        if self._urgent:
+            return self._urgent.popleft()
+        if self._rest:
+            return self._rest.popleft()
+        if self._states:
+            device = next(iter(self._states))
+            return self._states.pop(device)
+        return None
 
     async def _consume(self) -> None:
         while True:
-            event = await self._queue.get()
+            event = self._next()
+            if event is None:
+                self._idle.set()
+                self._wake.clear()
+                await self._wake.wait()
+                continue
             try:
                 handler = self._handler_for(type(event))
                 if handler is None:
@@ -132,8 +202,6 @@ class HardwareBridge:
                 log.error("journal failed while handling %s; the table stays locked out", event)
             except Exception:
                 log.exception("failed to handle %s", event)
-            finally:
-                self._queue.task_done()
 
     def _handler_for(self, event_type: type) -> Handler | None:
         # The event's own type first, then its bases: a driver's subclass of an event is handled
@@ -152,7 +220,24 @@ class HardwareBridge:
     async def _lock_out(self, event: LockOutPressed) -> None:
         self._gpio_input(event)
         with contextlib.suppress(Refused):
-            await self.service.no_more_bets("gpio", None)
+            await self.service.lock_out_pressed(event)
+
+    async def _lock_out_repeated(self, event: LockOutRepeated) -> None:
+        # A press while wagering is already locked (a round being dealt or settled): § 639a.2(c)(2)
+        # keeps wagering locked until the round is settled, so it neither reopens it nor locks
+        # the next round (whose wagering opens at its own beginning, § 639a.7(c)). Journaled, so
+        # the trail shows every press.
+        self._gpio_input(event)
+        await self._fact(
+            "gpio",
+            "lock_out_pressed_while_locked",
+            {"at_ns": event.at_ns, "presses": event.presses, "round": self.service.round_id},
+        )
+
+    async def _fact(self, device: str, fact: str, detail: Mapping[str, object]) -> None:
+        source = DEVICE_SOURCES.get(device, "gpio" if device == "gpio" else "daemon")
+        async with self.service.round_lock:
+            await self.service.journal_entry(HardwareFact(device, fact, detail), source, None)
 
     async def _wager_refused(self, event: WagerRefused) -> None:
         # A chip placed after the lock-out: journaled so a dispute can see it was sensed, and
@@ -198,6 +283,14 @@ class HardwareBridge:
         if not event.all_present:
             # § 639a.5(b): a wrong count removes the deck from the table; the dealer's screen says so.
             log.warning("shuffler counted %d of %d cards: remove the deck", event.count, event.expected)
+            await self._fact(event.device, "wrong_count", {"count": event.count, "expected": event.expected})
+
+    async def _frames_lost(self, event: FramesLost) -> None:
+        self._publish(
+            "device",
+            {"device": event.device, "state": "frames_lost", "expected": event.expected, "got": event.got},
+        )
+        await self._fact(event.device, "frames_lost", {"expected": event.expected, "got": event.got})
 
     async def _stack(self, stack: StackDelivered) -> None:
         if stack.position == "burn":
@@ -209,6 +302,8 @@ class HardwareBridge:
             service.refusals.add(message)
             self._publish("device", {"device": stack.device, "state": "incomplete_stack", "detail": message})
             log.warning("%s: the dealer enters these cards by hand", message)
+            detail = {"position": stack.position, "count": stack.count, "received": len(stack.cards)}
+            await self._fact(stack.device, "incomplete_stack", detail)
             return
         spec: dict[str, object] = {"type": "cards", "to": stack.position, "cards": " ".join(stack.cards)}
         current = service.state.current
@@ -228,7 +323,10 @@ class HardwareBridge:
 
     async def _device_fault(self, fault: DeviceFault) -> None:
         self._publish("device", {"device": fault.device, "state": "fault", "kind": fault.kind})
-        kind = FAULT_IRREGULARITIES.get(fault.device)
+        game = self.service.game.name
+        kind = GAME_FAULT_IRREGULARITIES.get(game, {}).get(
+            fault.device, FAULT_IRREGULARITIES.get(fault.device)
+        )
         if kind is None or self.service.state.current is None:
             return
         detail = f"{fault.device} {fault.kind}" + (f": {fault.detail}" if fault.detail else "")

@@ -13,14 +13,21 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from hw.gpio_devices import LampState
 from hw.serial_device import SerialDevice
 
 from ..api import Actor, CommandError, ErrorCode, Result
 from ..journal import JournalError, Refused, UnknownRound
-from ..journal.records import Command, PayoutVerified
+from ..journal.records import Command, DeviceService, IrregularityDismissed, PayoutVerified
+from ..journal.state import RequestOutcome
 from ..rules.events import EventError, parse_event
 from . import game_hooks
-from .service import TableService
+from .authority import NotAuthorized
+from .lamps import payout_lamps
+from .service import Repeated, TableService
+
+#: Table entries (not rules events) that ``submit_event`` takes, by ``type``.
+SERVICE_EVENTS = ("device_out_of_order", "device_in_service")
 
 
 def actor_name(actor: Actor) -> str:
@@ -31,7 +38,8 @@ def actor_name(actor: Actor) -> str:
 
 
 def _source_of(actor: Actor) -> str:
-    return "floor" if actor.role is not None and str(actor.role) == "floor" else "dealer-ui"
+    role = "" if actor.role is None else str(actor.role)
+    return {"floor": "floor", "tech": "tablectl"}.get(role, "dealer-ui")
 
 
 class TableApi:
@@ -57,9 +65,27 @@ class TableApi:
     async def subscribe(self, actor: Actor, topics: frozenset[str]) -> Result:
         return self._status()
 
-    async def submit_event(self, actor: Actor, event: Mapping[str, Any]) -> Result:
-        if event.get("type") == "verification":
+    async def submit_event(
+        self, actor: Actor, event: Mapping[str, Any], idempotency_key: str | None = None
+    ) -> Result:
+        """An event from the dealer's screen or a floorperson; with ``idempotency_key`` a retry is
+        answered with the first result and applied once (the key is journaled with the records)."""
+        try:
+            return await self._submit_event(actor, event, idempotency_key)
+        except Repeated as repeated:
+            return await self._answer_again(repeated.outcome)
+
+    async def _submit_event(self, actor: Actor, event: Mapping[str, Any], key: str | None) -> Result:
+        kind = event.get("type")
+        if key is not None and kind in ("verification", "irregularity_dismissed", *SERVICE_EVENTS):
+            # These answer a retry by themselves (already verified, not declared...): no key.
+            raise CommandError(ErrorCode.BAD_ARGS, f"idempotency_key: a {kind} takes none")
+        if kind == "verification":
             return await self._verify_payout(actor, event)
+        if kind in SERVICE_EVENTS:
+            return await self._device_service(actor, event)
+        if kind == "irregularity_dismissed":
+            return await self._dismiss(actor, event)
         service = self.service
         game = service.game
         try:
@@ -69,12 +95,89 @@ class TableApi:
         source, who = _source_of(actor), actor_name(actor)
         try:
             if parsed.type == "no_more_bets":
-                record = await service.no_more_bets(source, who)
+                record = await service.no_more_bets(source, who, request=key)
             else:
-                record = await service.submit(parsed, source, who)
+                record = await service.submit(parsed, source, who, request=key)
+        except NotAuthorized as exc:
+            raise CommandError(ErrorCode.FORBIDDEN, str(exc)) from None
         except Refused as exc:
             raise CommandError(ErrorCode.REFUSED, str(exc)) from None
-        return {"round": record.round_id, "seq": record.seq, "next_round": service.round_id}
+        result: dict[str, Any] = {"round": record.round_id, "seq": record.seq, "next_round": service.round_id}
+        if record.kind == "irregularity_reported":
+            result["waiting_for"] = f"a floorperson to confirm it: {record.body.get('why')}"
+        return result
+
+    async def _answer_again(self, outcome: RequestOutcome) -> Result:
+        """The first answer to a request, from the journal (a retry with the same key)."""
+        if not outcome.accepted:
+            code = ErrorCode.FORBIDDEN if "; who may: " in outcome.reason else ErrorCode.REFUSED
+            raise CommandError(code, outcome.reason)
+        seq = outcome.seqs[-1]
+        # The request's records, its ``request`` record, then (if it completed the round) the
+        # settlement and, maybe after a restart's records, the next round's beginning.
+        record, _request, *after = await self.service.journal.records(seq - 1, 24)
+        next_round = record.round_id
+        if after and after[0].kind == "round_settled" and after[0].round_id == record.round_id:
+            begun = next((r for r in after if r.kind == "round_begin"), None)
+            next_round = begun.round_id if begun is not None else self.service.round_id
+        result: dict[str, Any] = {
+            "round": record.round_id,
+            "seq": record.seq,
+            "next_round": next_round,
+            "repeated": True,
+        }
+        if record.kind == "irregularity_reported":
+            result["waiting_for"] = f"a floorperson to confirm it: {record.body.get('why')}"
+        return result
+
+    async def _device_service(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+        """A floorperson or technician declares a device out of order, or returns it to service
+        (§ 639a.13(g)): cards are keyed by hand while the shoe is out of order."""
+        kind = str(event.get("type"))
+        unknown = sorted(set(event) - {"type", "device", "reason"})
+        device, reason = event.get("device"), event.get("reason")
+        if (
+            unknown
+            or device not in ("shoe", "shuffler", "reader")
+            or not isinstance(reason, str)
+            or not reason.strip()
+        ):
+            raise CommandError(
+                ErrorCode.BAD_ARGS,
+                f'{kind}: give device ("shoe", "shuffler" or "reader") and reason (words), such as '
+                f'{{"type": "{kind}", "device": "shoe", "reason": "jammed, covered"}}',
+            )
+        in_service = kind == "device_in_service"
+        service = self.service
+        async with service.round_lock:
+            declared = device in service.state.out_of_order
+            if in_service != declared:
+                what = "is not declared out of order" if in_service else "is already declared out of order"
+                raise CommandError(ErrorCode.REFUSED, f"the {device} {what}")
+            record = await service.journal_entry(
+                DeviceService(str(device), in_service, reason), _source_of(actor), actor_name(actor)
+            )
+        if record is None:
+            raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
+        return {"device": device, "in_service": in_service, "seq": record.seq}
+
+    async def _dismiss(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+        """A floorperson dismisses the reported irregularity the round waits on."""
+        reason = event.get("reason")
+        if set(event) - {"type", "reason"} or not isinstance(reason, str) or not reason.strip():
+            raise CommandError(
+                ErrorCode.BAD_ARGS,
+                'irregularity_dismissed: give reason (words), such as {"type": "irregularity_dismissed", '
+                '"reason": "the shoe was not jammed"}',
+            )
+        service = self.service
+        async with service.round_lock:
+            if service.state.awaiting_floor is None:
+                raise CommandError(ErrorCode.REFUSED, "no reported irregularity waits for a floorperson")
+            record = await service.journal_entry(IrregularityDismissed(reason), "floor", actor_name(actor))
+        if record is None:
+            raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
+        return {"round": record.round_id, "seq": record.seq, "dismissed": True}
 
     async def _verify_payout(self, actor: Actor, event: Mapping[str, Any]) -> Result:
         """A floorperson verifies a flagged payout: ``seat``, ``wager`` and, if more than one
@@ -96,6 +199,12 @@ class TableApi:
                 ErrorCode.BAD_ARGS, f"verification: round must be a round's id, not {round_id!r}"
             )
         service = self.service
+        known = [r.round_id for r in service.state.recent]
+        if round_id is not None and round_id not in known:
+            raise CommandError(
+                ErrorCode.NOT_FOUND,
+                f"verification: no round {round_id!r} among the last rounds ({', '.join(known) or 'none'})",
+            )
         pending = service.state.pending_payouts()
         matching = [p for p in pending if (p.seat, p.wager) == (seat, wager)]
         if round_id is not None:
@@ -185,6 +294,18 @@ class TableApi:
         lamps = gpio.status().lamps
         if lamp not in lamps:
             raise CommandError(ErrorCode.BAD_ARGS, f"no lamp {lamp!r} (lamps: {', '.join(sorted(lamps))})")
+        shown = payout_lamps(self.service.state, gpio.seats)
+        showing = (
+            shown.floorperson_light != LampState.OFF
+            if lamp == "floorperson_light"
+            else lamp.endswith(".won_lamp") and shown.won.get(int(lamp.split(".")[1])) != LampState.OFF
+        )
+        if showing:
+            # § 639a.11(c)(5)(ii), (iii): the lamp shows a payout; a test would hide it from the dealer.
+            raise CommandError(
+                ErrorCode.REFUSED,
+                f"{lamp} shows a payout (§ 639a.11(c)(5)); it is tested once no payout is shown",
+            )
         await self._command(actor, "toggle_lamp", {"lamp": lamp, "on": on})
         if lamp == "floorperson_light":
             target = gpio.floorperson_light

@@ -14,18 +14,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from hw.gpio import ProgressiveTableGameSystem
 
-from ..journal import Journal, JournalError, Refused
-from ..journal.records import PAYOUT_VERIFIED, ROUND_SETTLED, BeginRound, Entry, JournalRecord, SettleRound
-from ..journal.state import TableState
+from ..journal import Appended, Journal, JournalError, Refused, Step, StepOutcome
+from ..journal.records import (
+    PAYOUT_VERIFIED,
+    ROUND_SETTLED,
+    BeginRound,
+    Entry,
+    IrregularityReported,
+    JournalRecord,
+    LockOut,
+    SettleRound,
+    Unlock,
+)
+from ..journal.state import RequestOutcome, TableState
 from ..rules.engine import Game
 from ..rules.events import Event
 from ..rules.submission import Submission
-from . import game_hooks
+from . import authority, game_hooks, write_failures
 from .lamps import payout_lamps
 from .refusals import RefusalLog
 
@@ -37,6 +48,15 @@ Publish = Callable[[str, Mapping[str, Any]], None]
 #: The records after which the won lamps and the floorperson light may change (besides an
 #: accepted ``no_more_bets`` event): see :func:`.lamps.payout_lamps`.
 _LAMP_KINDS: Final = frozenset({ROUND_SETTLED, PAYOUT_VERIFIED})
+
+
+class Repeated(Exception):
+    """A request whose idempotency key the journal already holds: answer ``outcome``, apply nothing."""
+
+    def __init__(self, key: str, outcome: RequestOutcome) -> None:
+        super().__init__(f"request {key!r} was answered at seq {outcome.seqs[-1]}")
+        self.key = key
+        self.outcome = outcome
 
 
 class TableService:
@@ -53,6 +73,7 @@ class TableService:
         *,
         publish: Publish,
         status: Callable[[], Mapping[str, Any]],
+        shoe_installed: bool = False,
     ) -> None:
         self.journal = journal
         self.submission = submission
@@ -62,6 +83,11 @@ class TableService:
         #: One change of the round at a time: an event and the settlement it completes.
         self.round_lock = asyncio.Lock()
         self.healthy = True
+        #: An automated dealing shoe is configured: cards by hand only while it is out of order.
+        self.shoe_installed = shoe_installed
+        #: The lock-out press the pins have locked on and the journal has not yet recorded: the
+        #: next thing to enter the table journals it first (docs/daemon.md, "The lock-out").
+        self.press_pending: object | None = None
         self._publish = publish
         self._status = status
 
@@ -102,9 +128,15 @@ class TableService:
         if record is None:
             return None
         await self.ensure_round()
+        await self.open_wagering(f"round {record.round_id} settled")
+        return record
+
+    async def open_wagering(self, why: str) -> None:
+        """Journal ``unlock`` (if the journal says locked) and open the pins for the new round."""
+        if self.state.locked_out:
+            await self.journal_entry(Unlock(why), "daemon", None)
         if self.gpio is not None:
             self.gpio.unlock()
-        return record
 
     async def journal_entry(self, entry: Entry, source: str, actor: str | None) -> JournalRecord | None:
         """Journal ``entry``; a refusal is journaled by the journal, reported here, and ``None``."""
@@ -126,42 +158,129 @@ class TableService:
         self.healthy = False
         if self.gpio is not None:
             self.gpio.lock()
+        write_failures.note(self.journal.path, str(sys.exc_info()[1]), self.round_id)
 
-    async def submit(self, event: Event, source: str, actor: str | None) -> JournalRecord:
+    async def submit(
+        self, event: Event, source: str, actor: str | None, *, request: str | None = None
+    ) -> JournalRecord:
         """Journal one rules event in the round, settle the round if it is complete.
 
-        :class:`Refused` if the rules refuse it (it is journaled as refused and reported).
+        :func:`.authority.judge` first: a source that may not produce it is refused (journaled as
+        refused, naming the authority), an irregularity that needs a floorperson is journaled as
+        ``irregularity_reported`` and the round waits. :class:`Refused` if refused (by the
+        authority or the rules; it is journaled and reported). ``request``: the client's
+        idempotency key, journaled in the same transaction.
         """
         async with self.round_lock:
-            try:
-                appended = await self.journal.append(event, source=source, actor=actor)
-            except Refused as exc:
-                self.report_refusal(exc.record, str(exc))
-                raise
-            except JournalError:
-                self._journal_failed()
-                raise
-            self.publish_record(appended.record)
-            await self.settle_if_complete()
-            return appended.record
+            self._check_request(request)
+            await self._journal_pending_press()
+            return await self._submit_locked(event, source, actor, request)
+
+    def _check_request(self, request: str | None) -> None:
+        # Inside the round lock: a retry racing its first try sees the first's records.
+        if request is not None and request in self.state.requests:
+            raise Repeated(request, self.state.requests[request])
+
+    async def _submit_locked(
+        self, event: Event, source: str, actor: str | None, request: str | None
+    ) -> JournalRecord:
+        verdict = authority.judge(event, source, self.state, shoe_installed=self.shoe_installed)
+        if verdict.await_floor is not None:
+            entry: Entry = IrregularityReported(event.to_json(), verdict.await_floor)
+            outcome = await self._append(Step(entry, source, actor), request)
+        else:
+            outcome = await self._append(Step(event, source, actor, verdict.refuse), request)
+        if isinstance(outcome, Refused):
+            if verdict.refuse is not None:
+                raise authority.NotAuthorized(str(outcome), outcome.record)
+            raise outcome
+        await self.settle_if_complete()
+        return outcome.record
+
+    async def _append(self, step: Step, request: str | None) -> StepOutcome:
+        try:
+            (outcome,) = await self.journal.append_many([step], request=request)
+        except JournalError:
+            self._journal_failed()
+            raise
+        self._report(outcome)
+        return outcome
+
+    def _report(self, outcome: StepOutcome) -> None:
+        if isinstance(outcome, Refused):
+            self.report_refusal(outcome.record, str(outcome))
+        else:
+            self.publish_record(outcome.record)
 
     async def submit_quietly(self, event: Event, source: str, actor: str | None = None) -> None:
         """:meth:`submit`, a refusal only journaled and reported (a device's event)."""
         with contextlib.suppress(Refused):
             await self.submit(event, source, actor)
 
-    async def no_more_bets(self, source: str, actor: str | None) -> JournalRecord:
-        """The lock-out: journal the progressive wagers the devices hold, then ``no_more_bets``.
+    def press(self, event: object) -> None:
+        """The pins locked on the lock-out press ``event`` (on the loop, at once): from now on
+        nothing is accepted before the lock-out is journaled (§ 639a.2(c)(2))."""
+        self.press_pending = event
+
+    async def lock_out_pressed(self, event: object) -> None:
+        """The bridge's turn for the press ``event``: journal it, unless something that entered
+        the table since has journaled it already."""
+        async with self.round_lock:
+            if self.press_pending is event:
+                await self._journal_pending_press()
+
+    async def _journal_pending_press(self) -> None:
+        if self.press_pending is None:
+            return
+        self.press_pending = None
+        with contextlib.suppress(Refused):
+            await self._lock_out("gpio", None, None)
+
+    async def no_more_bets(
+        self, source: str, actor: str | None, *, request: str | None = None
+    ) -> JournalRecord:
+        """The dealer's "no more bets" (API): the pins lock at once, then the lock-out is journaled."""
+        if self.gpio is not None:
+            self.gpio.lock()  # now, before waiting for the round: a chip from here is refused
+        async with self.round_lock:
+            self._check_request(request)
+            await self._journal_pending_press()
+            return await self._lock_out(source, actor, request)
+
+    async def _lock_out(self, source: str, actor: str | None, request: str | None) -> JournalRecord:
+        """The lock-out in ONE transaction: a ``wager progressive`` for each seat the sensors
+        counted, ``lock_out``, then ``no_more_bets`` (a crash keeps all or none).
 
         § 639a.2(c)(2): from here the sensors recognize nothing; § 639a.8(b): the dealer counts the
         chips against the wagers the system accepted, which are these.
         """
+        steps: list[Step] = []
+        current = self.state.current
         if self.gpio is not None:
             self.gpio.lock()
-            seats = [s for s, n in self.gpio.accepted_by_seat.items() if n]
-            for seat in seats:
-                await self.submit_quietly(game_hooks.sensed_wager(self.submission, seat), "gpio")
-        return await self.submit(Event("no_more_bets"), source, actor)
+            if current is not None and not current.no_more_bets:
+                seats = [s for s, n in self.gpio.accepted_by_seat.items() if n]
+                steps = [Step(game_hooks.sensed_wager(self.submission, s), "gpio") for s in seats]
+        if current is not None and not current.no_more_bets and not self.state.locked_out:
+            steps.append(Step(LockOut(f"no more bets ({source})"), source, actor))
+        nmb = Event("no_more_bets")
+        verdict = authority.judge(nmb, source, self.state, shoe_installed=self.shoe_installed)
+        steps.append(Step(nmb, source, actor, verdict.refuse))
+        try:
+            outcomes = await self.journal.append_many(steps, request=request)
+        except JournalError:
+            self._journal_failed()
+            raise
+        for outcome in outcomes:
+            self._report(outcome)
+        last = outcomes[-1]
+        if isinstance(last, Refused):
+            if steps[-1].refuse is not None:
+                raise authority.NotAuthorized(str(last), last.record)
+            raise last
+        assert isinstance(last, Appended)
+        await self.settle_if_complete()
+        return last.record
 
     # --- publishing ------------------------------------------------------------------------------
 

@@ -14,9 +14,9 @@ from hw.serial_device import SerialDevice
 
 from .. import __version__
 from ..config import Config
-from ..journal.state import TableState
+from ..journal.state import OpenRound, TableState
 from ..rules.money import format_money
-from . import game_hooks
+from . import authority, game_hooks
 
 
 def link_status(config: Config) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def table_status(
             "wagers": [e.to_json() for e in current.wagers()],
             "events": len(current.events),
             "meters": {k: format_money(v) for k, v in current.meters.items()},
-            "waiting_for": game_hooks.waiting_for(current),
+            "waiting_for": _waiting_for(state, current),
         }
     out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
     out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
@@ -60,4 +60,21 @@ def table_status(
         name: {"state": device.state, "online": device.state == "online"} for name, device in devices.items()
     }
     out["gpio"] = None if gpio is None else gpio.status().to_json()
+    out["out_of_order"] = dict(state.out_of_order)
+    # § 639a.13(g): why cards may be keyed by hand now, or null while the shoe deals them.
+    out["keying_by_hand"] = authority.shoe_out_of_order(state, "shoe" in config.serial_devices())
+    if out["keying_by_hand"] is None and state.stack_to_key is not None:
+        position, count = state.stack_to_key
+        out["keying_by_hand"] = f"the incomplete stack of {count} cards to {position} only"
     return out
+
+
+def _waiting_for(state: TableState, current: OpenRound) -> str:
+    waiting = state.awaiting_floor
+    if waiting is not None:
+        # The round waits for a floorperson's PIN (docs/authority.md).
+        return (
+            f"a floorperson to confirm or dismiss the {waiting.event.get('kind')} reported by "
+            f"{waiting.reporter}: {waiting.why}"
+        )
+    return game_hooks.waiting_for(current)
