@@ -137,7 +137,9 @@ class Daemon:
         self.service = service = TableService(
             journal, self.submission, self.refusals, publish=self._publish, status=self.snapshot
         )
-        await journal.append(Started(__version__, read_boot_id()), source="daemon")
+        if journal.previous_shutdown != "clean":
+            log.warning("journal: the daemon was not shut down cleanly last time (journaled in 'started')")
+        await journal.append(Started(__version__, read_boot_id(), journal.previous_shutdown), source="daemon")
         if self.config_path is not None:
             digest = await asyncio.to_thread(_sha256, self.config_path)
             await journal.append(

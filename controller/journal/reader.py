@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 from .errors import JournalCorrupt, JournalError
+from .integrity import check_integrity
 from .outbox import OutboxEntry
 from .queries import last_seq, outbox_entries, query, recent_rounds, recover, replay_all, select_records
 from .recall import RecalledRound, recall_round
@@ -70,8 +71,10 @@ class JournalReader:
             return replay_all(self._conn, self.path, self.table_id)
 
     def verify(self) -> TableState:
-        """A full check: SQLite's integrity check, no gap, every record folds, recovery agrees."""
+        """A full check: SQLite's integrity check, the hash chain from seq 1 and its head marker,
+        no gap, every record folds, recovery agrees. :class:`JournalCorrupt` names the first bad seq."""
         with self._lock:
+            check_integrity(self._conn, self.path, self.table_id)
             problems = [r[0] for r in query(self._conn, self.path, "PRAGMA integrity_check")]
             if problems != ["ok"]:
                 raise JournalCorrupt(f"{self.path}: SQLite integrity check: {'; '.join(problems[:5])}")

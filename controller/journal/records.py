@@ -59,6 +59,9 @@ VERIFICATION_FLAGS: Final = (FLOORPERSON_VERIFY, FLOORPERSON_VALIDATE)
 """Settlement flags that wait for a floorperson (or above) to verify or validate the payout
 (§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii)); until then the call-floorperson light is on."""
 
+SHUTDOWNS: Final = ("clean", "unclean")
+"""How the daemon last left the journal, as its ``started`` record says."""
+
 # --- sources -----------------------------------------------------------------------------------
 
 SOURCES: Final = (
@@ -212,11 +215,16 @@ class Command:
 
 @dataclass(frozen=True)
 class Started:
-    """The daemon started: its version, and the boot (monotonic times restart at each boot)."""
+    """The daemon started: its version, and the boot (monotonic times restart at each boot).
+
+    ``previous_shutdown`` is ``"unclean"`` when the journal was not closed by the daemon the
+    last time (a power cut, ``kill -9``: the journal's head marker says so), else ``"clean"``.
+    """
 
     kind: ClassVar[str] = STARTED
     version: str
     boot_id: str
+    previous_shutdown: str = "clean"
 
 
 @dataclass(frozen=True)
@@ -277,9 +285,14 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
             "wager": _nonempty(entry.wager, "wager"),
         }
     if isinstance(entry, Started):
+        if entry.previous_shutdown not in SHUTDOWNS:
+            raise ValueError(
+                f"previous_shutdown is one of {', '.join(SHUTDOWNS)}, not {entry.previous_shutdown!r}"
+            )
         return {
             "version": _nonempty(entry.version, "version"),
             "boot_id": _nonempty(entry.boot_id, "boot_id"),
+            "previous_shutdown": entry.previous_shutdown,
         }
     raise TypeError(f"not an entry of the journal: {entry!r}")
 
