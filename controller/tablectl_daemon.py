@@ -1,6 +1,6 @@
 """``tablectl`` commands that talk to the running daemon or read its journal (``docs/tablectl.md``).
 
-``status``, ``rounds``, ``recall``, ``export``, ``journal export``, ``watch``, ``lamp``,
+``status``, ``rounds``, ``recall``, ``export``, ``journal export``, ``journal verify``, ``watch``, ``lamp``,
 ``test-frame``, ``sniff`` and ``user add|remove``. The API is reached through ``controller.api_client``; the
 journal is read with :class:`controller.journal.JournalReader` only (read-only, while the daemon
 writes it). A PIN is read with ``getpass`` from the terminal, or one line from standard input when it
@@ -20,6 +20,7 @@ import difflib
 import json
 import math
 import sys
+import time
 import tomllib
 from collections.abc import Collection, Mapping
 from pathlib import Path
@@ -29,6 +30,8 @@ from .api_client import ApiClient, ApiConnectionError, Credentials, request
 from .auth import PinError, Role, UsersFileError, add_user, remove_user
 from .cli_args import whole_number
 from .config import check_config_file
+from .journal import JournalError
+from .journal.marker import read_marker
 from .rules.explain import explain
 from .rules.games import GAMES
 from .rules.record import RecordError, load_record, replay
@@ -167,6 +170,30 @@ def cmd_journal_export(args: argparse.Namespace) -> int:
                 after = batch[-1].seq
     if args.output not in (None, "-"):
         print(f"wrote {count} record(s) to {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+@guarded
+def cmd_journal_verify(args: argparse.Namespace) -> int:
+    """The whole check (docs/journal.md "Integrity"): exit 0 and what was verified, or exit 1
+    and the first bad seq (a journal the daemon would refuse)."""
+    started = time.monotonic()
+    with open_reader(args.journal) as reader:
+        try:
+            state = reader.verify()
+        except JournalError as exc:
+            raise CommandFailed(f"journal refused: {exc}") from None
+    marker = read_marker(args.journal)
+    seconds = time.monotonic() - started
+    shutdown = (
+        "closed by the daemon" if marker is not None and marker.clean else "open, or not closed cleanly"
+    )
+    committed = marker.head.seq if marker is not None else 0
+    print(
+        f"{args.journal}: {state.last_seq} record(s), the hash chain whole from seq 1, "
+        f"not behind its head marker (seq {committed}, {shutdown}); every record folds; "
+        f"verified in {seconds:.1f} s"
+    )
     return EXIT_OK
 
 
@@ -432,6 +459,13 @@ def add_daemon_commands(sub: Any) -> None:
     )
     jexport.add_argument("-o", "--output", help="write to this file (default standard output)")
     jexport.set_defaults(func=cmd_journal_export)
+    jverify = journal_sub.add_parser(
+        "verify", help="the whole check the daemon runs at start: hash chain, head marker, fold"
+    )
+    jverify.add_argument(
+        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
+    )
+    jverify.set_defaults(func=cmd_journal_verify)
 
     watch = sub.add_parser("watch", help="live events and state from the daemon until Ctrl-C")
     _socket_option(watch)

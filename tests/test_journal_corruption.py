@@ -29,6 +29,8 @@ import pytest
 from controller.journal import Journal, JournalCorrupt, JournalError, JournalReader, Outbound
 from controller.journal.queries import read_snapshot, recover
 from controller.journal.records import LockOut, Unlock
+from controller.tablectl import EXIT_FAILED, EXIT_OK
+from controller.tablectl import main as tablectl
 from tests.test_journal import RECORDS, TABLE, deal, example
 
 NAME: Final = "journal.sqlite3"
@@ -229,6 +231,24 @@ def test_the_pristine_image_opens_as_an_unclean_shutdown(
 
     # Copied while open: as a power cut leaves it. Closed by the daemon: clean.
     assert asyncio.run(both()) == ("unclean", "clean")
+
+
+def test_tablectl_journal_verify_names_the_first_bad_seq(
+    baseline: tuple[Path, Path, Truth], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image, _, truth = baseline
+    trial = _fresh(image, tmp_path / "trial")
+    assert tablectl(["journal", "verify", "--journal", str(trial / NAME)]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert f"{len(truth.records)} record(s), the hash chain whole from seq 1" in out
+    conn = sqlite3.connect(trial / NAME, isolation_level=None)
+    conn.execute("DROP TRIGGER events_never_change")
+    conn.execute("UPDATE events SET body = json_set(body, '$.amount', '5000.00') WHERE seq = 40")
+    conn.close()
+    assert tablectl(["journal", "verify", "--journal", str(trial / NAME)]) == EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "journal refused" in err and "seq 40: the record's hash does not match" in err
+    assert "Traceback" not in err
 
 
 class _DamagedPage:
