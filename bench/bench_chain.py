@@ -26,7 +26,7 @@ import time
 import uuid
 from pathlib import Path
 
-from controller.journal.chain import GENESIS, ChainHead, OutboxRow, link
+from controller.journal.chain import GENESIS, ChainHead, OutboxRow, chain_hash
 from controller.journal.integrity import check_integrity
 from controller.journal.marker import HeadMarker, write_marker
 from controller.journal.schema import INSERT_EVENT, INSERT_OUTBOX, connect, schema_check
@@ -52,7 +52,7 @@ def build(path: Path, n: int) -> None:
         if seq % 10 == 0:
             outbox_seq += 1
             messages.append((outbox_seq, str(uuid.uuid4()), "status", '{"up":1}'))
-        previous = link(previous, row, messages)
+        previous = chain_hash(conn, previous, row, messages)
         conn.execute(INSERT_EVENT, (*row, previous))
         for o_seq, message_id, kind_, payload in messages:
             conn.execute(INSERT_OUTBOX, (o_seq, message_id, seq, kind_, payload))

@@ -37,7 +37,7 @@ from controller.journal import (
     UnknownRound,
     read_boot_id,
 )
-from controller.journal.chain import ChainHead, link
+from controller.journal.chain import ChainHead, chain_hash
 from controller.journal.marker import HeadMarker, write_marker
 from controller.journal.records import (
     REFUSED,
@@ -612,7 +612,9 @@ def _garbage(path: Path, seq: int, kind: str, body: str, round_id: str | None) -
     conn.execute("PRAGMA ignore_check_constraints = ON")  # what bit rot does not ask for
     previous = conn.execute("SELECT hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()[0]
     row = (seq, f"garbage-{seq}", 0, 0, "shoe", None, round_id, kind, body)
-    conn.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*row, link(previous, row)))
+    conn.execute(
+        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*row, chain_hash(conn, previous, row))
+    )
     conn.close()
 
 
@@ -627,7 +629,7 @@ def rechain(path: Path) -> None:
         messages = conn.execute(
             "SELECT seq, message_id, kind, payload FROM outbox WHERE event_seq = ? ORDER BY seq", (row[0],)
         ).fetchall()
-        previous = link(previous, row, messages)
+        previous = chain_hash(conn, previous, row, messages)
         conn.execute("UPDATE events SET hash = ? WHERE seq = ?", (previous, row[0]))
     conn.close()
     write_marker(path, HeadMarker(TABLE, ChainHead(len(rows), previous), clean=True))

@@ -2,8 +2,8 @@
 
 Critical memory must prove it was not altered (GLI-11 style, docs/journal.md "Integrity"):
 record ``n``'s ``hash`` is SHA-256 over record ``n-1``'s hash and record ``n``'s canonical
-bytes (:func:`canonical_bytes`: its columns as stored, and the outbox messages committed with
-it). The first record chains to the journal's ``chain_genesis`` (32 zero bytes for a first
+bytes (its columns as stored, as SQLite's ``json_array``, and the outbox messages committed with
+it, the same way). The first record chains to the journal's ``chain_genesis`` (32 zero bytes for a first
 journal; the last hash of the archived journal after a RAM clear). Changing, removing or
 reordering any record, or any outbox message, breaks every hash from there on: :func:`walk`
 names the first bad ``seq``.
@@ -12,9 +12,8 @@ names the first bad ``seq``.
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -27,26 +26,34 @@ GENESIS: Final = "0" * 64
 OutboxRow = tuple[int, str, str, str]
 """An outbox message as the chain covers it: seq, message id, kind, payload text."""
 
-_EVENT_ROWS: Final = (
-    "SELECT seq, event_id, wall_ns, mono_ns, source, actor, round_id, kind, body, hash "
-    "FROM events ORDER BY seq"
-)
-_OUTBOX_ROWS: Final = "SELECT seq, message_id, event_seq, kind, payload FROM outbox ORDER BY seq"
+# The canonical bytes are SQLite's own ``json_array`` of the columns, computed in C both when the
+# writer chains a record and when the walk checks it (the same function over the same values: a
+# byte changed on disk, or a column's type, changes them). A record's bytes, then its messages',
+# each a JSON array, so their concatenation reads one way only.
+_EVENT_JSON: Final = "json_array(seq, event_id, wall_ns, mono_ns, source, actor, round_id, kind, body)"
+_OUTBOX_JSON: Final = "json_array(seq, message_id, kind, payload)"
+_EVENT_ROWS: Final = f"SELECT seq, hash, {_EVENT_JSON} FROM events ORDER BY seq"
+_OUTBOX_ROWS: Final = f"SELECT event_seq, seq, {_OUTBOX_JSON} FROM outbox ORDER BY seq"
+_EVENT_BYTES: Final = "SELECT json_array(?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_OUTBOX_BYTES: Final = "SELECT json_array(?, ?, ?, ?)"
 
 
-def canonical_bytes(row: Sequence[Any], outbox: Sequence[OutboxRow]) -> bytes:
-    """A record's bytes as the chain covers them: the nine columns (the body as stored, not
-    re-encoded) and its outbox messages, as compact JSON."""
-    return json.dumps(
-        [list(row[:9]), [list(m) for m in outbox]], separators=(",", ":"), ensure_ascii=False
-    ).encode("utf-8")
-
-
-def link(previous: str, row: Sequence[Any], outbox: Sequence[OutboxRow] = ()) -> str:
-    """The hash of the record ``row`` (with its ``outbox``) chained to ``previous`` (hex)."""
+def link(previous: str, event: str, messages: Sequence[str] = ()) -> str:
+    """SHA-256 (hex) over ``previous`` (hex) and the canonical text of a record and its messages."""
     digest = hashlib.sha256(bytes.fromhex(previous))
-    digest.update(canonical_bytes(row, outbox))
+    digest.update(event.encode("utf-8"))
+    for message in messages:
+        digest.update(message.encode("utf-8"))
     return digest.hexdigest()
+
+
+def chain_hash(
+    conn: sqlite3.Connection, previous: str, row: Sequence[Any], outbox: Sequence[OutboxRow] = ()
+) -> str:
+    """The hash of the record ``row`` (its nine columns) with its ``outbox``, chained to ``previous``."""
+    event = conn.execute(_EVENT_BYTES, tuple(row[:9])).fetchone()[0]
+    messages = [conn.execute(_OUTBOX_BYTES, tuple(m)).fetchone()[0] for m in outbox]
+    return link(previous, str(event), [str(m) for m in messages])
 
 
 @dataclass(frozen=True)
@@ -63,57 +70,52 @@ def walk(conn: sqlite3.Connection, path: Path, genesis: str) -> ChainHead:
     Streams the rows (a year's journal does not fit in memory). :class:`JournalCorrupt` names
     the first bad seq, and a damaged page is one too (SQLite's error, never a traceback).
     """
-    previous, expected = genesis, 1
-    outbox_next = 1
+    expected, outbox_next = 1, 1
     try:
-        messages = _outbox_rows(conn)
-        pending = next(messages, None)
-        for row in conn.execute(_EVENT_ROWS):
-            seq = row[0]
+        previous = bytes.fromhex(genesis)
+        messages = conn.execute(_OUTBOX_ROWS)
+        pending = messages.fetchone()
+        sha256 = hashlib.sha256
+        for seq, stored, event in conn.execute(_EVENT_ROWS):
             if seq != expected:
                 raise JournalCorrupt(
                     f"{path}: seq {expected} is missing (the next record is seq {seq}): the journal has a gap"
                 )
-            own: list[OutboxRow] = []
+            digest = sha256(previous)
+            digest.update(event.encode("utf-8"))
             while pending is not None and pending[0] == seq:
-                _, (o_seq, message_id, kind, payload) = pending
-                if o_seq != outbox_next:
+                if pending[1] != outbox_next:
                     raise JournalCorrupt(f"{path}: outbox message seq {outbox_next} is missing")
-                own.append((o_seq, message_id, kind, payload))
+                digest.update(pending[2].encode("utf-8"))
                 outbox_next += 1
-                pending = next(messages, None)
+                pending = messages.fetchone()
             if pending is not None and pending[0] < seq:
                 raise JournalCorrupt(
-                    f"{path}: outbox message seq {pending[1][0]} names record seq {pending[0]}, "
+                    f"{path}: outbox message seq {pending[1]} names record seq {pending[0]}, "
                     "which is not in order: the outbox was altered"
                 )
-            stored = row[9]
-            if not isinstance(stored, str) or stored != link(previous, row, own):
+            previous = digest.digest()
+            if stored != previous.hex():
                 raise JournalCorrupt(
                     f"{path}: seq {seq}: the record's hash does not match its bytes and the chain "
                     "before it: the journal was altered or damaged from this record on"
                 )
-            previous, expected = stored, seq + 1
+            expected = seq + 1
         if pending is not None:
             raise JournalCorrupt(
-                f"{path}: outbox message seq {pending[1][0]} names record seq {pending[0]}, "
+                f"{path}: outbox message seq {pending[1]} names record seq {pending[0]}, "
                 "which is not in the journal"
             )
     except sqlite3.DatabaseError as exc:
         raise JournalCorrupt(
             f"{path}: the journal cannot be read past seq {expected - 1}: {exc} (a damaged file)"
         ) from None
-    except (TypeError, ValueError) as exc:  # a column of the wrong type where bytes were flipped
+    except (TypeError, ValueError, AttributeError, UnicodeError) as exc:
+        # A column of the wrong type where bytes were flipped, a genesis that is not hex.
         raise JournalCorrupt(
             f"{path}: seq {expected}: a record with garbage in its columns ({exc})"
         ) from None
-    return ChainHead(expected - 1, previous)
-
-
-def _outbox_rows(conn: sqlite3.Connection) -> Iterator[tuple[int, OutboxRow]]:
-    # A cursor of its own, read alongside the records' (both in the caller's snapshot).
-    for seq, message_id, event_seq, kind, payload in conn.execute(_OUTBOX_ROWS):
-        yield event_seq, (seq, message_id, kind, payload)
+    return ChainHead(expected - 1, previous.hex())
 
 
 def hash_at(conn: sqlite3.Connection, path: Path, seq: int) -> str | None:

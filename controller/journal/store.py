@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from .chain import ChainHead, OutboxRow, link
+from .chain import ChainHead, OutboxRow, chain_hash
 from .errors import JournalBusy, JournalWriteError
 from .marker import HeadMarker, write_marker
 from .outbox import OutboxEntry
@@ -133,7 +133,7 @@ class Store:
                         messages.append((next_out + 1 + len(messages), message_id, kind, text))
                     # § 639a / GLI-11 critical memory: each record's hash covers the one before
                     # it and its own bytes, its outbox messages included (chain.py).
-                    digest = link(chained.hash, row, messages)
+                    digest = chain_hash(conn, chained.hash, row, messages)
                     conn.execute(INSERT_EVENT, (*row, digest))
                     entries = []
                     for message_id, kind, text, payload in item.outbox:
