@@ -44,9 +44,12 @@ log = logging.getLogger("controller.api")
 class Subscription:
     """One connection's notifications waiting to be written; bounded, never blocks the publisher."""
 
-    def __init__(self, topics: frozenset[str], size: int) -> None:
+    def __init__(self, topics: frozenset[str], size: int, sees_face_down: bool = False) -> None:
         self.topics = topics
         self.size = size
+        self.sees_face_down = sees_face_down
+        """The dealer's screen, a signed-in floorperson or technician: shown every card
+        (else the face-down ones are withheld, :mod:`.face_down`)."""
         self.pending: deque[bytes] = deque()
         self.dropped = 0
         self.wake = asyncio.Event()
@@ -266,13 +269,16 @@ class Connection:
         subscribing = command.name == "subscribe"
         before = self.subscription
         old_topics = before.topics if before is not None else frozenset()
+        old_sees = before.sees_face_down if before is not None else False
         if subscribing:
             # Registered before the snapshot is taken, so nothing published meanwhile is lost; a
             # second subscribe on the connection changes the topics.
+            sees = actor.role is not None
             if before is None:
-                self.subscription = Subscription(args["topics"], self.server.subscriber_queue)
+                self.subscription = Subscription(args["topics"], self.server.subscriber_queue, sees)
             else:
                 before.topics = args["topics"]
+                before.sees_face_down = sees
         try:
             return await command.call(self.server.handler, actor, args)
         except Exception as exc:
@@ -280,6 +286,7 @@ class Connection:
                 self.subscription = before
                 if before is not None:
                     before.topics = old_topics
+                    before.sees_face_down = old_sees
             if isinstance(exc, CommandError):
                 raise Refusal(exc.code, exc.message) from None
             log.exception("local API: %s: %s failed", actor, command.name)

@@ -42,6 +42,7 @@ from typing import Any, Final
 from ..auth import Authenticator
 from ..config import ApiSection
 from .connection import DEALER_SLOT, GENERAL, TECH_SLOT, Connection
+from .face_down import for_no_role
 from .handler import TOPICS, Actor, ApiHandler, ApiStartError, ErrorCode
 from .limits import RateLimiter, RefusalTally
 from .wire import encode, error_line
@@ -203,8 +204,16 @@ class ApiServer:
         if not subscriptions:
             return  # nobody listens: not even encoded
         line = encode({"notify": topic, "data": data})
+        withheld: bytes | None = None
         for subscription in subscriptions:
-            subscription.offer(topic, line)
+            if subscription.sees_face_down:
+                subscription.offer(topic, line)
+                continue
+            if withheld is None:
+                # Face-down cards stay face down for a peer with no role (face_down.py).
+                shown = for_no_role(topic, data)
+                withheld = line if shown is data else encode({"notify": topic, "data": shown})
+            subscription.offer(topic, withheld)
 
     async def flush_tally(self) -> None:
         """Log the refusals counted since the last flush, and journal the wrong PINs: one record a
