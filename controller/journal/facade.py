@@ -120,16 +120,22 @@ class Journal:
         full_replay: bool = False,
         synchronous: str = "FULL",
         writer: WriterFactory = start_writer_thread,
+        genesis: str = GENESIS,
+        meta: Mapping[str, str] | None = None,
     ) -> Journal:
         """Open (or create) the journal of ``table_id`` and recover the table's state.
 
         ``full_replay`` folds every record from seq 1 as well and checks recovery gives the
         same state (slow on a long journal). ``synchronous`` other than ``FULL`` and
         another ``writer`` than the writer thread exist for the benchmark: the daemon uses neither.
+        ``genesis`` and ``meta`` are for a journal created here: what its seq 1 chains to and more
+        ``meta`` rows (a RAM clear's, :mod:`.ram_clear`).
         """
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
-        opened = await asyncio.to_thread(_open_sync, Path(path), table_id, create, full_replay, synchronous)
+        opened = await asyncio.to_thread(
+            _open_sync, Path(path), table_id, create, full_replay, synchronous, genesis, meta
+        )
         journal = cls(
             Path(path),
             table_id,
@@ -148,6 +154,11 @@ class Journal:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    @property
+    def chain_head(self) -> ChainHead:
+        """The last committed record's seq and hash (what the next record chains to)."""
+        return self._store.head
 
     @property
     def state(self) -> TableState:

@@ -22,6 +22,7 @@ from .records import (
     DEVICE_KINDS,
     KINDS,
     LOCK_KINDS,
+    RAM_CLEAR,
     ROUND_BEGIN,
     ROUND_CLOSES,
     FoldError,
@@ -36,6 +37,8 @@ SELECT {COLUMNS} FROM events WHERE seq IN (
     SELECT max(seq) FROM events WHERE seq < :start AND kind IN ({", ".join(f"'{k}'" for k in LOCK_KINDS)})
     UNION ALL
     SELECT max(seq) FROM events WHERE seq < :start AND kind = '{CONFIG_LOADED}'
+    UNION ALL
+    SELECT max(seq) FROM events WHERE seq < :start AND kind = '{RAM_CLEAR}'
     UNION ALL
     SELECT max(seq) FROM events WHERE seq < :start AND kind IN ({", ".join(f"'{k}'" for k in DEVICE_KINDS)})
         GROUP BY json_extract(body, '$.device')

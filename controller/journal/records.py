@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Final
 
 from ..rules.engine import IllegalEvent
 from ..rules.events import Event
-from ..rules.money import Cents
+from ..rules.money import Cents, format_money
 from ..rules.settlement import FLOORPERSON_VALIDATE, FLOORPERSON_VERIFY
 
 # --- record kinds ------------------------------------------------------------------------------
@@ -33,6 +33,7 @@ CONFIG_LOADED: Final = "config_loaded"
 COMMAND: Final = "command"
 STARTED: Final = "started"
 PAYOUT_VERIFIED: Final = "payout_verified"
+RAM_CLEAR: Final = "ram_clear"
 
 KINDS: Final = (
     ROUND_BEGIN,
@@ -48,6 +49,7 @@ KINDS: Final = (
     COMMAND,
     STARTED,
     PAYOUT_VERIFIED,
+    RAM_CLEAR,
 )
 ROUND_CLOSES: Final = (ROUND_SETTLED, ROUND_CANCELLED)
 LOCK_KINDS: Final = (LOCK_OUT, UNLOCK)
@@ -238,6 +240,19 @@ class PayoutVerified:
     wager: str
 
 
+@dataclass(frozen=True)
+class RamClear:
+    """A "RAM clear": the first record of a journal that follows an archived one (``tablectl
+    journal new``, a technician with PIN, the actor). It names the archived file and its last
+    record, whose hash this journal's chain begins from, and carries the meters over."""
+
+    kind: ClassVar[str] = RAM_CLEAR
+    previous_journal: str
+    previous_seq: int
+    previous_hash: str
+    meters: Mapping[str, Cents] = field(default_factory=dict)
+
+
 TableEntry = (
     BeginRound
     | SettleRound
@@ -250,6 +265,7 @@ TableEntry = (
     | Command
     | Started
     | PayoutVerified
+    | RamClear
 )
 Entry = Event | TableEntry
 """What :meth:`TableState.prepare` accepts: a round event of the rules core, or a table entry."""
@@ -283,6 +299,24 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
             "round": _nonempty(entry.round_id, "round"),
             "seat": entry.seat,
             "wager": _nonempty(entry.wager, "wager"),
+        }
+    if isinstance(entry, RamClear):
+        if (
+            isinstance(entry.previous_seq, bool)
+            or not isinstance(entry.previous_seq, int)
+            or entry.previous_seq < 0
+        ):
+            raise ValueError(f"previous_seq must be a seq, not {entry.previous_seq!r}")
+        meters: dict[str, object] = {}
+        for name, cents in entry.meters.items():
+            if isinstance(cents, bool) or not isinstance(cents, int):
+                raise TypeError(f"meters.{name} must be whole cents, not {cents!r}")
+            meters[_nonempty(name, "a meter's name")] = format_money(cents)
+        return {
+            "previous_journal": _nonempty(entry.previous_journal, "previous_journal"),
+            "previous_seq": entry.previous_seq,
+            "previous_hash": _nonempty(entry.previous_hash, "previous_hash"),
+            "meters": meters,
         }
     if isinstance(entry, Started):
         if entry.previous_shutdown not in SHUTDOWNS:

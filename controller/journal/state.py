@@ -55,6 +55,7 @@ from .records import (
     LOCK_KINDS,
     LOCK_OUT,
     PAYOUT_VERIFIED,
+    RAM_CLEAR,
     REFUSED,
     ROUND_BEGIN,
     ROUND_CANCELLED,
@@ -145,6 +146,8 @@ class TableState:
     config: ConfigStatus | None = None
     verified: frozenset[tuple[str, int, str]] = frozenset()
     """(round, seat, wager) of the flagged payouts of :attr:`recent` a floorperson has verified."""
+    carried_meters: Mapping[str, Cents] = field(default_factory=dict)
+    """The meters a RAM clear carried over from the archived journal (its ``ram_clear`` record)."""
 
     def pending_payouts(self) -> tuple[PendingPayout, ...]:
         """The flagged payouts of the last rounds no floorperson has verified yet, oldest first.
@@ -204,6 +207,10 @@ class TableState:
             return dataclasses.replace(step, config=config)
         if kind == PAYOUT_VERIFIED:
             return step._apply_verified(record)
+        if kind == RAM_CLEAR:
+            if seq != 1:
+                raise TableRefusal("a RAM clear is the first record of a new journal (tablectl journal new)")
+            return dataclasses.replace(step, carried_meters=_meters(body.get("meters", {}), seq))
         if kind in (REFUSED, COMMAND, STARTED):
             return step
         close = difflib.get_close_matches(str(kind), KINDS, n=1, cutoff=0.6)
