@@ -84,6 +84,7 @@ class Connection:
         self._write_lock = asyncio.Lock()
         self._closed = False
         self._closed_after = False
+        self._pause = 0.0
 
     async def run(self) -> None:
         log.debug("local API: connection %s", self.peer)
@@ -102,6 +103,11 @@ class Connection:
                 await self._handle(line)
                 if self._closed:
                     break
+                if self._pause:
+                    # A peer past its rate: read nothing more from it until its next request may
+                    # go on, so its flood fills its own socket buffer, not the daemon's loop.
+                    await asyncio.sleep(self._pause)
+                    self._pause = 0.0
         except ConnectionError:
             log.debug("local API: connection %s reset by the peer", self.peer)
         except ReadTimeout as timeout:
@@ -147,6 +153,7 @@ class Connection:
             if actor.role is not Role.DEALER:
                 wait = self.server.limiter.allow(self.peer.uid)
                 if wait:
+                    self._pause = wait
                     raise Refusal(
                         ErrorCode.RATE_LIMITED,
                         f"too many requests from uid {self.peer.uid}: at most "
