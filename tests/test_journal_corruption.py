@@ -27,6 +27,7 @@ from typing import Final
 import pytest
 
 from controller.journal import Journal, JournalCorrupt, JournalError, JournalReader, Outbound
+from controller.journal.marker import SLOT, read_marker
 from controller.journal.queries import read_snapshot, recover
 from controller.journal.records import LockOut, Unlock
 from controller.tablectl import EXIT_FAILED, EXIT_OK
@@ -212,6 +213,23 @@ def test_a_missing_or_damaged_marker_is_refused(baseline: tuple[Path, Path, Trut
     with pytest.raises(JournalCorrupt, match="head marker is damaged"):
         asyncio.run(Journal.open(trial / NAME, TABLE, create=False))
     assert asyncio.run(_open(_fresh(image, tmp_path / "trial"), truth)) == "harmless"
+
+
+def test_a_torn_marker_slot_falls_back_to_the_other(
+    baseline: tuple[Path, Path, Truth], tmp_path: Path
+) -> None:
+    image, _, truth = baseline
+    trial = _fresh(image, tmp_path / "trial")
+    head = files(trial)["head"]
+    newest = read_marker(trial / NAME)
+    assert newest is not None and newest.head.seq == len(truth.records)
+    data = bytearray(head.read_bytes())
+    slot = next(at for at in (0, SLOT) if f'"seq":{newest.head.seq},'.encode() in data[at : at + SLOT])
+    data[slot + 20] ^= 0x01  # the slot being written when the power went
+    head.write_bytes(bytes(data))
+    older = read_marker(trial / NAME)
+    assert older is not None and older.head.seq < newest.head.seq  # behind the journal: allowed
+    assert asyncio.run(_open(trial, truth)) == "harmless"
 
 
 def test_the_pristine_image_opens_as_an_unclean_shutdown(

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from .chain import ChainHead, OutboxRow, chain_hash
 from .errors import JournalBusy, JournalWriteError
-from .marker import HeadMarker, write_marker
+from .marker import HeadMarker, MarkerWriter
 from .outbox import OutboxEntry
 from .records import JournalRecord
 from .schema import INSERT_EVENT, INSERT_OUTBOX
@@ -75,6 +75,7 @@ class Store:
         self.head = head
         """The chain's last committed record (seq and hash): what the next record chains to."""
         self._marked = head
+        self._marker = MarkerWriter(path)
 
     def mark_head(self) -> None:
         """Write the head marker if a commit moved the head (after the commit: the marker may lag
@@ -84,7 +85,7 @@ class Store:
         if head == self._marked:
             return
         try:
-            write_marker(self.path, HeadMarker(self.table_id, head, clean=False))
+            self._marker.write(HeadMarker(self.table_id, head, clean=False))
         except OSError as exc:
             log.error("journal: the head marker was not written (seq %d): %s", head.seq, exc)
             return
@@ -220,9 +221,11 @@ class Store:
         self.conn.close()
         try:
             # Closed by the daemon: the next start is not an unclean shutdown.
-            write_marker(self.path, HeadMarker(self.table_id, self.head, clean=True))
+            self._marker.write(HeadMarker(self.table_id, self.head, clean=True))
         except OSError as exc:
             log.error("journal: the head marker was not written at close (seq %d): %s", self.head.seq, exc)
+        finally:
+            self._marker.close()
 
 
 def _earlier_failed(item: PendingAppend) -> JournalWriteError:
