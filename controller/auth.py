@@ -334,10 +334,12 @@ def remove_user(path: Path, name: str) -> User:
 class AuthError(Exception):
     """A refused sign-in: ``code`` is ``auth_failed``, ``locked_out`` or ``auth_unavailable``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, began_lockout: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.began_lockout = began_lockout
+        """This wrong PIN locked the name (journaled once, at once; docs/local-api.md "Limits")."""
 
 
 @dataclass
@@ -445,7 +447,7 @@ class Authenticator:
                     self.attempts,
                     who,
                 )
-                raise AuthError("locked_out", self._locked_message(self.lockout_seconds))
+                raise AuthError("locked_out", self._locked_message(self.lockout_seconds), began_lockout=True)
             left = self.attempts - failures.count
             log.warning(
                 "local API: wrong PIN for user %s (%d of %d) %s", shown, failures.count, self.attempts, who

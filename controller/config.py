@@ -245,6 +245,41 @@ class ApiSection:
         section=f"{DOCS}#api",
         help="the longest request line accepted",
     )
+    idle_seconds: int = option(
+        "idle_seconds",
+        integer(5, 86400),
+        60,
+        section=f"{DOCS}#api",
+        help="a connection with no subscription and no request for this long is closed",
+    )
+    line_seconds: int = option(
+        "line_seconds",
+        integer(1, 300),
+        5,
+        section=f"{DOCS}#api",
+        help="a request line begun must be finished within this long",
+    )
+    dealer_slots: int = option(
+        "dealer_slots",
+        integer(1, 16),
+        2,
+        section=f"{DOCS}#api",
+        help="connections kept for the dealer's screen past the general limit of 32",
+    )
+    tech_slots: int = option(
+        "tech_slots",
+        integer(1, 16),
+        2,
+        section=f"{DOCS}#api",
+        help="connections kept for a technician past the general limit of 32",
+    )
+    requests_per_second: int = option(
+        "requests_per_second",
+        integer(1, 10000),
+        50,
+        section=f"{DOCS}#api",
+        help="requests a second per peer (Unix user), in bursts of twice that; none for the dealer's screen",
+    )
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,9 @@ class Daemon:
             status=self.snapshot,
             shoe_installed="shoe" in self.config.serial_devices(),
         )
-        await journal.append(Started(__version__, read_boot_id()), source="daemon")
+        if journal.previous_shutdown != "clean":
+            log.warning("journal: the daemon was not shut down cleanly last time (journaled in 'started')")
+        await journal.append(Started(__version__, read_boot_id(), journal.previous_shutdown), source="daemon")
         # The write failures of the last run, kept beside the journal: journaled now.
         failures = write_failures.take(journal.path)
         for failure in failures:

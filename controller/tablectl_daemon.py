@@ -1,6 +1,6 @@
 """``tablectl`` commands that talk to the running daemon or read its journal (``docs/tablectl.md``).
 
-``status``, ``rounds``, ``recall``, ``export``, ``journal export``, ``watch``, ``lamp``,
+``status``, ``rounds``, ``recall``, ``export``, ``journal export|verify|new``, ``watch``, ``lamp``,
 ``test-frame``, ``sniff`` and ``user add|remove``. The API is reached through ``controller.api_client``; the
 journal is read with :class:`controller.journal.JournalReader` only (read-only, while the daemon
 writes it). A PIN is read with ``getpass`` from the terminal, or one line from standard input when it
@@ -20,17 +20,22 @@ import difflib
 import json
 import math
 import sys
+import time
 import tomllib
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, Final, TextIO
 
 from .api_client import ApiClient, ApiConnectionError, Credentials, request
-from .auth import PinError, Role, UsersFileError, add_user, remove_user
+from .auth import Authenticator, AuthError, PinError, Role, UsersFileError, add_user, remove_user
 from .cli_args import whole_number
 from .config import check_config_file
+from .journal import JournalBusy, JournalError
+from .journal.marker import read_marker
+from .journal.ram_clear import Cleared, ram_clear
 from .rules.explain import explain
 from .rules.games import GAMES
+from .rules.money import format_money
 from .rules.record import RecordError, load_record, replay
 from .tablectl_common import (
     DEFAULT_JOURNAL,
@@ -167,6 +172,60 @@ def cmd_journal_export(args: argparse.Namespace) -> int:
                 after = batch[-1].seq
     if args.output not in (None, "-"):
         print(f"wrote {count} record(s) to {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+@guarded
+def cmd_journal_verify(args: argparse.Namespace) -> int:
+    """The whole check (docs/journal.md "Integrity"): exit 0 and what was verified, or exit 1
+    and the first bad seq (a journal the daemon would refuse)."""
+    started = time.monotonic()
+    with open_reader(args.journal) as reader:
+        try:
+            state = reader.verify()
+        except JournalError as exc:
+            raise CommandFailed(f"journal refused: {exc}") from None
+    marker = read_marker(args.journal)
+    seconds = time.monotonic() - started
+    shutdown = (
+        "closed by the daemon" if marker is not None and marker.clean else "open, or not closed cleanly"
+    )
+    committed = marker.head.seq if marker is not None else 0
+    print(
+        f"{args.journal}: {state.last_seq} record(s), the hash chain whole from seq 1, "
+        f"not behind its head marker (seq {committed}, {shutdown}); every record folds; "
+        f"verified in {seconds:.1f} s"
+    )
+    return EXIT_OK
+
+
+@guarded
+def cmd_journal_new(args: argparse.Namespace) -> int:
+    """A RAM clear (docs/journal.md "RAM clear"): a technician with PIN, the daemon stopped."""
+    pin = read_pin(f"PIN for {args.user}: ")
+
+    async def clear() -> Cleared:
+        authenticator = Authenticator(args.users_file)
+        try:
+            user = await authenticator.authenticate(args.user, pin, "(tablectl journal new)")
+        except AuthError as exc:
+            raise CommandFailed(f"{exc.message}", EXIT_FAILED) from None
+        if user.role is not Role.TECH:
+            raise CommandFailed(f"user {user.name!r} is {user.role}; a RAM clear is for a technician")
+        return await ram_clear(args.journal, user.name)
+
+    try:
+        cleared = asyncio.run(clear())
+    except JournalBusy as exc:
+        raise CommandFailed(f"{exc}; stop the daemon first (systemctl stop table-controller)") from None
+    except JournalError as exc:
+        raise CommandFailed(f"no RAM clear: {exc}") from None
+    meters = ", ".join(f"{k} {format_money(v)}" for k, v in cleared.meters.items()) or "none"
+    print(
+        f"archived {cleared.archive} (seq {cleared.previous_seq}, hash {cleared.previous_hash[:16]}...); "
+        f"new journal {args.journal} of table {cleared.table_id}, chained to it; "
+        f"meters carried over: {meters}; RAM clear by {args.user}"
+    )
     return EXIT_OK
 
 
@@ -432,6 +491,25 @@ def add_daemon_commands(sub: Any) -> None:
     )
     jexport.add_argument("-o", "--output", help="write to this file (default standard output)")
     jexport.set_defaults(func=cmd_journal_export)
+    jverify = journal_sub.add_parser(
+        "verify", help="the whole check the daemon runs at start: hash chain, head marker, fold"
+    )
+    jverify.add_argument(
+        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
+    )
+    jverify.set_defaults(func=cmd_journal_verify)
+    jnew = journal_sub.add_parser(
+        "new",
+        help="RAM clear: archive the journal, begin a new one chained to it (technician, daemon stopped)",
+    )
+    jnew.add_argument(
+        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
+    )
+    jnew.add_argument("--user", required=True, help="the technician (the PIN is asked for)")
+    jnew.add_argument(
+        "--users-file", type=Path, default=DEFAULT_USERS_FILE, help=f"default {DEFAULT_USERS_FILE}"
+    )
+    jnew.set_defaults(func=cmd_journal_new)
 
     watch = sub.add_parser("watch", help="live events and state from the daemon until Ctrl-C")
     _socket_option(watch)

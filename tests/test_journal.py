@@ -37,6 +37,8 @@ from controller.journal import (
     UnknownRound,
     read_boot_id,
 )
+from controller.journal.chain import ChainHead, chain_hash
+from controller.journal.marker import HeadMarker, write_marker
 from controller.journal.records import (
     REFUSED,
     ROUND_BEGIN,
@@ -54,6 +56,7 @@ from controller.journal.records import (
     Started,
     Unlock,
 )
+from controller.journal.schema import COLUMNS
 from controller.journal.state import RECENT_ROUNDS, TableState
 from controller.journal.writer import WriterFactory, start_writer_thread
 from controller.rules.cards import parse_cards
@@ -178,7 +181,8 @@ async def test_seq_is_gapless_and_the_file_refuses_a_gap_or_a_change(tmp_path: P
     row = conn.execute("SELECT * FROM events WHERE seq = 1").fetchone()
     with pytest.raises(sqlite3.IntegrityError, match="without a gap"):
         conn.execute(
-            "INSERT INTO events VALUES (?, 'x', 0, 0, 'gpio', NULL, NULL, 'started', '{}')", (last + 2,)
+            "INSERT INTO events VALUES (?, 'x', 0, 0, 'gpio', NULL, NULL, 'started', '{}', ?)",
+            (last + 2, "0" * 64),
         )
     with pytest.raises(sqlite3.IntegrityError, match="never changed"):
         conn.execute("UPDATE events SET body = '{}' WHERE seq = 2")
@@ -602,13 +606,33 @@ async def test_another_tables_journal_and_a_second_writer(tmp_path: Path) -> Non
 
 
 def _garbage(path: Path, seq: int, kind: str, body: str, round_id: str | None) -> None:
+    """A garbage record, chained as the writer would chain it: what the fold's own checks see
+    once the hash chain holds (a writer with a bug, not a damaged disk)."""
     conn = raw(path)
     conn.execute("PRAGMA ignore_check_constraints = ON")  # what bit rot does not ask for
+    previous = conn.execute("SELECT hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()[0]
+    row = (seq, f"garbage-{seq}", 0, 0, "shoe", None, round_id, kind, body)
     conn.execute(
-        "INSERT INTO events VALUES (?, ?, 0, 0, 'shoe', NULL, ?, ?, ?)",
-        (seq, f"garbage-{seq}", round_id, kind, body),
+        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*row, chain_hash(conn, previous, row))
     )
     conn.close()
+
+
+def rechain(path: Path) -> None:
+    """Every hash computed again and the head marker rewritten: a forger who knows the chain."""
+    conn = raw(path)
+    conn.execute("DROP TRIGGER IF EXISTS events_never_change")
+    genesis = conn.execute("SELECT value FROM meta WHERE key = 'chain_genesis'").fetchone()[0]
+    previous = genesis
+    rows = conn.execute(f"SELECT {COLUMNS} FROM events ORDER BY seq").fetchall()
+    for row in rows:
+        messages = conn.execute(
+            "SELECT seq, message_id, kind, payload FROM outbox WHERE event_seq = ? ORDER BY seq", (row[0],)
+        ).fetchall()
+        previous = chain_hash(conn, previous, row, messages)
+        conn.execute("UPDATE events SET hash = ? WHERE seq = ?", (previous, row[0]))
+    conn.close()
+    write_marker(path, HeadMarker(TABLE, ChainHead(len(rows), previous), clean=True))
 
 
 async def _journal_mid_round(path: Path) -> tuple[int, str]:
@@ -653,7 +677,12 @@ async def test_a_tampered_settlement_is_named(tmp_path: Path) -> None:
     conn.execute("DROP TRIGGER events_never_change")
     body = conn.execute("SELECT body FROM events WHERE kind = 'round_settled'").fetchone()[0]
     conn.execute("UPDATE events SET body = ? WHERE kind = 'round_settled'", (body.replace("+", "+1"),))
+    seq = conn.execute("SELECT seq FROM events WHERE kind = 'round_settled'").fetchone()[0]
     conn.close()
+    with pytest.raises(JournalCorrupt, match=f"seq {seq}: the record's hash does not match"):
+        await Journal.open(path, TABLE)
+    # A forger who rewrites the whole chain and its marker still meets the fold's own check.
+    rechain(path)
     with pytest.raises(
         JournalCorrupt, match=f"settlement of round {round_id} is not the settlement of its events"
     ):

@@ -85,7 +85,7 @@ def _topics(raw: object) -> frozenset[str]:
     unknown = [t for t in raw if t not in TOPICS]
     if unknown:
         raise ArgError(
-            f"has no topic {unknown[0]!r}{did_you_mean(unknown[0], TOPICS)} (topics: {', '.join(TOPICS)})"
+            f"has no topic {show(unknown[0])}{did_you_mean(unknown[0], TOPICS)} (topics: {', '.join(TOPICS)})"
         )
     return frozenset(raw)
 
@@ -253,6 +253,8 @@ COMMANDS: Final[Mapping[str, Command]] = {
 
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
+    if len(word) > 64:
+        return ""  # no name is that long: not worth difflib's time on a megabyte key
     close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
 

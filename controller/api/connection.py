@@ -25,6 +25,7 @@ from .commands import COMMANDS, Command, did_you_mean, roles_words
 from .handler import TOPIC_ROLES, Actor, CommandError, ErrorCode, Peer, Result
 from .wire import (
     Credentials,
+    ReadTimeout,
     Refusal,
     encode,
     error_line,
@@ -43,9 +44,12 @@ log = logging.getLogger("controller.api")
 class Subscription:
     """One connection's notifications waiting to be written; bounded, never blocks the publisher."""
 
-    def __init__(self, topics: frozenset[str], size: int) -> None:
+    def __init__(self, topics: frozenset[str], size: int, sees_face_down: bool = False) -> None:
         self.topics = topics
         self.size = size
+        self.sees_face_down = sees_face_down
+        """The dealer's screen, a signed-in floorperson or technician: shown every card
+        (else the face-down ones are withheld, :mod:`.face_down`)."""
         self.pending: deque[bytes] = deque()
         self.dropped = 0
         self.wake = asyncio.Event()
@@ -60,21 +64,38 @@ class Subscription:
         self.wake.set()
 
 
+GENERAL: Final = "general"
+DEALER_SLOT: Final = "dealer"
+TECH_SLOT: Final = "tech"
+SLOTS: Final = (GENERAL, DEALER_SLOT, TECH_SLOT)
+"""Where a connection sits: the general slots, or those reserved for the dealer's screen or a
+technician (docs/local-api.md "Limits")."""
+
+
 class Connection:
     def __init__(self, server: ApiServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.server = server
         self.reader = reader
         self.writer = writer
         self.peer = _peer_of(writer)
+        self.slot = GENERAL
         self.subscription: Subscription | None = None
         self._pump: asyncio.Task[None] | None = None
         self._write_lock = asyncio.Lock()
         self._closed = False
+        self._closed_after = False
+        self._pause = 0.0
 
     async def run(self) -> None:
         log.debug("local API: connection %s", self.peer)
+        lines = read_lines(
+            self.reader,
+            self.server.max_line_bytes,
+            idle_seconds=self._idle_seconds,
+            line_seconds=self.server.line_seconds,
+        )
         try:
-            async for line in read_lines(self.reader, self.server.max_line_bytes):
+            async for line in lines:
                 if self.server.closing:
                     break  # the server is closing: nothing more is taken
                 if line is not None and not line.strip():
@@ -82,9 +103,22 @@ class Connection:
                 await self._handle(line)
                 if self._closed:
                     break
+                if self._pause:
+                    # A peer past its rate: read nothing more from it until its next request may
+                    # go on, so its flood fills its own socket buffer, not the daemon's loop.
+                    await asyncio.sleep(self._pause)
+                    self._pause = 0.0
         except ConnectionError:
             log.debug("local API: connection %s reset by the peer", self.peer)
+        except ReadTimeout as timeout:
+            # Closed so a peer that holds a slot without asking cannot keep the dealer out.
+            self.server.tally.count(self.peer, ErrorCode.TIMEOUT)
+            await self._write(error_line(None, ErrorCode.TIMEOUT, f"{timeout}; the connection is closed"))
         log.debug("local API: connection %s closed", self.peer)
+
+    def _idle_seconds(self) -> float | None:
+        # A subscriber waits for notifications, not for its own requests: never idle.
+        return None if self.subscription is not None else self.server.idle_seconds
 
     def stop_reading(self) -> None:
         """The server is closing: end the read loop once the request being served (if any) is
@@ -116,6 +150,15 @@ class Connection:
         rid: str | int | None = None
         cmd: str | None = None
         try:
+            if actor.role is not Role.DEALER:
+                wait = self.server.limiter.allow(self.peer.uid)
+                if wait:
+                    self._pause = wait
+                    raise Refusal(
+                        ErrorCode.RATE_LIMITED,
+                        f"too many requests from uid {self.peer.uid}: at most "
+                        f"{self.server.limiter.rate:g} a second; try again in {wait:.2f} s",
+                    )
             if line is None:
                 raise Refusal(
                     ErrorCode.LINE_TOO_LONG,
@@ -141,22 +184,20 @@ class Connection:
                 )
             args = parse_args(command, request.args)
             actor = await self._actor(request.auth)
+            if self.slot == TECH_SLOT and actor.role is not Role.TECH:
+                self._closed_after = True
+                raise Refusal(
+                    ErrorCode.BUSY,
+                    f"too many clients ({self.server.max_clients}); this connection took the slot "
+                    "kept for a technician: sign in as one (auth), or try later",
+                )
             self._authorize(command, args, actor)
             result = await self._call(command, actor, args)
         except Refusal as refusal:
-            log.log(
-                logging.WARNING if refusal.code in _SECURITY_CODES else logging.INFO,
-                "local API: %s: %s refused: %s: %s",
-                actor,
-                cmd or "(no command)",
-                refusal.code,
-                refusal.message,
-            )
             await self._write(error_line(rid, refusal.code, refusal.message))
-            try:
-                await self.server.handler.command_refused(actor, cmd, refusal.code, refusal.message)
-            except Exception:
-                log.exception("local API: the handler failed to record a refused command")
+            await self._refused(actor, cmd, refusal)
+            if self._closed_after:
+                self._closed = True
             return
         try:
             out = encode({"id": rid, "ok": True, "result": result})
@@ -168,6 +209,34 @@ class Connection:
         if cmd == "subscribe" and self.subscription is not None and self._pump is None:
             self._pump = asyncio.create_task(self._pump_notifications(self.subscription))
 
+    async def _refused(self, actor: Actor, cmd: str | None, refusal: Refusal) -> None:
+        """Journal the refusal, or count it (docs/local-api.md "Limits").
+
+        A peer with no role, a peer past its rate and every wrong PIN are counted, logged once an
+        interval and never journaled one by one under the round lock, so a flood of them cannot
+        slow the table or fill the journal; a lockout is journaled at once (once for each).
+        """
+        code = refusal.code
+        counted = not refusal.began_lockout and (
+            code in (ErrorCode.RATE_LIMITED, ErrorCode.AUTH_FAILED, ErrorCode.LOCKED_OUT)
+            or actor.role is None
+        )
+        if counted:
+            self.server.tally.count(actor.peer, code)
+            return
+        log.log(
+            logging.WARNING if code in _SECURITY_CODES else logging.INFO,
+            "local API: %s: %s refused: %s: %s",
+            actor,
+            cmd or "(no command)",
+            code,
+            refusal.message,
+        )
+        try:
+            await self.server.handler.command_refused(actor, cmd, code, refusal.message)
+        except Exception:
+            log.exception("local API: the handler failed to record a refused command")
+
     def _station(self) -> Actor:
         """The peer, not signed in: the dealer if it is the touchscreen's user, else nobody."""
         return Actor(self.peer, Role.DEALER if self.peer.uid in self.server.dealer_uids else None)
@@ -178,7 +247,7 @@ class Connection:
         try:
             user = await self.server.authenticator.authenticate(auth.user, auth.pin, str(self.peer))
         except AuthError as exc:
-            raise Refusal(exc.code, exc.message) from None
+            raise Refusal(exc.code, exc.message, began_lockout=exc.began_lockout) from None
         return Actor(self.peer, user.role, user.name)
 
     def _authorize(self, command: Command, args: Mapping[str, Any], actor: Actor) -> None:
@@ -207,13 +276,16 @@ class Connection:
         subscribing = command.name == "subscribe"
         before = self.subscription
         old_topics = before.topics if before is not None else frozenset()
+        old_sees = before.sees_face_down if before is not None else False
         if subscribing:
             # Registered before the snapshot is taken, so nothing published meanwhile is lost; a
             # second subscribe on the connection changes the topics.
+            sees = actor.role is not None
             if before is None:
-                self.subscription = Subscription(args["topics"], self.server.subscriber_queue)
+                self.subscription = Subscription(args["topics"], self.server.subscriber_queue, sees)
             else:
                 before.topics = args["topics"]
+                before.sees_face_down = sees
         try:
             return await command.call(self.server.handler, actor, args)
         except Exception as exc:
@@ -221,6 +293,7 @@ class Connection:
                 self.subscription = before
                 if before is not None:
                     before.topics = old_topics
+                    before.sees_face_down = old_sees
             if isinstance(exc, CommandError):
                 raise Refusal(exc.code, exc.message) from None
             log.exception("local API: %s: %s failed", actor, command.name)

@@ -37,6 +37,8 @@ class ErrorCode(StrEnum):
     NOT_FOUND = "not_found"
     UNAVAILABLE = "unavailable"
     BUSY = "busy"
+    RATE_LIMITED = "rate_limited"
+    TIMEOUT = "timeout"
     INTERNAL = "internal"
 
 

@@ -34,14 +34,17 @@ import os
 import pwd
 import socket
 import stat
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from ..auth import Authenticator
 from ..config import ApiSection
-from .connection import Connection
-from .handler import TOPICS, ApiHandler, ApiStartError, ErrorCode
+from .connection import DEALER_SLOT, GENERAL, TECH_SLOT, Connection
+from .face_down import for_no_role
+from .handler import TOPICS, Actor, ApiHandler, ApiStartError, ErrorCode
+from .limits import RateLimiter, RefusalTally
 from .wire import encode, error_line
 
 log = logging.getLogger("controller.api")
@@ -53,6 +56,17 @@ DEFAULT_MAX_CLIENTS: Final = 32
 DEFAULT_SUBSCRIBER_QUEUE: Final = 1000
 #: On close, how long a request being served may take to be answered before it is cut off.
 DEFAULT_CLOSE_GRACE: Final = 2.0
+#: A connection with no subscription and no request for this long is closed.
+DEFAULT_IDLE_SECONDS: Final = 60.0
+#: A request line begun must be finished within this many seconds of its first byte.
+DEFAULT_LINE_SECONDS: Final = 5.0
+#: Connections kept past ``max_clients`` for the dealer's screen, and for a technician.
+DEFAULT_DEALER_SLOTS: Final = 2
+DEFAULT_TECH_SLOTS: Final = 2
+#: Requests a second per peer (its uid; the dealer's screen has no limit), in bursts of twice that.
+DEFAULT_REQUESTS_PER_SECOND: Final = 50
+#: How often the refusals counted (not journaled one by one) are logged, and wrong PINs journaled.
+DEFAULT_TALLY_SECONDS: Final = 60.0
 SOCKET_MODE: Final = 0o660
 DIRECTORY_MODE: Final = 0o750
 
@@ -79,6 +93,12 @@ class ApiServer:
         max_clients: int = DEFAULT_MAX_CLIENTS,
         subscriber_queue: int = DEFAULT_SUBSCRIBER_QUEUE,
         close_grace: float = DEFAULT_CLOSE_GRACE,
+        idle_seconds: float = DEFAULT_IDLE_SECONDS,
+        line_seconds: float = DEFAULT_LINE_SECONDS,
+        dealer_slots: int = DEFAULT_DEALER_SLOTS,
+        tech_slots: int = DEFAULT_TECH_SLOTS,
+        requests_per_second: float = DEFAULT_REQUESTS_PER_SECOND,
+        tally_seconds: float = DEFAULT_TALLY_SECONDS,
     ) -> None:
         self.handler = handler
         self.socket_path = socket_path
@@ -89,6 +109,13 @@ class ApiServer:
         self.max_clients = max_clients
         self.subscriber_queue = subscriber_queue
         self.close_grace = close_grace
+        self.idle_seconds = idle_seconds
+        self.line_seconds = line_seconds
+        self.reserved = {DEALER_SLOT: dealer_slots, TECH_SLOT: tech_slots}
+        self.limiter = RateLimiter(requests_per_second, max(1, round(2 * requests_per_second)))
+        self.tally = RefusalTally()
+        self.tally_seconds = tally_seconds
+        self._tally_task: asyncio.Task[None] | None = None
         self._server: asyncio.AbstractServer | None = None
         self._socket_id: tuple[int, int] | None = None
         self._connections: set[Connection] = set()
@@ -108,6 +135,7 @@ class ApiServer:
         """Create the socket (0660, the group's) and listen; :class:`ApiStartError` says what is wrong."""
         sock, self._socket_id = await asyncio.to_thread(_bind_socket, self.socket_path, self.group)
         self._server = await asyncio.start_unix_server(self._accept, sock=sock)
+        self._tally_task = asyncio.create_task(self._tally_every_interval())
         log.info("local API listening on %s (group %s)", self.socket_path, self.group)
 
     async def close(self) -> None:
@@ -119,6 +147,12 @@ class ApiServer:
         an "unhandled exception in client_connected_cb").
         """
         self._closing = True
+        if self._tally_task is not None:
+            self._tally_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._tally_task
+            self._tally_task = None
+            await self.flush_tally()
         if self._server is not None:
             self._server.close()
         for connection in list(self._connections):
@@ -170,8 +204,50 @@ class ApiServer:
         if not subscriptions:
             return  # nobody listens: not even encoded
         line = encode({"notify": topic, "data": data})
+        withheld: bytes | None = None
         for subscription in subscriptions:
-            subscription.offer(topic, line)
+            if subscription.sees_face_down:
+                subscription.offer(topic, line)
+                continue
+            if withheld is None:
+                # Face-down cards stay face down for a peer with no role (face_down.py).
+                shown = for_no_role(topic, data)
+                withheld = line if shown is data else encode({"notify": topic, "data": shown})
+            subscription.offer(topic, withheld)
+
+    async def flush_tally(self) -> None:
+        """Log the refusals counted since the last flush, and journal the wrong PINs: one record a
+        peer an interval (``command_refused`` with ``auth_failed`` and the count)."""
+        report = self.tally.flush()
+        if report is None:
+            return
+        log.warning("%s", report.log_line())
+        for peer, count in report.wrong_pins:
+            try:
+                await self.handler.command_refused(
+                    Actor(peer, None),
+                    "sign_in",
+                    ErrorCode.AUTH_FAILED,
+                    f"{count} wrong sign-in(s) from {peer} in the last {report.seconds:.0f} s",
+                )
+            except Exception:
+                log.exception("local API: the handler failed to record the wrong PINs' count")
+
+    async def _tally_every_interval(self) -> None:
+        while True:
+            await asyncio.sleep(self.tally_seconds)
+            await self.flush_tally()
+
+    def _slot_for(self, connection: Connection) -> str | None:
+        """The general slots first; past them the dealer's screen, then a technician, have their own."""
+        taken = Counter(c.slot for c in self._connections)
+        if taken[GENERAL] < self.max_clients:
+            return GENERAL
+        if connection.peer.uid in self.dealer_uids and taken[DEALER_SLOT] < self.reserved[DEALER_SLOT]:
+            return DEALER_SLOT
+        if taken[TECH_SLOT] < self.reserved[TECH_SLOT]:
+            return TECH_SLOT
+        return None
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -181,18 +257,16 @@ class ApiServer:
         try:
             if self._closing:
                 return  # accepted just as the server closed: hung up at once
-            if len(self._connections) >= self.max_clients:
-                log.warning(
-                    "local API: refused a connection %s: %d clients already",
-                    connection.peer,
-                    self.max_clients,
-                )
+            slot = self._slot_for(connection)
+            if slot is None:
+                self.tally.count(connection.peer, ErrorCode.BUSY)
                 with contextlib.suppress(ConnectionError):
                     writer.write(
                         error_line(None, ErrorCode.BUSY, f"too many clients ({self.max_clients}); try later")
                     )
                     await writer.drain()
                 return
+            connection.slot = slot
             self._connections.add(connection)
             await connection.run()
         except asyncio.CancelledError:
@@ -294,4 +368,9 @@ def api_server_from_config(api: ApiSection, handler: ApiHandler) -> ApiServer:
         authenticator,
         dealer_uids=(dealer_uid,),
         max_line_bytes=api.max_line_bytes,
+        idle_seconds=api.idle_seconds,
+        line_seconds=api.line_seconds,
+        dealer_slots=api.dealer_slots,
+        tech_slots=api.tech_slots,
+        requests_per_second=api.requests_per_second,
     )

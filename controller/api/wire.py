@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Mapping
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -16,16 +17,34 @@ from .handler import ErrorCode
 _READ_CHUNK: Final = 65536
 _MAX_ID_CHARS: Final = 128
 _ENVELOPE_KEYS: Final = ("id", "cmd", "args", "auth")
+MAX_QUOTED_KEY: Final = 40
+"""An unknown key is quoted in an error up to this many characters (a key may be megabytes)."""
+
+
+def quoted(key: str) -> str:
+    """``key`` as an error quotes it: ``repr``, cut to :data:`MAX_QUOTED_KEY` characters."""
+    if len(key) <= MAX_QUOTED_KEY:
+        return repr(key)
+    return f"{key[:MAX_QUOTED_KEY]!r}... ({len(key)} characters)"
+
+
+def shown_key(key: str) -> str:
+    """An argument's name as an error shows it (``args.NAME``), cut like :func:`quoted`."""
+    if len(key) <= MAX_QUOTED_KEY:
+        return key
+    return f"{key[:MAX_QUOTED_KEY]!r}... ({len(key)} characters)"
 
 
 # --- the wire ------------------------------------------------------------------------------------
 
 
 class Refusal(Exception):
-    def __init__(self, code: ErrorCode | str, message: str) -> None:
+    def __init__(self, code: ErrorCode | str, message: str, began_lockout: bool = False) -> None:
         super().__init__(message)
         self.code = str(code)
         self.message = message
+        self.began_lockout = began_lockout
+        """A wrong PIN that locked the name: journaled at once, where other wrong PINs are counted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +80,7 @@ def parse_request(obj: object) -> _Request:
     problems = []
     for key in obj:
         if key not in _ENVELOPE_KEYS:
-            problems.append(f"unknown key {key!r}{did_you_mean(key, _ENVELOPE_KEYS)}")
+            problems.append(f"unknown key {quoted(key)}{did_you_mean(key, _ENVELOPE_KEYS)}")
     rid = obj.get("id")
     if request_id(obj) != rid:
         problems.append(f"id must be a string of at most {_MAX_ID_CHARS} characters, a whole number or null")
@@ -95,7 +114,7 @@ def parse_args(command: Command, args: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments checked and converted; every problem at once in one :class:`Refusal`."""
     known = [a.name for a in command.args]
     problems = [
-        f"args.{key}: {command.name} has no such argument{did_you_mean(key, known)}"
+        f"args.{shown_key(key)}: {command.name} has no such argument{did_you_mean(key, known)}"
         + (f" (arguments: {', '.join(known)})" if known else " (it takes none)")
         for key in args
         if key not in known
@@ -117,15 +136,44 @@ def parse_args(command: Command, args: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-async def read_lines(reader: asyncio.StreamReader, limit: int) -> AsyncIterator[bytes | None]:
+class ReadTimeout(Exception):
+    """A peer kept its connection without a request (idle), or left a line half sent."""
+
+
+async def read_lines(
+    reader: asyncio.StreamReader,
+    limit: int,
+    *,
+    idle_seconds: Callable[[], float | None] = lambda: None,
+    line_seconds: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> AsyncIterator[bytes | None]:
     """Lines from ``reader`` without their newline; ``None`` for a line longer than ``limit``.
 
     A line too long is discarded as it arrives, never held whole: memory stays under ``limit``
-    plus one read. A last line without a newline still counts.
+    plus one read. A last line without a newline still counts. :class:`ReadTimeout` when no byte
+    comes for ``idle_seconds()`` (``None``: wait for ever, e.g. a subscriber) between lines, or a
+    line begun is not finished within ``line_seconds`` of its first byte.
     """
     buf = bytearray()
     too_long = False
-    while chunk := await reader.read(_READ_CHUNK):
+    line_began: float | None = None
+    while True:
+        if line_began is not None and line_seconds is not None:
+            timeout: float | None = max(line_began + line_seconds - clock(), 0.0)
+            what = f"a request line was begun and not finished within {line_seconds:g} s"
+        else:
+            timeout = idle_seconds()
+            what = f"no request for {timeout:g} s" if timeout is not None else ""
+        try:
+            if timeout is None:
+                chunk = await reader.read(_READ_CHUNK)
+            else:
+                chunk = await asyncio.wait_for(reader.read(_READ_CHUNK), timeout)
+        except TimeoutError:
+            raise ReadTimeout(what) from None
+        if not chunk:
+            break
         pos = 0
         while (nl := chunk.find(b"\n", pos)) >= 0:
             if too_long:
@@ -141,6 +189,12 @@ async def read_lines(reader: asyncio.StreamReader, limit: int) -> AsyncIterator[
             if len(buf) > limit:
                 too_long = True
                 buf.clear()
+        if buf or too_long:
+            # A line's time runs from its first byte: dribbling a byte at a time does not reset it.
+            if line_began is None or pos > 0:
+                line_began = clock()
+        else:
+            line_began = None
     if too_long:
         yield None
     elif buf:

@@ -39,7 +39,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..rules.engine import IllegalEvent
+from .chain import GENESIS, ChainHead
 from .errors import JournalCorrupt, JournalError, Refused
+from .integrity import check_integrity
+from .marker import HeadMarker, sync_directory, write_marker
 from .outbox import Outbound, OutboxEntry
 from .queries import dumps, recover, replay_all
 from .reader import JournalReader
@@ -118,6 +121,9 @@ class Journal:
             self._outbox_ready.set()
         self._closed = False
         self._writer = writer(store, self._loop, self._complete)
+        self.previous_shutdown = "clean"
+        """``"unclean"`` if the journal was not closed the last time (a power cut, ``kill -9``):
+        the daemon journals it in its ``started`` record."""
 
     @classmethod
     async def open(
@@ -129,24 +135,45 @@ class Journal:
         full_replay: bool = False,
         synchronous: str = "FULL",
         writer: WriterFactory = start_writer_thread,
+        genesis: str = GENESIS,
+        meta: Mapping[str, str] | None = None,
     ) -> Journal:
         """Open (or create) the journal of ``table_id`` and recover the table's state.
 
         ``full_replay`` folds every record from seq 1 as well and checks recovery gives the
         same state (slow on a long journal). ``synchronous`` other than ``FULL`` and
         another ``writer`` than the writer thread exist for the benchmark: the daemon uses neither.
+        ``genesis`` and ``meta`` are for a journal created here: what its seq 1 chains to and more
+        ``meta`` rows (a RAM clear's, :mod:`.ram_clear`).
         """
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
-        opened = await asyncio.to_thread(_open_sync, Path(path), table_id, create, full_replay, synchronous)
-        store, reader, lock, state, has_pending = opened
-        return cls(Path(path), table_id, store, reader, lock, state, writer, has_pending)
+        opened = await asyncio.to_thread(
+            _open_sync, Path(path), table_id, create, full_replay, synchronous, genesis, meta
+        )
+        journal = cls(
+            Path(path),
+            table_id,
+            opened.store,
+            opened.reader,
+            opened.lock,
+            opened.state,
+            writer,
+            opened.has_pending,
+        )
+        journal.previous_shutdown = opened.previous_shutdown
+        return journal
 
     async def __aenter__(self) -> Journal:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    @property
+    def chain_head(self) -> ChainHead:
+        """The last committed record's seq and hash (what the next record chains to)."""
+        return self._store.head
 
     @property
     def state(self) -> TableState:
@@ -350,9 +377,25 @@ class Journal:
         self._lock_file.close()
 
 
+@dataclass(frozen=True)
+class Opened:
+    store: Store
+    reader: JournalReader
+    lock: TextIO
+    state: TableState
+    has_pending: bool
+    previous_shutdown: str
+
+
 def _open_sync(
-    path: Path, table_id: str, create: bool, full_replay: bool, synchronous: str
-) -> tuple[Store, JournalReader, TextIO, TableState, bool]:
+    path: Path,
+    table_id: str,
+    create: bool,
+    full_replay: bool,
+    synchronous: str,
+    genesis: str = GENESIS,
+    meta: Mapping[str, str] | None = None,
+) -> Opened:
     if not table_id or not table_id.strip():
         raise ValueError("the table id is a non-empty name")
     if not path.parent.is_dir():
@@ -362,10 +405,15 @@ def _open_sync(
     lock = lock_writer(path)
     conn: sqlite3.Connection | None = None
     try:
+        new = not path.exists() or path.stat().st_size == 0
         if not path.exists():
             path.touch()
         conn = connect(path, read_only=False)
-        schema_check(conn, path, table_id, create)
+        schema_check(conn, path, table_id, create, genesis, meta)
+        if new:
+            # The marker of an empty journal, before any record can be committed.
+            write_marker(path, HeadMarker(table_id, ChainHead(0, genesis), clean=True))
+            sync_directory(path)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise JournalError(f"{path}: SQLite refused WAL mode (journal_mode {mode})")
@@ -373,15 +421,23 @@ def _open_sync(
         conn.execute("PRAGMA foreign_keys = ON")
         # A WAL file that a checkpoint has emptied is cut back to this size.
         conn.execute("PRAGMA journal_size_limit = 8388608")
+        # Critical memory is checked whole at every start: the chain from seq 1, and not behind
+        # the head marker (a lost or rolled-back -wal). Refused, never started on (docs/journal.md).
+        head, marker = check_integrity(conn, path, table_id)
+        write_marker(path, HeadMarker(table_id, head, clean=False))
         state = recover(conn, path, table_id)
+        if state.last_seq != head.seq:
+            raise JournalCorrupt(
+                f"{path}: recovery ends at seq {state.last_seq}, the chain at seq {head.seq}"
+            )
         if full_replay:
             full = replay_all(conn, path, table_id)
             if full != state:
                 raise JournalCorrupt(f"{path}: recovery does not give the state of a full replay")
-        store = Store(conn, path, table_id)
+        store = Store(conn, path, table_id, head)
         reader = JournalReader(path, table_id)
         has_pending = reader.pending(1) != []
-        return store, reader, lock, state, has_pending
+        return Opened(store, reader, lock, state, has_pending, "clean" if marker.clean else "unclean")
     except BaseException:
         if conn is not None:
             conn.close()

@@ -7,10 +7,11 @@ naming the seq.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -22,6 +23,7 @@ from .records import (
     DEVICE_SERVICE,
     KINDS,
     LOCK_KINDS,
+    RAM_CLEAR,
     ROUND_BEGIN,
     ROUND_CLOSES,
     FoldError,
@@ -36,6 +38,8 @@ SELECT {COLUMNS} FROM events WHERE seq IN (
     SELECT max(seq) FROM events WHERE seq < :start AND kind IN ({", ".join(f"'{k}'" for k in LOCK_KINDS)})
     UNION ALL
     SELECT max(seq) FROM events WHERE seq < :start AND kind = '{CONFIG_LOADED}'
+    UNION ALL
+    SELECT max(seq) FROM events WHERE seq < :start AND kind = '{RAM_CLEAR}'
     UNION ALL
     SELECT max(seq) FROM events WHERE seq < :start AND kind IN ({", ".join(f"'{k}'" for k in DEVICE_KINDS)})
         GROUP BY json_extract(body, '$.device')
@@ -138,17 +142,13 @@ def fold(table_id: str, records: Iterable[JournalRecord], path: Path) -> TableSt
 
 
 def recover(conn: sqlite3.Connection, path: Path, table_id: str) -> TableState:
-    begin_read(conn)
-    try:
+    with read_snapshot(conn, path):
         return fold(table_id, _recovery_records(conn, path), path)
-    finally:
-        end_read(conn)
 
 
 def replay_all(conn: sqlite3.Connection, path: Path, table_id: str) -> TableState:
     """Every record folded from seq 1, checking there is no gap: slow on a long journal."""
-    begin_read(conn)
-    try:
+    with read_snapshot(conn, path):
         records = select_records(conn, path, "ORDER BY seq")
         _check_contiguous(records, 1, path)
         outbox = query(conn, path, "SELECT seq FROM outbox ORDER BY seq")
@@ -156,35 +156,35 @@ def replay_all(conn: sqlite3.Connection, path: Path, table_id: str) -> TableStat
             if seq != expected:
                 raise JournalCorrupt(f"{path}: outbox message seq {expected} is missing")
         return fold(table_id, records, path)
-    finally:
-        end_read(conn)
 
 
-def begin_read(conn: sqlite3.Connection) -> None:
-    # One read transaction: several queries see one snapshot while the writer goes on. Nested
-    # (verify: a full replay and a recovery) they share the outermost one's snapshot.
-    if not conn.in_transaction:
-        conn.execute("BEGIN")
-    _READ_DEPTH[id(conn)] = _READ_DEPTH.get(id(conn), 0) + 1
+@contextlib.contextmanager
+def read_snapshot(conn: sqlite3.Connection, path: Path) -> Iterator[None]:
+    """One read transaction: several queries see one snapshot while the writer goes on.
 
-
-def end_read(conn: sqlite3.Connection) -> None:
-    depth = _READ_DEPTH.pop(id(conn), 1) - 1
-    if depth > 0:
-        _READ_DEPTH[id(conn)] = depth
-    elif conn.in_transaction:
-        conn.execute("COMMIT")
-
-
-#: How deep each connection's read transactions are nested (a connection is used by one thread).
-_READ_DEPTH: dict[int, int] = {}
+    The ``COMMIT`` that ends it runs only if the reads succeeded: after a failure it is a quiet
+    ``ROLLBACK``, so a damaged page's :class:`JournalCorrupt` is what the caller sees (a
+    ``COMMIT`` in a ``finally`` used to replace it with SQLite's own error). A ``BEGIN`` or
+    ``COMMIT`` that fails on a damaged file is :class:`JournalCorrupt` too.
+    """
+    began = not conn.in_transaction
+    if began:
+        query(conn, path, "BEGIN")
+    try:
+        yield
+    except BaseException:
+        if began and conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+    if began and conn.in_transaction:
+        query(conn, path, "COMMIT")
 
 
 def recent_rounds(conn: sqlite3.Connection, path: Path, n: int) -> list[RoundSummary]:
     if n < 1:
         raise ValueError(f"the number of rounds is at least 1, not {n}")
-    begin_read(conn)
-    try:
+    with read_snapshot(conn, path):
         begins = select_records(conn, path, "WHERE kind = ? ORDER BY seq DESC LIMIT ?", (ROUND_BEGIN, n))
         out = []
         for begin in begins:
@@ -201,8 +201,6 @@ def recent_rounds(conn: sqlite3.Connection, path: Path, n: int) -> list[RoundSum
                 )
             )
         return out
-    finally:
-        end_read(conn)
 
 
 def outbox_entries(

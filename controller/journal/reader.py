@@ -7,13 +7,13 @@ import threading
 from pathlib import Path
 
 from .errors import JournalCorrupt, JournalError
+from .integrity import check_integrity
 from .outbox import OutboxEntry
 from .queries import (
-    begin_read,
-    end_read,
     last_seq,
     outbox_entries,
     query,
+    read_snapshot,
     recent_rounds,
     recover,
     replay_all,
@@ -80,18 +80,17 @@ class JournalReader:
             return replay_all(self._conn, self.path, self.table_id)
 
     def verify(self) -> TableState:
-        """A full check: SQLite's integrity check, no gap, every record folds, recovery agrees."""
+        """A full check: SQLite's integrity check, the hash chain from seq 1 and its head marker,
+        no gap, every record folds, recovery agrees. :class:`JournalCorrupt` names the first bad seq."""
         with self._lock:
+            check_integrity(self._conn, self.path, self.table_id)
             problems = [r[0] for r in query(self._conn, self.path, "PRAGMA integrity_check")]
             if problems != ["ok"]:
                 raise JournalCorrupt(f"{self.path}: SQLite integrity check: {'; '.join(problems[:5])}")
             # One snapshot for both: a record appended meanwhile is in neither.
-            begin_read(self._conn)
-            try:
+            with read_snapshot(self._conn, self.path):
                 full = replay_all(self._conn, self.path, self.table_id)
                 recovered = recover(self._conn, self.path, self.table_id)
-            finally:
-                end_read(self._conn)
         if full != recovered:
             raise JournalCorrupt(f"{self.path}: recovery does not give the state of a full replay")
         return full

@@ -16,7 +16,7 @@ from ..rules.engine import IllegalEvent
 from ..rules.record import RECORD_VERSION
 from ..rules.settlement import Settlement
 from .errors import UnknownRound
-from .queries import begin_read, canonical, end_read, fold, select_records
+from .queries import canonical, fold, read_snapshot, select_records
 from .records import PAYOUT_VERIFIED, ROUND_BEGIN, ROUND_CLOSES, ROUND_EVENT, JournalRecord
 from .rounds import RoundSummary
 
@@ -48,8 +48,7 @@ class RecalledRound:
 
 
 def recall_round(conn: sqlite3.Connection, path: Path, table_id: str, round_id: str) -> RecalledRound:
-    begin_read(conn)
-    try:
+    with read_snapshot(conn, path):
         records = select_records(conn, path, "WHERE round_id = ? ORDER BY seq", (round_id,))
         if not any(r.kind == ROUND_BEGIN for r in records):
             last = select_records(conn, path, "WHERE kind = ? ORDER BY seq DESC LIMIT 3", (ROUND_BEGIN,))
@@ -61,8 +60,6 @@ def recall_round(conn: sqlite3.Connection, path: Path, table_id: str, round_id: 
             "WHERE kind = ? AND json_extract(body, '$.round') = ? ORDER BY seq",
             (PAYOUT_VERIFIED, round_id),
         )
-    finally:
-        end_read(conn)
     begin = next(r for r in records if r.kind == ROUND_BEGIN)
     events = [r for r in records if r.kind == ROUND_EVENT]
     end = next((r for r in records if r.kind in ROUND_CLOSES), None)

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Final
 
 from ..rules.engine import IllegalEvent
 from ..rules.events import Event
-from ..rules.money import Cents
+from ..rules.money import Cents, format_money
 from ..rules.settlement import FLOORPERSON_VALIDATE, FLOORPERSON_VERIFY
 
 # --- record kinds ------------------------------------------------------------------------------
@@ -38,6 +38,7 @@ DEVICE_SERVICE: Final = "device_service"
 IRREGULARITY_REPORTED: Final = "irregularity_reported"
 IRREGULARITY_DISMISSED: Final = "irregularity_dismissed"
 REQUEST: Final = "request"
+RAM_CLEAR: Final = "ram_clear"
 
 KINDS: Final = (
     ROUND_BEGIN,
@@ -58,6 +59,7 @@ KINDS: Final = (
     IRREGULARITY_REPORTED,
     IRREGULARITY_DISMISSED,
     REQUEST,
+    RAM_CLEAR,
 )
 ROUND_CLOSES: Final = (ROUND_SETTLED, ROUND_CANCELLED)
 LOCK_KINDS: Final = (LOCK_OUT, UNLOCK)
@@ -68,6 +70,9 @@ FACT_KINDS: Final = (*LOCK_KINDS, *DEVICE_KINDS, CONFIG_LOADED)
 VERIFICATION_FLAGS: Final = (FLOORPERSON_VERIFY, FLOORPERSON_VALIDATE)
 """Settlement flags that wait for a floorperson (or above) to verify or validate the payout
 (§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii)); until then the call-floorperson light is on."""
+
+SHUTDOWNS: Final = ("clean", "unclean")
+"""How the daemon last left the journal, as its ``started`` record says."""
 
 # --- sources -----------------------------------------------------------------------------------
 
@@ -222,11 +227,16 @@ class Command:
 
 @dataclass(frozen=True)
 class Started:
-    """The daemon started: its version, and the boot (monotonic times restart at each boot)."""
+    """The daemon started: its version, and the boot (monotonic times restart at each boot).
+
+    ``previous_shutdown`` is ``"unclean"`` when the journal was not closed by the daemon the
+    last time (a power cut, ``kill -9``: the journal's head marker says so), else ``"clean"``.
+    """
 
     kind: ClassVar[str] = STARTED
     version: str
     boot_id: str
+    previous_shutdown: str = "clean"
 
 
 @dataclass(frozen=True)
@@ -296,6 +306,19 @@ class Request:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class RamClear:
+    """A "RAM clear": the first record of a journal that follows an archived one (``tablectl
+    journal new``, a technician with PIN, the actor). It names the archived file and its last
+    record, whose hash this journal's chain begins from, and carries the meters over."""
+
+    kind: ClassVar[str] = RAM_CLEAR
+    previous_journal: str
+    previous_seq: int
+    previous_hash: str
+    meters: Mapping[str, Cents] = field(default_factory=dict)
+
+
 TableEntry = (
     BeginRound
     | SettleRound
@@ -313,6 +336,7 @@ TableEntry = (
     | IrregularityReported
     | IrregularityDismissed
     | Request
+    | RamClear
 )
 Entry = Event | TableEntry
 """What :meth:`TableState.prepare` accepts: a round event of the rules core, or a table entry."""
@@ -378,10 +402,33 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
         if entry.reason:
             out_request["reason"] = entry.reason
         return out_request
+    if isinstance(entry, RamClear):
+        if (
+            isinstance(entry.previous_seq, bool)
+            or not isinstance(entry.previous_seq, int)
+            or entry.previous_seq < 0
+        ):
+            raise ValueError(f"previous_seq must be a seq, not {entry.previous_seq!r}")
+        meters: dict[str, object] = {}
+        for name, cents in entry.meters.items():
+            if isinstance(cents, bool) or not isinstance(cents, int):
+                raise TypeError(f"meters.{name} must be whole cents, not {cents!r}")
+            meters[_nonempty(name, "a meter's name")] = format_money(cents)
+        return {
+            "previous_journal": _nonempty(entry.previous_journal, "previous_journal"),
+            "previous_seq": entry.previous_seq,
+            "previous_hash": _nonempty(entry.previous_hash, "previous_hash"),
+            "meters": meters,
+        }
     if isinstance(entry, Started):
+        if entry.previous_shutdown not in SHUTDOWNS:
+            raise ValueError(
+                f"previous_shutdown is one of {', '.join(SHUTDOWNS)}, not {entry.previous_shutdown!r}"
+            )
         return {
             "version": _nonempty(entry.version, "version"),
             "boot_id": _nonempty(entry.boot_id, "boot_id"),
+            "previous_shutdown": entry.previous_shutdown,
         }
     raise TypeError(f"not an entry of the journal: {entry!r}")
 

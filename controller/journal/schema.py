@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 from urllib.parse import quote
 
+from .chain import GENESIS
 from .errors import JournalCorrupt, JournalError, JournalVersionError
 from .records import KINDS
 
-SCHEMA_VERSION: Final = 2
-"""``PRAGMA user_version`` of a journal this software writes and reads."""
+SCHEMA_VERSION: Final = 3
+"""``PRAGMA user_version`` of a journal this software writes and reads (3: the hash chain)."""
 APPLICATION_ID: Final = 0x54424C4A  # "TBLJ": ``PRAGMA application_id`` marks the file as ours
 
 
@@ -42,7 +44,9 @@ CREATE TABLE events (
     actor    TEXT,
     round_id TEXT,
     kind     TEXT    NOT NULL CHECK (kind IN ({_KIND_LIST})),
-    body     TEXT    NOT NULL CHECK (json_valid(body))
+    body     TEXT    NOT NULL CHECK (json_valid(body)),
+    -- SHA-256 (hex) over the previous record's hash and this one's bytes (chain.py).
+    hash     TEXT    NOT NULL CHECK (length(hash) = 64)
 );
 CREATE INDEX events_round ON events (round_id, seq) WHERE round_id IS NOT NULL;
 CREATE INDEX events_kind ON events (kind, seq);
@@ -82,7 +86,7 @@ CREATE TRIGGER outbox_never_deleted BEFORE DELETE ON outbox
 """
 
 COLUMNS: Final = "seq, event_id, wall_ns, mono_ns, source, actor, round_id, kind, body"
-INSERT_EVENT: Final = f"INSERT INTO events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_EVENT: Final = f"INSERT INTO events ({COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_OUTBOX: Final = "INSERT INTO outbox (seq, message_id, event_seq, kind, payload) VALUES (?, ?, ?, ?, ?)"
 OUTBOX_COLUMNS: Final = (
     "o.seq, o.message_id, o.event_seq, e.event_id, e.round_id, o.kind, o.payload, o.sent_wall_ns"
@@ -101,7 +105,14 @@ def connect(path: Path, read_only: bool) -> sqlite3.Connection:
     return conn
 
 
-def schema_check(conn: sqlite3.Connection, path: Path, table_id: str | None, create: bool) -> str:
+def schema_check(
+    conn: sqlite3.Connection,
+    path: Path,
+    table_id: str | None,
+    create: bool,
+    genesis: str = GENESIS,
+    meta: Mapping[str, str] | None = None,
+) -> str:
     """The journal's table id, after checking the file is a journal this software reads."""
     try:
         app = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -114,7 +125,7 @@ def schema_check(conn: sqlite3.Connection, path: Path, table_id: str | None, cre
             raise JournalError(f"{path}: an empty file, not a journal")
         if not table_id:
             raise JournalError(f"{path}: a new journal needs the table id")
-        _create(conn, table_id)
+        _create(conn, table_id, genesis, meta or {})
         return table_id
     if app != APPLICATION_ID:
         raise JournalError(
@@ -127,7 +138,9 @@ def schema_check(conn: sqlite3.Connection, path: Path, table_id: str | None, cre
         )
     if version < SCHEMA_VERSION:
         raise JournalVersionError(
-            f"{path}: journal schema version {version} is older than this software reads ({SCHEMA_VERSION})"
+            f"{path}: journal schema version {version} is older than this software reads ({SCHEMA_VERSION}): "
+            "it has no hash chain, so nothing shows it was not altered; keep it as the table's record "
+            "(move it aside, with its -wal), then start the daemon on a new journal (docs/journal.md)"
         )
     try:
         row = conn.execute("SELECT value FROM meta WHERE key = 'table_id'").fetchone()
@@ -143,13 +156,36 @@ def schema_check(conn: sqlite3.Connection, path: Path, table_id: str | None, cre
     return str(row[0])
 
 
-def _create(conn: sqlite3.Connection, table_id: str) -> None:
+def chain_genesis(conn: sqlite3.Connection, path: Path) -> str:
+    """What the journal's seq 1 chains to (``meta.chain_genesis``)."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'chain_genesis'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise JournalCorrupt(f"{path}: the journal's meta table cannot be read: {exc}") from None
+    if row is None:
+        raise JournalCorrupt(
+            f"{path}: the journal does not say what its chain begins from (meta.chain_genesis)"
+        )
+    return str(row[0])
+
+
+def read_meta(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
+    try:
+        return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+    except sqlite3.DatabaseError as exc:
+        raise JournalCorrupt(f"{path}: the journal's meta table cannot be read: {exc}") from None
+
+
+def _create(conn: sqlite3.Connection, table_id: str, genesis: str, meta: Mapping[str, str]) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         for statement in _statements(SCHEMA):
             conn.execute(statement)
         conn.execute("INSERT INTO meta (key, value) VALUES ('table_id', ?)", (table_id,))
         conn.execute("INSERT INTO meta (key, value) VALUES ('created_wall_ns', ?)", (str(time.time_ns()),))
+        conn.execute("INSERT INTO meta (key, value) VALUES ('chain_genesis', ?)", (genesis,))
+        for key, value in meta.items():
+            conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")

@@ -60,6 +60,7 @@ from .records import (
     LOCK_OUT,
     PAYOUT_VERIFIED,
     PERSON_SOURCES,
+    RAM_CLEAR,
     REFUSED,
     REQUEST,
     ROUND_BEGIN,
@@ -185,6 +186,8 @@ class TableState:
     requests: Mapping[str, RequestOutcome] = field(default_factory=dict)
     """The clients' idempotency keys (of the current and the last rounds, at most
     :data:`MAX_REQUESTS`) and what each was answered."""
+    carried_meters: Mapping[str, Cents] = field(default_factory=dict)
+    """The meters a RAM clear carried over from the archived journal (its ``ram_clear`` record)."""
 
     def pending_payouts(self) -> tuple[PendingPayout, ...]:
         """The flagged payouts of the last rounds no floorperson has verified yet, oldest first.
@@ -258,6 +261,10 @@ class TableState:
             return dataclasses.replace(step, awaiting_floor=None)
         if kind == REQUEST:
             return step._apply_request(record)
+        if kind == RAM_CLEAR:
+            if seq != 1:
+                raise TableRefusal("a RAM clear is the first record of a new journal (tablectl journal new)")
+            return dataclasses.replace(step, carried_meters=_meters(body.get("meters", {}), seq))
         if kind in (REFUSED, COMMAND, STARTED):
             return step
         close = difflib.get_close_matches(str(kind), KINDS, n=1, cutoff=0.6)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import logging
 import os
 import sqlite3
 from collections.abc import Mapping, Sequence
@@ -16,11 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from .chain import ChainHead, OutboxRow, chain_hash
 from .errors import JournalBusy, JournalWriteError
+from .marker import HeadMarker, MarkerWriter
 from .outbox import OutboxEntry
 from .records import JournalRecord
 from .schema import INSERT_EVENT, INSERT_OUTBOX
 from .state import TableState
+
+log = logging.getLogger("controller.journal")
 
 
 def lock_writer(path: Path) -> TextIO:
@@ -61,12 +66,30 @@ Outcome = tuple[PendingAppend, "tuple[OutboxEntry, ...] | BaseException"]
 class Store:
     """The writing connection. Used by one thread at a time (the writer thread)."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, table_id: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, table_id: str, head: ChainHead) -> None:
         self.conn = conn
         self.path = path
         self.table_id = table_id
         self.outbox_seq = self._max_outbox()
         self.failed_epoch = -1
+        self.head = head
+        """The chain's last committed record (seq and hash): what the next record chains to."""
+        self._marked = head
+        self._marker = MarkerWriter(path)
+
+    def mark_head(self) -> None:
+        """Write the head marker if a commit moved the head (after the commit: the marker may lag
+        the journal, never lead it). A failure is logged: the old marker, behind the journal, is
+        still true."""
+        head = self.head
+        if head == self._marked:
+            return
+        try:
+            self._marker.write(HeadMarker(self.table_id, head, clean=False))
+        except OSError as exc:
+            log.error("journal: the head marker was not written (seq %d): %s", head.seq, exc)
+            return
+        self._marked = head
 
     def _max_outbox(self) -> int:
         return int(self.conn.execute("SELECT coalesce(max(seq), 0) FROM outbox").fetchone()[0])
@@ -87,6 +110,7 @@ class Store:
         done: list[Outcome] = []
         failure: tuple[int, BaseException] | None = None
         next_out = self.outbox_seq
+        chained = self.head
         try:
             conn.execute("BEGIN IMMEDIATE")
             for i, item in enumerate(live):
@@ -105,7 +129,13 @@ class Store:
                         r.kind,
                         item.body,
                     )
-                    conn.execute(INSERT_EVENT, row)
+                    messages: list[OutboxRow] = []
+                    for message_id, kind, text, _ in item.outbox:
+                        messages.append((next_out + 1 + len(messages), message_id, kind, text))
+                    # § 639a / GLI-11 critical memory: each record's hash covers the one before
+                    # it and its own bytes, its outbox messages included (chain.py).
+                    digest = chain_hash(conn, chained.hash, row, messages)
+                    conn.execute(INSERT_EVENT, (*row, digest))
                     entries = []
                     for message_id, kind, text, payload in item.outbox:
                         next_out += 1
@@ -129,6 +159,7 @@ class Store:
                     next_out = before
                     failure = (i, exc)
                     break
+                chained = ChainHead(r.seq, digest)
                 done.append((item, tuple(entries)))
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
@@ -143,6 +174,10 @@ class Store:
             outcomes.extend((item, _earlier_failed(item)) for item in live[1:])
             return outcomes
         self.outbox_seq = next_out
+        self.head = chained
+        # Before anyone is told: a record acknowledged is one the marker vouches for, so a lost
+        # or torn -wal can never take it silently.
+        self.mark_head()
         outcomes.extend(done)
         if failure is not None:
             i, error = failure
@@ -184,6 +219,13 @@ class Store:
             # Fold the WAL back into the database while nobody waits for it.
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.conn.close()
+        try:
+            # Closed by the daemon: the next start is not an unclean shutdown.
+            self._marker.write(HeadMarker(self.table_id, self.head, clean=True))
+        except OSError as exc:
+            log.error("journal: the head marker was not written at close (seq %d): %s", self.head.seq, exc)
+        finally:
+            self._marker.close()
 
 
 def _earlier_failed(item: PendingAppend) -> JournalWriteError:

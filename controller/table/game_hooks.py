@@ -42,8 +42,9 @@ def sensed_wager(submission: Submission, seat: int) -> Event:
 
 
 def opening_meters(submission: Submission, state: TableState) -> dict[str, Cents]:
-    """The meters a new round begins with: the last journaled, else the Rules Submission's
-    initial amount (§ 639a.12(d)(3)). The central meter's amounts come over the link."""
+    """The meters a new round begins with: the last journaled, else those a RAM clear carried
+    over, else the Rules Submission's initial amount (§ 639a.12(d)(3)). The central meter's
+    amounts come over the link."""
     rules = submission.rules
     if not getattr(rules, "progressive_offered", False):
         return {}
@@ -51,6 +52,8 @@ def opening_meters(submission: Submission, state: TableState) -> dict[str, Cents
         meters = (summary.settlement or {}).get("meters")
         if isinstance(meters, Mapping) and isinstance(meters.get(PROGRESSIVE), str):
             return {PROGRESSIVE: parse_money(meters[PROGRESSIVE], "meter")}
+    if PROGRESSIVE in state.carried_meters:
+        return {PROGRESSIVE: state.carried_meters[PROGRESSIVE]}
     initial = getattr(rules, "progressive_initial", None)
     return {PROGRESSIVE: initial} if isinstance(initial, int) else {}
 

@@ -1,0 +1,88 @@
+"""A "RAM clear": the journal archived and a new one begun, chained to it (``tablectl journal new``).
+
+Critical memory is cleared only by a technician who signs in with a PIN (the caller checks it), with
+the daemon stopped (the journal's writer lock), between rounds. The old journal must pass the check
+the daemon runs at start (:mod:`.integrity`): a journal that fails it is kept for the
+investigation, never cleared. Then:
+
+1. the old journal is closed cleanly and renamed, with its head marker, to
+   ``<journal>.<UTC time>.archived`` (``.head`` beside it): nothing is deleted;
+2. a new journal is created at the same path, its chain beginning from the old one's last hash
+   (``meta.chain_genesis``), ``meta.previous_journal`` naming the archive;
+3. its first record is ``ram_clear``: the archive, its last seq and hash, the meters carried over
+   (the last journaled: § 639a.12(d)(3) meters never restart from the initial amount because a
+   file was cleared), and the technician as the actor.
+
+docs/journal.md "RAM clear".
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..rules.money import Cents, parse_money
+from .errors import JournalError
+from .facade import Journal
+from .marker import marker_path, sync_directory
+from .reader import JournalReader
+from .records import RamClear
+from .state import TableState
+
+
+@dataclass(frozen=True)
+class Cleared:
+    archive: Path
+    previous_seq: int
+    previous_hash: str
+    meters: Mapping[str, Cents]
+    table_id: str
+
+
+def standing_meters(state: TableState) -> dict[str, Cents]:
+    """The meters as they stand: the last settlement's, else the last round's, else those the
+    journal itself carried over."""
+    for summary in reversed(state.recent):
+        meters = (summary.settlement or {}).get("meters")
+        if isinstance(meters, Mapping) and meters:
+            return {str(k): parse_money(str(v), f"meters.{k}") for k, v in meters.items()}
+    return dict(state.carried_meters)
+
+
+async def ram_clear(path: Path, actor: str, now: datetime.datetime | None = None) -> Cleared:
+    """Archive the journal at ``path`` and begin a new one chained to it; ``actor`` did it."""
+    if not actor or not actor.strip():
+        raise ValueError("a RAM clear names the technician who does it")
+    with JournalReader(path) as reader:
+        table_id = reader.table_id
+    old = await Journal.open(path, table_id, create=False)  # the start check, and the writer lock
+    try:
+        state, head = old.state, old.chain_head
+        if state.current is not None:
+            raise JournalError(
+                f"{path}: round {state.current.round_id} is open; settle or void it before a RAM clear"
+            )
+        meters = standing_meters(state)
+    finally:
+        await old.close()
+    stamp = (now or datetime.datetime.now(datetime.UTC)).strftime("%Y%m%dT%H%M%SZ")
+    archive = path.with_name(f"{path.name}.{stamp}.archived")
+    if archive.exists():
+        raise JournalError(f"{archive}: an archive of that name exists already; try again in a second")
+    for suffix in ("-wal", "-shm"):
+        leftover = path.with_name(path.name + suffix)
+        if leftover.exists():  # closed cleanly: SQLite removed them; if not, they go with it
+            os.replace(leftover, archive.with_name(archive.name + suffix))
+    os.replace(marker_path(path), marker_path(archive))
+    os.replace(path, archive)
+    sync_directory(path)
+    meta = {"previous_journal": archive.name, "previous_seq": str(head.seq)}
+    new = await Journal.open(path, table_id, create=True, genesis=head.hash, meta=meta)
+    try:
+        await new.append(RamClear(archive.name, head.seq, head.hash, meters), source="tablectl", actor=actor)
+    finally:
+        await new.close()
+    return Cleared(archive, head.seq, head.hash, meters, table_id)

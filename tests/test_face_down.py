@@ -1,0 +1,170 @@
+"""Face-down cards stay face down: a subscriber with no role never sees a card while a round is
+dealt; the dealer's screen and a signed-in floorperson do (issue 9, item 6; controller/api/face_down.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+from controller.api import ApiServer
+from controller.api.face_down import WITHHELD, for_no_role
+from controller.api_client import ApiClient
+from controller.auth import Authenticator
+from sim.bench_rig import SEAT_PINS, BenchRig
+from tests.test_api import FLOOR, GROUP, TableHandler, users_file, users_template
+
+__all__ = ["users_file", "users_template"]  # fixtures from test_api, used here by name
+
+NOBODY: Final = 65534
+HANDS: Final[dict[int | str, str]] = {3: "Kh Kd 8c 8s 2h", 5: "Ac Qd Jd 6h 3s", "dealer": "As Ks 9d 6c 4h"}
+
+
+@pytest.fixture
+def short_dir() -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix="face-", dir="/tmp"))
+    path.chmod(0o755)  # a subscriber of another uid reaches the socket through its group
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+NOTIFICATIONS: Final = [
+    ("input", {"source": "shoe", "type": "card_read", "card": "Kh"}),
+    (
+        "event",
+        {"seq": 7, "kind": "event", "round": "r1", "body": {"type": "cards", "to": 3, "cards": "Kh Kd"}},
+    ),
+    (
+        "event",
+        {
+            "seq": 8,
+            "kind": "event",
+            "round": "r1",
+            "body": {"type": "hole_card_reader", "result": "blackjack"},
+        },
+    ),
+    (
+        "event",
+        {
+            "seq": 9,
+            "kind": "refused",
+            "round": "r1",
+            "body": {"entry": {"kind": "event", "body": {"type": "cards", "to": 9, "cards": "2c 3c"}}},
+        },
+    ),
+]
+
+
+def test_what_a_peer_with_no_role_is_shown() -> None:
+    shown = [for_no_role(topic, data) for topic, data in NOTIFICATIONS]
+    assert shown[0]["card"] == WITHHELD
+    assert shown[1]["body"] == {"type": "cards", "to": 3, "cards": WITHHELD}
+    assert shown[2]["body"] == {"type": "hole_card_reader", "result": WITHHELD}
+    assert shown[3]["body"]["entry"]["body"]["cards"] == WITHHELD
+    assert (
+        "Kh" not in json.dumps(shown)
+        and "2c" not in json.dumps(shown)
+        and "blackjack" not in json.dumps(shown)
+    )
+    # No card, nothing changed (the same object: not even encoded again).
+    status = {"seq": 10, "kind": "lock_out", "round": None, "body": {"reason": "link lost"}}
+    assert for_no_role("event", status) is status
+    settled = {
+        "seq": 11,
+        "kind": "round_settled",
+        "round": "r1",
+        "body": {"settlement": {"hand": "two pair"}},
+    }
+    assert for_no_role("event", settled) is settled  # shown down by then
+
+
+@pytest.mark.asyncio
+async def test_subscribers_with_and_without_a_role(short_dir: Path, users_file: Path) -> None:
+    server = ApiServer(TableHandler(), short_dir / "run" / "api.sock", GROUP, Authenticator(users_file))
+    async with (
+        server,
+        await ApiClient.connect(server.socket_path) as nobody,
+        await ApiClient.connect(server.socket_path) as floor,
+    ):
+        await nobody.subscribe(["input", "event"])
+        await floor.subscribe(["input", "event"], auth=FLOOR)
+        for topic, data in NOTIFICATIONS:
+            server.publish(topic, data)
+        seen: dict[str, list[Any]] = {"nobody": [], "floor": []}
+        for name, client in (("nobody", nobody), ("floor", floor)):
+            notes = client.notifications()
+            async with asyncio.timeout(5):
+                while len(seen[name]) < len(NOTIFICATIONS):
+                    seen[name].append((await anext(notes)).data)
+        assert seen["floor"] == [data for _, data in NOTIFICATIONS]
+        assert seen["nobody"] == [for_no_role(topic, data) for topic, data in NOTIFICATIONS]
+
+
+WATCHER: Final = """
+import asyncio, sys
+async def main():
+    reader, writer = await asyncio.open_unix_connection(sys.argv[1], limit=2**20)
+    writer.write(b'{"id": 1, "cmd": "subscribe", "args": {"topics": ["input", "event", "state"]}}\\n')
+    await writer.drain()
+    while line := await reader.readline():
+        sys.stdout.write(line.decode())
+        sys.stdout.flush()
+asyncio.run(main())
+"""
+
+
+@pytest.mark.asyncio
+async def test_the_daemon_never_shows_a_peer_with_no_role_a_face_down_card() -> None:
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    if os.geteuid() != 0 or python is None:
+        pytest.skip("needs root (and /usr/bin/python3) to subscribe under another uid")
+    directory = Path(tempfile.mkdtemp(prefix="face-", dir="/tmp"))
+    directory.chmod(0o755)
+    try:
+        async with BenchRig(directory) as rig:
+            watcher = await asyncio.create_subprocess_exec(
+                python, "-c", WATCHER, str(rig.socket), user=NOBODY, group=os.getgid(), stdout=subprocess.PIPE
+            )
+            assert watcher.stdout is not None
+            first = json.loads(await asyncio.wait_for(watcher.stdout.readline(), 10))
+            assert first["ok"] is True  # subscribed, with no role
+            async with await ApiClient.connect(rig.socket) as dealer:
+                await dealer.subscribe(["input", "event"])
+                for seat in (3, 5):
+                    assert seat in SEAT_PINS
+                    await dealer.submit_event(
+                        {"type": "wager", "seat": seat, "wager": "ante", "amount": "5.00"}
+                    )
+                await rig.press_lock_out()
+                for position, cards in HANDS.items():
+                    await rig.deal(position, cards)
+                reads: list[str] = []
+                notes = dealer.notifications()
+                async with asyncio.timeout(10):
+                    while len(reads) < 15:
+                        note = await anext(notes)
+                        if note.topic == "input" and note.data.get("type") == "card_read":
+                            reads.append(note.data["card"])
+                assert sorted(reads) == sorted(" ".join(HANDS.values()).split())  # the dealer sees them
+            await asyncio.sleep(0.3)
+            watcher.terminate()
+            out, _ = await watcher.communicate()
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    lines = [json.loads(line) for line in out.decode().splitlines()]
+    card_reads = [n for n in lines if n.get("notify") == "input" and n["data"].get("type") == "card_read"]
+    stacks = [n for n in lines if n.get("notify") == "event" and n["data"]["body"].get("type") == "cards"]
+    assert len(card_reads) == 15 and len(stacks) == 3  # it heard every card, and was shown none
+    assert {n["data"]["card"] for n in card_reads} == {WITHHELD}
+    assert {n["data"]["body"]["cards"] for n in stacks} == {WITHHELD}
+    text = out.decode()
+    assert not any(f'"{card}' in text or f" {card}" in text for card in " ".join(HANDS.values()).split())
