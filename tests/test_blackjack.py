@@ -942,12 +942,31 @@ def test_bad_beat_a_drawn_20_beaten_by_a_drawn_21() -> None:
 # --- the payout limit ---------------------------------------------------------------------------------------
 
 
-def test_payout_limit_holds_odds_but_not_a_share_of_the_meter() -> None:
-    r = rules({"payout_limit": "500.00"})
-    s = simple_round({1: ("As Ks", {"blackjack": "10.00", "house_money": "100.00"})}, "6d", "Tc", r)
-    o = outcome(s, 1, "house_money")
-    check(o, Result.WIN, "+500.00")  # 9 to 1 on 100.00 = 900.00, held to 500.00
-    assert o.flags == (PAYOUT_LIMITED,)
+OUTSIDE_ROYAL_MATCH = (
+    "§ 633a.13(o): \"Any maximum payout limit established by the certificate holder shall apply only to "
+    'payouts of Royal Match 21 Wagers and King\'s Bounty Wagers"'
+)
+
+
+def test_payout_limit_holds_no_wager_this_table_offers() -> None:
+    # § 633a.13(o): "Any maximum payout limit established by the certificate holder shall apply only
+    # to payouts of Royal Match 21 Wagers and King's Bounty Wagers" (neither is offered here), so a
+    # $1,000 Three Card Poker straight flush pays 40 to 1 ($40,000) and a $3,000 House Money ace-king
+    # suited 9 to 1 ($27,000) in full, past the $25,000 payout_limit the Rules Submission files.
+    r = rules({"payout_limit": "25000.00"})
+    s = simple_round(
+        {
+            1: ("5h 6h", {"blackjack": "10.00", "three_card_poker": "1000.00"}),
+            2: ("As Ks", {"blackjack": "10.00", "house_money": "3000.00"}),
+        },
+        "7h",
+        "Tc",
+        r,
+    )
+    for seat, wager_name, net in ((1, "three_card_poker", "+40000.00"), (2, "house_money", "+27000.00")):
+        o = outcome(s, seat, wager_name)
+        check(o, Result.WIN, net)
+        assert PAYOUT_LIMITED not in o.flags, OUTSIDE_ROYAL_MATCH
     t = Table(r, {"straight_jack": "20000.00"})(
         wager(4, "blackjack", "10.00"), wager(4, "straight_jack", "5.00"), NO_MORE_BETS
     )
@@ -955,6 +974,15 @@ def test_payout_limit_holds_odds_but_not_a_share_of_the_meter() -> None:
     for c in ("As", "4c", "5s", "6h"):
         t(decide(4, "hit"), cards(4, c, decks=SHOE_DECKS))
     check(outcome(t.dealer("Tc").settle(), 4, "straight_jack"), Result.WIN, "+21000.00")
+
+
+def test_payout_limit_below_25000_is_refused() -> None:
+    # § 633a.13(o): "The maximum payout amount shall be at least $25,000 or the maximum amount that
+    # one patron could win per round when betting the maximum possible wager, whichever is greater."
+    assert problems({"payout_limit": "100.00"}) == (
+        "payout_limit 100.00: is below the $25,000 minimum (§ 633a.13(o))",
+    )
+    assert rules({"payout_limit": "25000.00"}).payout_limit == 2_500_000
 
 
 # --- irregularities -----------------------------------------------------------------------------------------
@@ -1455,12 +1483,10 @@ def test_a_compact_record_replays() -> None:
 
 # --- properties ---------------------------------------------------------------------------------------------
 
-LIMIT = money("300.00")
 PROPERTY_RULES = {
     (d, spanish_21): rules(
         {
             "decks": d,
-            "payout_limit": "300.00",
             "split": {"resplit_aces": True},
             # A Spanish 21 table offering the rescue; the six-deck one deals Spanish decks (no 10s).
             "spanish_21": {
@@ -1563,10 +1589,8 @@ def test_random_rounds_replay_and_keep_their_invariants(rng: Any, table: tuple[i
         if o.result is Result.LOSE:
             # A losing wager costs exactly its stake; only a surrender costs half.
             assert o.net == -o.stake or (o.section == "§ 633a.9" and o.net == -(o.stake - o.stake // 2))
-        if o.wager in ("three_card_poker", "house_money"):
-            assert o.net <= LIMIT
-        if o.wager in ("straight_jack", "hit_and_run", "bad_beat") and "of meter" not in o.note:
-            assert o.net <= LIMIT
+        # § 633a.13(o): no payout limit holds a wager this table offers.
+        assert PAYOUT_LIMITED not in o.flags
         if o.wager.startswith("double_down"):
             assert abs(o.net) <= o.stake
         if o.hand.endswith(", rescued"):

@@ -111,7 +111,7 @@ def _add_house_money(state: BlackjackState, seat: int, seat_state: SeatState, ev
         )
     if HOUSE_MONEY not in seat_state.wagers:
         raise IllegalEvent(f"seat {seat} has no House Money Wager")
-    hand, payout, _ = house_money_payout(state.rules, seat_state)
+    hand, payout = house_money_payout(state.rules, seat_state)
     if hand is None:
         raise IllegalEvent(
             f"seat {seat}: the House Money Wager lost; there is no payout to add (§ 633a.7(g)(10))"

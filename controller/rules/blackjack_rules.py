@@ -142,8 +142,11 @@ class BlackjackRules:
         help="the shoe holds Spanish decks: 48 cards, the four 10s removed (jacks, queens, kings stay)",
     )
     payout_limit: Cents | None = payout_limit_option(
-        "§ 633a.2(b)(16)",
-        "payout limit per hand on the optional wagers' odds payouts (not shares of a meter)",
+        "§ 633a.13(o)",
+        "the payout limit the layout inscribes (§ 633a.2(b)(16)), at least $25,000; it holds no wager "
+        "offered here: it applies only to Royal Match 21 and King's Bounty Wagers (§ 633a.13(o))",
+        minimum=AGGREGATE_MINIMUM,
+        minimum_rule="the $25,000 minimum",
     )
     aggregate_maximum: Cents | None = option(
         "royal_match_kings_bounty.maximum_payout",

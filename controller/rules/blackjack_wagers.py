@@ -61,8 +61,7 @@ from .engine import IllegalEvent
 from .hand import HandValue
 from .money import Award, Cents, MeterShare, Odds, format_money, parse_award, pay_from_meter, split_evenly
 from .options import paytable
-from .payout_limit import PayoutLimit
-from .settlement import FLOORPERSON_VERIFY, NOT_FROM_INVENTORY, PAYOUT_LIMITED, Outcome, Result
+from .settlement import FLOORPERSON_VERIFY, NOT_FROM_INVENTORY, Outcome, Result
 from .three_card import blackjack_three_card_hand
 
 if TYPE_CHECKING:  # the engine imports this module; these names only annotate
@@ -212,33 +211,21 @@ def for_one(odds: Odds) -> Fraction:
     return Fraction(odds.pays, odds.per) + (1 if odds.kind == "to" else 0)
 
 
-PAYOUT_LIMIT_SECTION: Final = "§ 633a.2(b)(16)"
-"""The payout limit per hand on the optional wagers' odds payouts (not shares of a meter)."""
-
-
-def limited(payout: Cents, limit: Cents | None) -> tuple[Cents, bool]:
-    """``payout`` held to the payout limit per hand (§ 633a.2(b)(16)); and whether it was."""
-    return PayoutLimit(limit, PAYOUT_LIMIT_SECTION).hold(payout)
-
-
 def pay_odds(
     seat: int,
     wager: str,
     stake: Cents,
     odds: Odds,
     *,
-    limit: Cents | None,
     hand: str,
     section: str,
     note: str = "",
 ) -> Outcome:
-    """A winning wager paid at ``odds``, held to the payout limit per hand."""
-    net, was_limited = limited(odds.net(stake), limit)
-    flags = (PAYOUT_LIMITED,) if was_limited else ()
-    words = f"{odds}" + (f", held to the payout limit {format_money(limit or 0)}" if was_limited else "")
-    if note:
-        words = f"{words}; {note}"
-    return Outcome(seat, wager, stake, Result.WIN, net, hand, section, words, flags)
+    """A winning wager paid at ``odds`` in full: § 633a.13(o) "Any maximum payout limit established
+    by the certificate holder shall apply only to payouts of Royal Match 21 Wagers and King's
+    Bounty Wagers", and neither is offered here."""
+    words = f"{odds}; {note}" if note else f"{odds}"
+    return Outcome(seat, wager, stake, Result.WIN, odds.net(stake), hand, section, words)
 
 
 def lose(seat: int, wager: str, stake: Cents, *, hand: str, section: str, note: str) -> Outcome:
@@ -271,7 +258,6 @@ def pay_progressive(
     progressive: Progressive,
     claims: Sequence[Claim],
     meter: Cents | None,
-    limit: Cents | None,
 ) -> tuple[list[Outcome], Cents | None]:
     """Settle ``claims`` (in the dealer's order, from the right) and give the meter after them.
 
@@ -282,8 +268,9 @@ def pay_progressive(
     (o)(3)(ii)(C)): the meter as it stands when the first of them is paid is
     divided equally (the odd cent stays on the meter's side, that is with the
     house), and the meter goes back to its reset amount. Odds added to a share
-    ("and 200 to 1") are paid on the player's own wager. The payout limit per
-    hand holds only awards that are odds alone, not a share of the meter.
+    ("and 200 to 1") are paid on the player's own wager. No payout limit holds
+    them (§ 633a.13(o): a limit applies "only to payouts of Royal Match 21 Wagers
+    and King's Bounty Wagers").
     """
     sharing = sum(1 for c in claims if isinstance(c.award, MeterShare) and c.award.percent == 100)
     shared: Cents | None = None
@@ -305,11 +292,8 @@ def pay_progressive(
         flags: list[str] = []
         if isinstance(award, Odds):
             high_odds = for_one(award) >= FLOORPERSON_ODDS
-            net, was_limited = limited(award.net(claim.stake), limit)
+            net = award.net(claim.stake)
             note = str(award)
-            if was_limited:
-                flags.append(PAYOUT_LIMITED)
-                note += f", held to the payout limit {format_money(limit or 0)}"
         else:
             if meter is None:
                 raise IllegalEvent(
@@ -426,16 +410,16 @@ def check_progressives(rules: BlackjackRules) -> Iterator[str]:
 # --- settling the optional wagers of a round ----------------------------------------------------------
 
 
-def house_money_payout(rules: BlackjackRules, seat_state: SeatState) -> tuple[str | None, Cents, bool]:
-    """The House Money hand, its payout held to the payout limit, and whether it was held."""
+def house_money_payout(rules: BlackjackRules, seat_state: SeatState) -> tuple[str | None, Cents]:
+    """The House Money hand and its payout by § 633a.13(n), in full (§ 633a.13(o): a payout limit
+    applies "only to payouts of Royal Match 21 Wagers and King's Bounty Wagers")."""
     stake = seat_state.wagers.get(HOUSE_MONEY)
     if stake is None:
-        return None, 0, False
+        return None, 0
     hand, odds = house_money_award(seat_state.initial, rules.decks)
     if hand is None or odds is None:
-        return None, 0, False
-    payout, was_limited = limited(odds.net(stake), rules.payout_limit)
-    return hand, payout, was_limited
+        return None, 0
+    return hand, odds.net(stake)
 
 
 def settle_second_card(state: BlackjackState) -> list[Outcome]:
@@ -463,7 +447,6 @@ def settle_second_card(state: BlackjackState) -> list[Outcome]:
                         THREE_CARD_POKER,
                         stake,
                         award,
-                        limit=rules.payout_limit,
                         hand=value.words,
                         section=THREE_CARD_POKER_SECTION,
                     )
@@ -504,7 +487,7 @@ def house_money_wins(rules: BlackjackRules, seat: SeatState) -> bool:
 def house_money_outcome(state: BlackjackState, number: int, seat: SeatState) -> Outcome:
     """The House Money Wager settled: collected, or paid by § 633a.13(n), added to the wager or not."""
     stake = seat.wagers[HOUSE_MONEY]
-    hand, payout, was_limited = house_money_payout(state.rules, seat)
+    hand, payout = house_money_payout(state.rules, seat)
     table = "(n)(1) single deck" if state.rules.decks == 1 else "(n)(2) multiple decks"
     if hand is None:
         return lose(
@@ -518,8 +501,6 @@ def house_money_outcome(state: BlackjackState, number: int, seat: SeatState) -> 
     _, odds = house_money_award(seat.initial, state.rules.decks)
     assert odds is not None
     note = f"{odds} ({table})"
-    if was_limited:
-        note += f", held to the payout limit {format_money(payout)}"
     if seat.house_money_added:
         rest = payout - seat.house_money_added
         note += (
@@ -529,9 +510,8 @@ def house_money_outcome(state: BlackjackState, number: int, seat: SeatState) -> 
             note += f", {format_money(rest)} handed to the player"
     elif state.reader == "blackjack":
         note += "; the dealer has a Blackjack (§ 633a.7(g)(10)(i)(A))"
-    flags = (PAYOUT_LIMITED,) if was_limited else ()
     words = house_money_value(seat.initial).words
-    return Outcome(number, HOUSE_MONEY, stake, Result.WIN, payout, words, HOUSE_MONEY_SECTION, note, flags)
+    return Outcome(number, HOUSE_MONEY, stake, Result.WIN, payout, words, HOUSE_MONEY_SECTION, note)
 
 
 def _progressive(state: BlackjackState, wager: str) -> Progressive:
@@ -627,7 +607,7 @@ def settle_remaining(state: BlackjackState, meters: dict[str, Cents]) -> list[Ou
         if not claims:
             continue
         outcomes, after = pay_progressive(
-            _progressive(state, wager), claims, meters.get(wager), state.rules.payout_limit
+            _progressive(state, wager), claims, meters.get(wager)
         )
         if after is not None:
             meters[wager] = after
