@@ -943,8 +943,8 @@ def test_bad_beat_a_drawn_20_beaten_by_a_drawn_21() -> None:
 
 
 OUTSIDE_ROYAL_MATCH = (
-    "§ 633a.13(o): \"Any maximum payout limit established by the certificate holder shall apply only to "
-    'payouts of Royal Match 21 Wagers and King\'s Bounty Wagers"'
+    '§ 633a.13(o): "Any maximum payout limit established by the certificate holder shall apply only to '
+    "payouts of Royal Match 21 Wagers and King's Bounty Wagers\""
 )
 
 

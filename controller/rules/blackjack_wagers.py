@@ -606,9 +606,7 @@ def settle_remaining(state: BlackjackState, meters: dict[str, Cents]) -> list[Ou
                     claims.append(claim)
         if not claims:
             continue
-        outcomes, after = pay_progressive(
-            _progressive(state, wager), claims, meters.get(wager)
-        )
+        outcomes, after = pay_progressive(_progressive(state, wager), claims, meters.get(wager))
         if after is not None:
             meters[wager] = after
         for o in outcomes:
