@@ -983,7 +983,7 @@ def test_every_fixed_progressive_row(row: str) -> None:
 
 
 def test_progressive_shares_of_the_meter_paid_in_order() -> None:
-    """A share of the meter as it stands when that player is paid; never below the reset amount."""
+    """A share of the meter as it stands when that player is paid; 100% resets it."""
     hands = {
         "dealer": "Tc Td 9d 6d Qc 3c Kc",
         "5": FORTUNE_ROWS["seven-card straight flush with a joker"],  # 10% of meter: 1,234.56 (rounded down)

@@ -848,15 +848,30 @@ def test_a_meter_share_waits_for_the_meter_and_meter_events_are_checked() -> Non
     t.dealer("Tc")
     with pytest.raises(IllegalEvent, match="straight_jack meter is not known"):
         t.settle()
-    t.refuses(meter("straight_jack", "4999.99"), "below its reset amount 5000.00")
     t.refuses(meter("progressive", "9000.00"), "no 'progressive' meter")
     t(meter("straight_jack", "9000.00"))
     check(outcome(t.settle(), 4, "straight_jack"), Result.WIN, "+10000.00")  # 9,000.00 + 200 x 5.00
 
 
+def test_a_share_leaves_the_meter_below_its_reset_amount() -> None:
+    # § 633a.7(o)(3)(ii)(C): "Pay the player the winning Straight Jack Progressive Wager in accordance
+    # with § 633a.13(m)": "10% of meter and 200 to 1" is 10% of the meter as it stands, and the meter
+    # keeps the rest: $5,000 - $500 = $4,500, below the $5,000 reset amount (§ 633a.13(m)(2)), which
+    # is where the meter goes after a 100% award. The next round begins at $4,500.
+    t = Table(meters={"straight_jack": "5000.00"})(
+        wager(4, "blackjack", "10.00"), wager(4, "straight_jack", "5.00"), NO_MORE_BETS
+    )
+    t.deal({4: "2h 3d"}, "7c")
+    for c in ("Ad", "4c", "5s", "6h"):
+        t(decide(4, "hit"), cards(4, c, decks=SHOE_DECKS))
+    s = t.dealer("Tc").settle()
+    check(outcome(s, 4, "straight_jack"), Result.WIN, "+1500.00")  # 500.00 + 200 x 5.00
+    assert s.meters["straight_jack"] == money("4500.00")
+    state = GAME.start(rules(), {"straight_jack": money("4500.00")})
+    assert state.meters["straight_jack"] == money("4500.00")
+
+
 def test_meters_at_the_start_are_checked() -> None:
-    with pytest.raises(IllegalEvent, match=r"below its reset amount 5000\.00"):
-        GAME.start(rules(), {"straight_jack": money("4000.00")})
     with pytest.raises(IllegalEvent, match="no 'straight_jack' meter"):
         GAME.start(rules({"straight_jack": {"offered": False}}), {"straight_jack": money("9000.00")})
 

@@ -65,12 +65,8 @@ def check_meter(rules: BlackjackRules, name: str, amount: Cents) -> None:
             f"no {name!r} meter: the meters are those of the progressive wagers offered "
             f"({', '.join(offered) or 'none'})"
         )
-    reset = rules.reset(name)
-    if amount < reset:
-        raise IllegalEvent(
-            f"the {name} meter {dollars(amount)} is below its reset amount {dollars(reset)} "
-            f"(the meter never falls below it)"
-        )
+    # No floor: a share of the meter may leave it below its reset amount (§ 633a.13(m)(2) "initial
+    # and reset amounts": where the meter goes after a 100% award), and the next round begins there.
 
 
 def _meter(state: BlackjackState, event: Event) -> BlackjackState:

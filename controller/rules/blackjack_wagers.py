@@ -262,7 +262,7 @@ def pay_progressive(
     """Settle ``claims`` (in the dealer's order, from the right) and give the meter after them.
 
     A share of the meter is of the meter as it stands when that player is paid,
-    and the meter then holds the rest, never less than its reset amount
+    and the meter then holds the rest, or its reset amount after a 100% award
     (:func:`~.money.pay_from_meter`). When more than one player wins 100% of the
     meter, "each player shall share the maximum amount equally" (§ 633a.7(o)(2)(ii)(C),
     (o)(3)(ii)(C)): the meter as it stands when the first of them is paid is

@@ -94,7 +94,8 @@ class ProgressiveOptions(SideWagerOptions):
     def reset(
         self, default: str | None, *, section: str, minimum: Cents | None = None, minimum_rule: str = ""
     ) -> Any:
-        """``<key>.reset``: the meter's reset amount; a share of the meter never takes it below."""
+        """``<key>.reset``: the meter's reset amount, where a 100% award leaves it; a smaller share
+        may leave it below (§ 639a.12(d)(4))."""
         return self._meter("reset", default, section, minimum, minimum_rule)
 
     def rate(self, *, section: str) -> Any:
