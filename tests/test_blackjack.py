@@ -644,6 +644,22 @@ def test_house_money_added_then_doubled_on_the_whole_wager() -> None:
     assert outcome(s, 1, "blackjack").stake == outcome(s, 1, "double_down").stake == 2500
 
 
+def test_house_money_added_then_a_double_down_must_match_the_entire_wager() -> None:
+    # § 633a.7(g)(10)(ii)(C): "the House Money payout and the Blackjack Wager must be considered the
+    # entire Blackjack Wager. Thus, if the player elects to split ... or doubles down ..., the
+    # player shall match the entire Blackjack Wager." A pair of 7s pays a $10 House Money Wager 3 to 1
+    # (§ 633a.13(n)(2)): $30 added to the $10 Blackjack Wager; a double down is the whole $40.
+    t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "10.00"), NO_MORE_BETS).deal(
+        {1: "7h 7d"}, "6d"
+    )
+    t(decide(1, "add_house_money"))  # 10.00 + 30.00 = 40.00, the entire Blackjack Wager
+    t.refuses(decide(1, "double_down", amount="1.00"), r"shall match the entire Blackjack Wager, 40\.00")
+    t.refuses(decide(1, "double_down", amount="39.99"), r"§ 633a\.7\(g\)\(10\)\(ii\)\(C\)")
+    t(decide(1, "double_down", amount="40.00"), cards(1, "4c", decks=SHOE_DECKS))  # 18
+    s = t.dealer("Tc Ts").settle()  # dealer busts (26)
+    check(outcome(s, 1, "double_down"), Result.WIN, "+40.00")
+
+
 def test_house_money_added_then_split_matches_the_whole_wager() -> None:
     t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"), NO_MORE_BETS).deal(
         {1: "7h 7d"}, "6d"

@@ -202,7 +202,7 @@ def _play(state: BlackjackState, seat: int, seat_state: SeatState, event: Event)
             )
         new = dataclasses.replace(hand, status=DONE, surrendered=True, decisions=count)
     elif action == DOUBLE:
-        new = _double(rules, seat, index, hand, event.amount)
+        new = _double(rules, seat, index, hand, event.amount, bool(seat_state.house_money_added))
     elif action == RESCUE:
         new = _rescue(seat, index, hand)
     else:
@@ -212,7 +212,12 @@ def _play(state: BlackjackState, seat: int, seat_state: SeatState, event: Event)
 
 
 def _double(
-    rules: BlackjackRules, seat: int, index: int, hand: PlayerHand, amount: Cents | None
+    rules: BlackjackRules,
+    seat: int,
+    index: int,
+    hand: PlayerHand,
+    amount: Cents | None,
+    house_money_added: bool,
 ) -> PlayerHand:
     where = f"seat {seat} hand {index}"
     spanish = rules.spanish_21_offered
@@ -238,6 +243,13 @@ def _double(
         raise IllegalEvent(
             f"{where}: a Double Down Wager is more than 0.00 and may not exceed the Blackjack Wager on the "
             f"hand, {dollars(hand.stake)} ({section}; § 633a.7(g)(10)(ii)(C)), not {dollars(stake)}"
+        )
+    if house_money_added and stake != hand.stake:
+        # § 633a.7(g)(10)(ii)(C): with the House Money payout added, "the player shall match the
+        # entire Blackjack Wager" on a double down, as on a split: no smaller double.
+        raise IllegalEvent(
+            f"{where}: the House Money payout was added, so a Double Down Wager shall match the entire "
+            f"Blackjack Wager, {dollars(hand.stake)} (§ 633a.7(g)(10)(ii)(C)), not {dollars(stake)}"
         )
     return dataclasses.replace(hand, double=stake, status=CARD, decisions=hand.decisions + 1)
 
