@@ -869,6 +869,36 @@ def test_a_meter_share_waits_for_the_meter_and_meter_events_are_checked() -> Non
     check(outcome(t.settle(), 4, "straight_jack"), Result.WIN, "+10000.00")  # 9,000.00 + 200 x 5.00
 
 
+def test_straight_jack_odds_of_ten_percent_of_the_meter_are_not_paid_from_inventory() -> None:
+    # § 633a.7(o)(3)(ii)(C): "If a player has won a progressive payout that is 10% or more of the
+    # jackpot amount on the progressive meter, the progressive payout may not be paid from the table
+    # inventory container." A $25 five-card straight at 200 to 1 is $5,000: 10% of a $50,000 meter
+    # (and 100% of a $5,000 one); $4,999.99 of a $50,000.10 meter is not.
+    def five_card_straight(stake: str, meter_amount: str | None) -> Outcome:
+        t = Table(meters={"straight_jack": meter_amount} if meter_amount else {})(
+            wager(4, "blackjack", "10.00"), wager(4, "straight_jack", stake), NO_MORE_BETS
+        )
+        t.deal({4: "2h 3d"}, "7c")
+        for c in ("4c", "5s", "6h"):
+            t(decide(4, "hit"), cards(4, c, decks=SHOE_DECKS))
+        t(decide(4, "stand"))
+        t.dealer("Tc")
+        if meter_amount is None:
+            # The rule needs the meter as it stands: the round waits for it (§ 633a.7(o)(3)(ii)(C)).
+            with pytest.raises(IllegalEvent, match="straight_jack meter is not known"):
+                t.settle()
+            t(meter("straight_jack", "5000.00"))
+        return outcome(t.settle(), 4, "straight_jack")
+
+    for meter_amount in ("5000.00", "50000.00", None):
+        o = five_card_straight("25.00", meter_amount)
+        check(o, Result.WIN, "+5000.00")
+        assert NOT_FROM_INVENTORY in o.flags, meter_amount
+    o = five_card_straight("25.00", "50000.10")
+    check(o, Result.WIN, "+5000.00")
+    assert NOT_FROM_INVENTORY not in o.flags
+
+
 def test_a_share_leaves_the_meter_below_its_reset_amount() -> None:
     # § 633a.7(o)(3)(ii)(C): "Pay the player the winning Straight Jack Progressive Wager in accordance
     # with § 633a.13(m)": "10% of meter and 200 to 1" is 10% of the meter as it stands, and the meter

@@ -290,17 +290,19 @@ def pay_progressive(
             )
             continue
         flags: list[str] = []
+        if meter is None:
+            # A share is of the meter; a payout at odds is held against it to know whether it is paid
+            # from the table inventory container (§ 633a.7(o)(2)(ii)(C), (o)(3)(ii)(C)).
+            raise IllegalEvent(
+                f"the {progressive.wager} meter is not known: seat {claim.seat} won {award}; "
+                f'give a meter event {{"type": "meter", "name": "{progressive.wager}", ...}}'
+            )
+        before = meter
         if isinstance(award, Odds):
             high_odds = for_one(award) >= FLOORPERSON_ODDS
             net = award.net(claim.stake)
             note = str(award)
         else:
-            if meter is None:
-                raise IllegalEvent(
-                    f"the {progressive.wager} meter is not known: seat {claim.seat} won {award}; "
-                    f'give a meter event {{"type": "meter", "name": "{progressive.wager}", ...}}'
-                )
-            before = meter
             if award.percent == 100 and sharing > 1:
                 if shared is None:
                     shared, _odd = split_evenly(meter, sharing)
@@ -314,8 +316,13 @@ def pay_progressive(
             plus = award.plus.net(claim.stake) if award.plus is not None else 0
             net = paid + plus
             high_odds = net + claim.stake >= FLOORPERSON_ODDS * claim.stake
-            if award.percent >= progressive.inventory_percent:
-                flags.append(NOT_FROM_INVENTORY)
+        # § 633a.7(o)(3)(ii)(C): "a progressive payout that is 10% or more of the jackpot amount on
+        # the progressive meter" (Hit and Run, (o)(2)(ii)(C): 100%) is not paid from the table
+        # inventory container: a share of that percent, or any payout, odds too, of that much of the
+        # meter as it stands when the player is paid.
+        share = award.percent if isinstance(award, MeterShare) else Fraction(0)
+        if share >= progressive.inventory_percent or net * 100 >= progressive.inventory_percent * before:
+            flags.append(NOT_FROM_INVENTORY)
         if high_odds:
             flags.insert(0, FLOORPERSON_VERIFY)
         result = Result.WIN if net > 0 else Result.PUSH
@@ -578,8 +585,10 @@ def _bad_beat_hand(state: BlackjackState, seat: SeatState) -> str | None:
 
 
 def unknown_meters(state: BlackjackState) -> tuple[tuple[str, int, Award], ...]:
-    """``(wager, seat, award)`` for each progressive wager that wins a share of a meter the round
-    does not know: the round waits for that meter before it is settled (:func:`pay_progressive`)."""
+    """``(wager, seat, award)`` for each progressive wager that wins (a share of the meter, or odds:
+    whether they are paid from the table inventory container depends on the meter,
+    § 633a.7(o)(3)(ii)(C)) on a meter the round does not know: the round waits for that meter
+    before it is settled (:func:`pay_progressive`)."""
     out = []
     for wager in PROGRESSIVES:
         if wager in state.meters:
@@ -588,7 +597,7 @@ def unknown_meters(state: BlackjackState) -> tuple[tuple[str, int, Award], ...]:
             seat = state.seats[number]
             if wager in seat.wagers:
                 claim = _claim(state, number, seat, wager)
-                if claim is not None and isinstance(claim.award, MeterShare):
+                if claim is not None and claim.award is not None:
                     out.append((wager, number, claim.award))
     return tuple(out)
 
