@@ -1320,6 +1320,35 @@ def test_spanish_21_double_down_on_two_or_more_cards_of_a_split_pair() -> None:
     ]
 
 
+def test_spanish_21_double_down_on_split_aces_when_the_submission_files_it() -> None:
+    # § 635a.10(a): "A player may double down on two or more cards dealt to him or two or more cards
+    # of any split pair": split aces are a split pair. Where split aces take one card each
+    # (§ 633a.11; Spanish 21's own splitting section is not in our copy) the table files which
+    # it follows: spanish_21.double_split_aces (default false: one card each, no double).
+    r = spanish({"spanish_21": {"rescue": False, "double_split_aces": True}})
+    assert r.spanish_21_double_split_aces
+    t = Table(r)(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "As Ad"}, "6h")
+    t(decide(1, "split"), cards(1, "5c", decks=SHOE_DECKS))  # hand 0: A-5, soft 16, waits for a decision
+    t.refuses(decide(1, "hit"), "split aces receive one card each")
+    t(decide(1, "double_down"), cards(1, "4h", decks=SHOE_DECKS))  # A-5-4: 20, one card only
+    t(cards(1, "9d", 1, decks=SHOE_DECKS), decide(1, "stand", hand=1))  # hand 1: A-9, 20
+    s = t.dealer("Th 3c").settle()  # 19
+    assert [(o.wager, o.result, o.net) for o in s.outcomes] == [
+        ("blackjack", Result.WIN, 1000),
+        ("double_down", Result.WIN, 1000),
+        ("blackjack.1", Result.WIN, 1000),
+    ]
+    # Filed false (today's reading), the split aces take one card each and no double.
+    t = Table(spanish())(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "As Ad"}, "6h")
+    t(decide(1, "split"), cards(1, "5c", decks=SHOE_DECKS))
+    assert t.state.turn == (1, 1)  # hand 0 is done with its one card
+    t.refuses(decide(1, "double_down"), "out of turn")
+    assert problems({"spanish_21": {"double_split_aces": True}}) == (
+        "spanish_21.double_split_aces true: doubling on split aces follows the Spanish 21 Double Down "
+        "Wager; it is offered only at a Spanish 21 table (set spanish_21.offered) (§ 635a.10(a))",
+    )
+
+
 def test_only_one_additional_card_on_a_spanish_21_double_down() -> None:
     # With the rescue offered, the doubled hand waits for "stand" or "rescue" and takes nothing else.
     t = Table(spanish())(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
@@ -1554,6 +1583,7 @@ PROPERTY_RULES = {
                 "offered": spanish_21,
                 "rescue": spanish_21,
                 "spanish_deck": spanish_21 and d == 6,
+                "double_split_aces": spanish_21,
             },
         }
     )

@@ -221,9 +221,10 @@ def _double(
 ) -> PlayerHand:
     where = f"seat {seat} hand {index}"
     spanish = rules.spanish_21_offered
-    if hand.split_aces:
+    if hand.split_aces and not (spanish and rules.spanish_21_double_split_aces):
         raise IllegalEvent(
-            f"{where}: split aces take one card each, so a Double Down Wager is not on split aces (§ 633a.11)"
+            f"{where}: split aces take one card each, so a Double Down Wager is not on split aces "
+            f"(§ 633a.11; at a Spanish 21 table that files spanish_21.double_split_aces, {SPANISH_21_DOUBLE})"
         )
     if len(hand.cards) != 2 and not spanish:
         raise IllegalEvent(

@@ -134,6 +134,13 @@ class BlackjackRules:
         section="§ 635a.10; § 601a.2",
         help="after the double-down card, the player may forfeit the original wager and take back the double",
     )
+    spanish_21_double_split_aces: bool = option(
+        "spanish_21.double_split_aces",
+        boolean,
+        False,
+        section="§ 635a.10(a); § 601a.2",
+        help='a split ace, after its one card, may double down: "two or more cards of any split pair"',
+    )
     spanish_deck: bool = option(
         "spanish_21.spanish_deck",
         boolean,
@@ -231,6 +238,11 @@ def check_spanish_21(rules: BlackjackRules) -> Iterator[str]:
             yield (
                 "spanish_21.rescue true: the rescue follows a Spanish 21 Double Down Wager; it is offered "
                 "only at a Spanish 21 table (set spanish_21.offered) (§ 635a.10)"
+            )
+        if rules.spanish_21_double_split_aces:
+            yield (
+                "spanish_21.double_split_aces true: doubling on split aces follows the Spanish 21 Double "
+                "Down Wager; it is offered only at a Spanish 21 table (set spanish_21.offered) (§ 635a.10(a))"
             )
         if rules.spanish_deck:
             yield (
