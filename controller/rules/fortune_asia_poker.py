@@ -188,6 +188,23 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
             and max(state.stake(s, FORTUNE_BONUS), state.stake(s, PROGRESSIVE)) >= rules.envy_qualifying_wager
         ]
 
+    def _envy_areas(self, state: AsiaPokerState, lammers: list[int]) -> list[int]:
+        """The areas Envy Bonuses are paid at: one per player with an Envy lammer (§ 659a.11(h)(1)(ii)
+        "to each player who has an Envy lammer at the player's betting position").
+
+        A player on two adjacent areas (§ 659a.7(f), the ``second_area`` event) with a lammer on
+        each is one player: he is paid one Envy Bonus for each other player's qualifying hand, at
+        the area whose hand he sets first (the larger wager; equal, the higher seat). With one
+        lammer, at that area. docs/games/asia-poker.md gives the other reading.
+        """
+        out: list[int] = []
+        for seat in lammers:
+            partner = state.partner(seat)
+            if partner in lammers and self._first_of_pair(state, seat, partner) != seat:
+                continue
+            out.append(seat)
+        return out
+
     def settle_optional(self, ctx: Settling, seat: int, limit: PayoutLimit) -> list[Outcome]:
         """The Fortune Bonus, Insurance and Progressive Payout Wagers, in order (§ 659a.11(h)(1)-(3), (i))."""
         state = ctx.state
@@ -332,10 +349,13 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
             if hand.row is not None and hand.at_least(rules.envy_qualifying_hand):
                 holders.append((seat, hand.row))
         out: list[Outcome] = []
-        for seat in reversed(lammers):
+        for seat in reversed(self._envy_areas(state, lammers)):
+            partner = state.partner(seat)
             for holder, row in holders:
-                if holder == seat:
-                    continue  # "not entitled to an Envy Bonus for his own hand"
+                if holder in (seat, partner):
+                    # "A player is not entitled to an Envy Bonus for his own hand": a player on two
+                    # adjacent areas (§ 659a.7(f)) holds both hands.
+                    continue
                 amount = rules.envy_amount(row)
                 assert amount > 0
                 out.append(
