@@ -1007,6 +1007,22 @@ def test_progressive_shares_of_the_meter_paid_in_order() -> None:
     assert s.meters == {"progressive": m("10000.00")}
 
 
+@pytest.mark.parametrize(("returns", "net"), [(None, "+1234.56"), (False, "+1233.56")])
+def test_a_share_of_the_meter_returns_the_wager_as_the_submission_files(
+    returns: bool | None, net: str
+) -> None:
+    # § 659a.12(d) is not in our copy: whether "10% of meter" returns the wager beside it is the
+    # Rules Submission's (progressive.meter_share_returns_wager; default true, the table's behaviour
+    # before it was an option). 10% of $12,345.67 is $1,234.56.
+    hands = {
+        "dealer": "Tc Td 9d 6d Qc 3c Kc",
+        "5": FORTUNE_ROWS["seven-card straight flush with a joker"],
+    }
+    over = {} if returns is None else {"progressive": {"offered": True, "meter_share_returns_wager": returns}}
+    s = _fortune_round({5: {"fortune_asia_poker": "10.00", "progressive": "1.00"}}, hands, **over)
+    assert line(s, 5, "progressive") == ("win", net, "seven-card straight flush with a joker")
+
+
 def test_a_share_of_the_meter_needs_the_meter() -> None:
     r = frules(ALL_FORTUNE)
     hands = {"dealer": "Tc Td 9d 6d Qc 3c Kc", "2": "2s 3s 4s 5s 6s 7s 8s"}

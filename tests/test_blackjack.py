@@ -952,6 +952,25 @@ def test_hit_and_run_paytable(up: str, rest: str, net: str, flags: tuple[str, ..
     assert s.meters["hit_and_run"] == money(meter_after)
 
 
+@pytest.mark.parametrize(("returns", "net"), [(None, "+3000.00"), (True, "+3000.00"), (False, "+2998.00")])
+def test_a_share_of_the_meter_returns_the_wager_as_the_submission_files(
+    returns: bool | None, net: str
+) -> None:
+    # § 633a.13(l): the Hit and Run paytable is the Rules Submission's, and "10% of meter" does not say
+    # whether the wager comes back beside it (odds "to 1" return it; "for 1" include it). Filed as
+    # hit_and_run.meter_share_returns_wager; the default, true, is what the table did before.
+    over = {} if returns is None else {"hit_and_run": {"meter_share_returns_wager": returns}}
+    s = simple_round(
+        {5: ("Tc 9d", {"blackjack": "10.00", "hit_and_run": "2.00"})},
+        "2c",
+        "3d 2h 2s 2d 3c 4h",
+        rules(over),
+        meters={"hit_and_run": "30000.00"},
+    )
+    check(outcome(s, 5, "hit_and_run"), Result.WIN, net)  # 10% of 30,000.00, less the wager if kept
+    assert s.meters["hit_and_run"] == money("27000.00")
+
+
 def test_hit_and_run_the_dealer_completes_the_hand_though_every_player_busts() -> None:
     t = Table(meters={"hit_and_run": "3000.00"})(
         wager(1, "blackjack", "10.00"), wager(1, "hit_and_run", "1.00"), NO_MORE_BETS

@@ -195,6 +195,9 @@ class BlackjackRules:
     hit_and_run_initial: Cents | None = HIT_AND_RUN_OPTIONS.initial(None, section="§ 633a.13(l)")
     hit_and_run_reset: Cents | None = HIT_AND_RUN_OPTIONS.reset(None, section="§ 633a.13(l)")
     hit_and_run_rate: str | None = HIT_AND_RUN_OPTIONS.rate(section="§ 633a.13(l)")
+    hit_and_run_share_returns_wager: bool = HIT_AND_RUN_OPTIONS.share_returns_wager(
+        True, section="§ 633a.13(l)"
+    )
     bad_beat_offered: bool = BAD_BEAT_OPTIONS.offered()
     bad_beat_player_total: int = option(
         "bad_beat.player_total",
@@ -212,6 +215,7 @@ class BlackjackRules:
     bad_beat_initial: Cents | None = BAD_BEAT_OPTIONS.initial(None, section=BAD_BEAT_METER_SECTION)
     bad_beat_reset: Cents | None = BAD_BEAT_OPTIONS.reset(None, section=BAD_BEAT_METER_SECTION)
     bad_beat_rate: str | None = BAD_BEAT_OPTIONS.rate(section=BAD_BEAT_METER_SECTION)
+    bad_beat_share_returns_wager: bool = BAD_BEAT_OPTIONS.share_returns_wager(True, section="§ 633a.6(e)(8)")
 
     def offered(self, wager: str) -> bool:
         return {
@@ -220,6 +224,15 @@ class BlackjackRules:
             HOUSE_MONEY: self.house_money_offered,
             HIT_AND_RUN: self.hit_and_run_offered,
             BAD_BEAT: self.bad_beat_offered,
+        }[wager]
+
+    def share_returns_wager(self, wager: str) -> bool:
+        """Whether a share of ``wager``'s meter returns the wager beside it. Straight Jack's paytable
+        is the text's, at odds "to 1" ("10% of meter and 200 to 1", § 633a.13(m)(1)): it does."""
+        return {
+            STRAIGHT_JACK: True,
+            HIT_AND_RUN: self.hit_and_run_share_returns_wager,
+            BAD_BEAT: self.bad_beat_share_returns_wager,
         }[wager]
 
     def reset(self, wager: str) -> Cents:

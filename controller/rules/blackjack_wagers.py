@@ -252,6 +252,8 @@ class Progressive:
     reset: Cents
     inventory_percent: Fraction
     """A share of the meter at least this percent "may not be paid from the table inventory container"."""
+    share_returns_wager: bool = True
+    """Whether a share of the meter returns the wager beside it (``<wager>.meter_share_returns_wager``)."""
 
 
 def pay_progressive(
@@ -314,7 +316,9 @@ def pay_progressive(
                 paid, meter = payment.paid, payment.meter_after
                 note = f"{award}: {format_money(paid)} of the meter {format_money(before)}"
             plus = award.plus.net(claim.stake) if award.plus is not None else 0
-            net = paid + plus
+            # The wager comes back beside the share, or the share includes it (the option's two
+            # readings, docs/games/blackjack.md).
+            net = paid + plus - (0 if progressive.share_returns_wager else claim.stake)
             high_odds = net + claim.stake >= FLOORPERSON_ODDS * claim.stake
         # § 633a.7(o)(3)(ii)(C): "a progressive payout that is 10% or more of the jackpot amount on
         # the progressive meter" (Hit and Run, (o)(2)(ii)(C): 100%) is not paid from the table
@@ -325,7 +329,7 @@ def pay_progressive(
             flags.append(NOT_FROM_INVENTORY)
         if high_odds:
             flags.insert(0, FLOORPERSON_VERIFY)
-        result = Result.WIN if net > 0 else Result.PUSH
+        result = Result.WIN if net > 0 else (Result.PUSH if net == 0 else Result.LOSE)
         if claim.note:
             note = f"{note}; {claim.note}"
         outcomes.append(
@@ -527,7 +531,8 @@ def _progressive(state: BlackjackState, wager: str) -> Progressive:
         return Progressive(wager, STRAIGHT_JACK_SECTION, state.rules.reset(wager), Fraction(10))
     section = HIT_AND_RUN_SECTION if wager == HIT_AND_RUN else BAD_BEAT_SECTION
     # § 633a.7(o)(2)(ii)(C): "100% of the jackpot amount" is not paid from the inventory (Bad Beat alike).
-    return Progressive(wager, section, state.rules.reset(wager), Fraction(100))
+    returns = state.rules.share_returns_wager(wager)
+    return Progressive(wager, section, state.rules.reset(wager), Fraction(100), returns)
 
 
 def _claim(state: BlackjackState, number: int, seat: SeatState, wager: str) -> Claim | None:

@@ -314,6 +314,8 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
             )
         paid = pay_from_meter(award, meter, rules.progressive_reset)
         net = paid.paid + (award.plus.net(stake) if award.plus else 0)
+        if not rules.progressive_share_returns_wager:
+            net -= stake  # the share includes the wager (progressive.meter_share_returns_wager)
         ctx.meters[PROGRESSIVE_METER] = paid.meter_after
         note = (
             f"{award}, the meter at {format_money(meter)}: {format_money(paid.paid)}; not paid from the "
@@ -323,7 +325,7 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
             seat,
             PROGRESSIVE,
             stake,
-            Result.WIN if net > 0 else Result.PUSH,
+            Result.WIN if net > 0 else (Result.PUSH if net == 0 else Result.LOSE),
             net,
             hand.row,
             section,
