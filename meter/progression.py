@@ -9,9 +9,9 @@ progressive's ``carry``, an exact fraction added to the next contribution: nothi
 away, so after any contributions the meter is ``initial + floor(rate x wagers)`` exactly (and
 ``carry`` is the rest). An award is of the whole cents on the meter; the carry stays.
 
-A share of the meter is rounded down to the cent and the meter keeps the rest, never falling
-below its reset amount (§ 639a.12(d)(3)-(4), the same rule as ``controller.rules.money``'s
-``pay_from_meter``): 100% leaves the reset amount. A fixed award does not come off the meter.
+A share of the meter is rounded down to the cent and the meter keeps the rest, even below its
+reset amount; 100% leaves the reset amount (§ 639a.12(d)(3)-(4), the same rule as
+``controller.rules.money``'s ``pay_from_meter``). A fixed award does not come off the meter.
 """
 
 from __future__ import annotations
@@ -53,12 +53,13 @@ def pay(terms: AwardTerms, amount: int, reset: int) -> Paid:
     """What an award pays from the meter as it stands (``amount``), and the meter after it.
 
     § 639a.12(d)(4): "the amount on the meter when it is the player's turn to be paid"; a share
-    is rounded down to the cent, and the meter never falls below its reset amount
-    (§ 639a.12(d)(3)); a fixed amount is paid by the house, not from the meter.
+    is rounded down to the cent and the meter keeps the rest, or goes to its reset amount after
+    a 100% award (§ 639a.12(d)(3)): the reset is no floor, and the meter never rises but by
+    contributions or that reset; a fixed amount is paid by the house, not from the meter.
     """
     if isinstance(terms, Share):
         paid = amount * terms.percent.numerator // (100 * terms.percent.denominator)
-        return Paid(paid, max(amount - paid, reset))
+        return Paid(paid, reset if terms.percent == 100 else amount - paid)
     if isinstance(terms, Fixed):
         return Paid(terms.amount, amount)
     raise TypeError(f"unknown award terms {terms!r}")

@@ -54,6 +54,11 @@ def irregularity(kind: str, *, seat: int | None = None, detail: str = "") -> Eve
     return Event("irregularity", kind=kind, seat=seat, detail=detail)
 
 
+def second_area(seat: int, area: int) -> Event:
+    """The player at betting area ``seat`` takes the adjacent ``area`` too (Asia Poker, § 659a.7(f))."""
+    return Event("second_area", seat=seat, area=area)
+
+
 def meter(name: str, amount: str) -> Event:
     return Event("meter", name=name, amount=money(amount))
 

@@ -56,7 +56,7 @@ from controller.rules.settlement import (
 )
 from controller.rules.submission import parse_submission
 
-from .rounds import cards, decide, refused, wager
+from .rounds import cards, decide, refused, second_area, wager
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 DECK53 = deck_with_joker()
@@ -510,7 +510,7 @@ def test_adjacent_areas_larger_wager_first_then_counterclockwise() -> None:
     r = rules({"adjacent_betting_areas": True})
     hands = {"dealer": DEALER_A, "2": ROUND_A_HANDS["2"], "3": ROUND_A_HANDS["3"]}
     wagers = {2: {"asia_poker": "25.00"}, 3: {"asia_poker": "10.00"}}
-    state = state_after(GAME, r, [*round_events(wagers, hands), decide(3, "adjacent 2")])
+    state = state_after(GAME, r, [*round_events(wagers, hands), second_area(3, 2)])
     refused(
         GAME, state, put(3, ROUND_A_SETTINGS[3]), r"larger wager is set before the other, so seat 2 first"
     )
@@ -519,15 +519,15 @@ def test_adjacent_areas_larger_wager_first_then_counterclockwise() -> None:
     assert [s for s, _ in state.settings] == [2, 3]
     # Equal wagers: counterclockwise, from the dealer's right: seat 3 before seat 2.
     wagers = {2: {"asia_poker": "10.00"}, 3: {"asia_poker": "10.00"}}
-    state = state_after(GAME, r, [*round_events(wagers, hands), decide(2, "adjacent 3")])
+    state = state_after(GAME, r, [*round_events(wagers, hands), second_area(2, 3)])
     refused(GAME, state, put(2, ROUND_A_SETTINGS[2]), "the wagers are equal: .* so seat 3 first")
     # Not permitted, not adjacent, no wager there:
     plain = state_after(GAME, rules(), round_events(wagers, hands))
-    refused(GAME, plain, decide(2, "adjacent 3"), "does not permit wagering on two adjacent betting areas")
+    refused(GAME, plain, second_area(2, 3), "does not permit wagering on two adjacent betting areas")
     apart = state_after(GAME, r, round_events({2: {"asia_poker": "5.00"}, 4: {"asia_poker": "5.00"}}, {}))
-    refused(GAME, apart, decide(2, "adjacent 4"), "not adjacent")
+    refused(GAME, apart, second_area(2, 4), "not adjacent")
     alone = state_after(GAME, r, round_events({2: {"asia_poker": "5.00"}}, {}))
-    refused(GAME, alone, decide(2, "adjacent 1"), "seat 1 has no Asia Poker Wager")
+    refused(GAME, alone, second_area(2, 1), "seat 1 has no Asia Poker Wager")
 
 
 # --- irregularities, § 659a.13, and the stub, § 659a.8(d), (e) -----------------------------------------
@@ -983,7 +983,7 @@ def test_every_fixed_progressive_row(row: str) -> None:
 
 
 def test_progressive_shares_of_the_meter_paid_in_order() -> None:
-    """A share of the meter as it stands when that player is paid; never below the reset amount."""
+    """A share of the meter as it stands when that player is paid; 100% resets it."""
     hands = {
         "dealer": "Tc Td 9d 6d Qc 3c Kc",
         "5": FORTUNE_ROWS["seven-card straight flush with a joker"],  # 10% of meter: 1,234.56 (rounded down)
@@ -1005,6 +1005,22 @@ def test_progressive_shares_of_the_meter_paid_in_order() -> None:
             NOT_FROM_INVENTORY,
         )
     assert s.meters == {"progressive": m("10000.00")}
+
+
+@pytest.mark.parametrize(("returns", "net"), [(None, "+1234.56"), (False, "+1233.56")])
+def test_a_share_of_the_meter_returns_the_wager_as_the_submission_files(
+    returns: bool | None, net: str
+) -> None:
+    # § 659a.12(d) is not in our copy: whether "10% of meter" returns the wager beside it is the
+    # Rules Submission's (progressive.meter_share_returns_wager; default true, the table's behaviour
+    # before it was an option). 10% of $12,345.67 is $1,234.56.
+    hands = {
+        "dealer": "Tc Td 9d 6d Qc 3c Kc",
+        "5": FORTUNE_ROWS["seven-card straight flush with a joker"],
+    }
+    over = {} if returns is None else {"progressive": {"offered": True, "meter_share_returns_wager": returns}}
+    s = _fortune_round({5: {"fortune_asia_poker": "10.00", "progressive": "1.00"}}, hands, **over)
+    assert line(s, 5, "progressive") == ("win", net, "seven-card straight flush with a joker")
 
 
 def test_a_share_of_the_meter_needs_the_meter() -> None:
@@ -1051,6 +1067,73 @@ def test_envy_bonus_for_every_other_players_qualifying_hand() -> None:
         (6, "fortune_asia_poker"), (6, "fortune_bonus"), (4, "fortune_asia_poker"), (4, "fortune_bonus"),
         (3, "fortune_asia_poker"), (3, "progressive"), (1, "fortune_asia_poker"),
     ]  # fmt: skip
+
+
+ENVY_DEALER_TWO_AREAS = "Tc Td 8s 6d Kh Kd Js"
+
+
+def _two_areas_round(wagers: Mapping[int, Mapping[str, str]], hands: Mapping[str, str]) -> Settlement:
+    """A Fortune round where the player at area 5 takes area 4 too (§ 659a.7(f)), the table
+    permitting it; the hands set by the house way, area 5 first (equal wagers: counterclockwise)."""
+    r = frules({**ALL_FORTUNE, "adjacent_betting_areas": True})
+    settings_ = {
+        int(p): apg.format_setting(set_hands(parse_cards(c))) for p, c in hands.items() if p != "dealer"
+    }
+    events = round_events(wagers, hands, settings_)
+    events.insert(events.index(NO_MORE_BETS), second_area(5, 4))
+    return run(FORTUNE, r, events, {"progressive": m("12345.67")})
+
+
+def _envy(s: Settlement) -> list[tuple[int, str, object, str]]:
+    return [(o.seat, o.wager, o.to_json()["net"], o.hand) for o in s.outcomes if o.wager.startswith("envy")]
+
+
+def test_no_envy_bonus_for_the_players_own_hand_on_his_other_area() -> None:
+    # § 659a.11(h)(1)(ii): "A player is not entitled to an Envy Bonus for his own hand". The player on
+    # areas 5 and 4 (§ 659a.7(f)) has a Fortune Bonus (a lammer) on 5 and four queens on 4: no Envy
+    # Bonus for them; the player at area 2, with a lammer, is paid one.
+    hands = {
+        "dealer": ENVY_DEALER_TWO_AREAS,
+        "5": "2h 3h 4h 8h Jh Kc 6s",
+        "4": "Qs Qh Qd Qc 2c 5d 9h",
+        "2": "Ts 9d 9c 7d 7s 5c 4d",
+    }
+    wagers = {
+        5: {"fortune_asia_poker": "10.00", "fortune_bonus": "5.00"},
+        4: {"fortune_asia_poker": "10.00"},
+        2: {"fortune_asia_poker": "10.00", "fortune_bonus": "5.00"},
+    }
+    assert _envy(_two_areas_round(wagers, hands)) == [(2, "envy_bonus_seat_4", "+5.00", "four-of-a-kind")]
+
+
+def test_a_player_with_two_lammers_receives_one_envy_bonus_per_qualifying_hand() -> None:
+    # § 659a.11(h)(1)(ii): "the dealer shall pay an Envy Bonus ... to each player who has an Envy
+    # lammer at the player's betting position": the player on areas 5 and 4, a lammer on each, is one
+    # player, paid one Envy Bonus for the five aces at area 2, at area 5 (set first, § 659a.7(f)).
+    hands = {
+        "dealer": ENVY_DEALER_TWO_AREAS,
+        "5": "Ts 9d 9c 7d 7s 5c 4d",
+        "4": "2h 3h 4h 8h Jh Kc 6s",
+        "2": "As Ah Ad Ac JKR 7c 3d",
+    }
+    wagers = {
+        5: {"fortune_asia_poker": "10.00", "fortune_bonus": "5.00"},
+        4: {"fortune_asia_poker": "10.00", "fortune_bonus": "5.00"},
+        2: {"fortune_asia_poker": "10.00"},
+    }
+    assert _envy(_two_areas_round(wagers, hands)) == [(5, "envy_bonus_seat_2", "+250.00", "five aces")]
+
+
+def test_second_area_is_refused_where_it_cannot_be() -> None:
+    # § 659a.7(f): only "If specified in its Rules Submission", only "two adjacent betting areas".
+    hands = {"dealer": DEALER_A, "2": ROUND_A_HANDS["2"], "3": ROUND_A_HANDS["3"]}
+    wagers = {2: {"asia_poker": "10.00"}, 3: {"asia_poker": "10.00"}, 5: {"asia_poker": "10.00"}}
+    r = rules({"adjacent_betting_areas": True})
+    state = state_after(GAME, r, [*round_events(wagers, hands), second_area(2, 3)])
+    refused(GAME, state, second_area(3, 2), "seat 3 is already one of a player's two betting areas")
+    refused(GAME, state, second_area(5, 5), "not adjacent")
+    refused(GAME, state, Event("second_area", seat=2), "seat None is not a betting position")
+    refused(GAME, state, second_area(2, 7), "seat 7 is not a betting position")
 
 
 # The lammer holder's own hand: no pair, no straight (A-2-3-4 lacks the 5), four diamonds: nothing.

@@ -644,6 +644,22 @@ def test_house_money_added_then_doubled_on_the_whole_wager() -> None:
     assert outcome(s, 1, "blackjack").stake == outcome(s, 1, "double_down").stake == 2500
 
 
+def test_house_money_added_then_a_double_down_must_match_the_entire_wager() -> None:
+    # § 633a.7(g)(10)(ii)(C): "the House Money payout and the Blackjack Wager must be considered the
+    # entire Blackjack Wager. Thus, if the player elects to split ... or doubles down ..., the
+    # player shall match the entire Blackjack Wager." A pair of 7s pays a $10 House Money Wager 3 to 1
+    # (§ 633a.13(n)(2)): $30 added to the $10 Blackjack Wager; a double down is the whole $40.
+    t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "10.00"), NO_MORE_BETS).deal(
+        {1: "7h 7d"}, "6d"
+    )
+    t(decide(1, "add_house_money"))  # 10.00 + 30.00 = 40.00, the entire Blackjack Wager
+    t.refuses(decide(1, "double_down", amount="1.00"), r"shall match the entire Blackjack Wager, 40\.00")
+    t.refuses(decide(1, "double_down", amount="39.99"), r"§ 633a\.7\(g\)\(10\)\(ii\)\(C\)")
+    t(decide(1, "double_down", amount="40.00"), cards(1, "4c", decks=SHOE_DECKS))  # 18
+    s = t.dealer("Tc Ts").settle()  # dealer busts (26)
+    check(outcome(s, 1, "double_down"), Result.WIN, "+40.00")
+
+
 def test_house_money_added_then_split_matches_the_whole_wager() -> None:
     t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"), NO_MORE_BETS).deal(
         {1: "7h 7d"}, "6d"
@@ -848,15 +864,60 @@ def test_a_meter_share_waits_for_the_meter_and_meter_events_are_checked() -> Non
     t.dealer("Tc")
     with pytest.raises(IllegalEvent, match="straight_jack meter is not known"):
         t.settle()
-    t.refuses(meter("straight_jack", "4999.99"), "below its reset amount 5000.00")
     t.refuses(meter("progressive", "9000.00"), "no 'progressive' meter")
     t(meter("straight_jack", "9000.00"))
     check(outcome(t.settle(), 4, "straight_jack"), Result.WIN, "+10000.00")  # 9,000.00 + 200 x 5.00
 
 
+def test_straight_jack_odds_of_ten_percent_of_the_meter_are_not_paid_from_inventory() -> None:
+    # § 633a.7(o)(3)(ii)(C): "If a player has won a progressive payout that is 10% or more of the
+    # jackpot amount on the progressive meter, the progressive payout may not be paid from the table
+    # inventory container." A $25 five-card straight at 200 to 1 is $5,000: 10% of a $50,000 meter
+    # (and 100% of a $5,000 one); $4,999.99 of a $50,000.10 meter is not.
+    def five_card_straight(stake: str, meter_amount: str | None) -> Outcome:
+        t = Table(meters={"straight_jack": meter_amount} if meter_amount else {})(
+            wager(4, "blackjack", "10.00"), wager(4, "straight_jack", stake), NO_MORE_BETS
+        )
+        t.deal({4: "2h 3d"}, "7c")
+        for c in ("4c", "5s", "6h"):
+            t(decide(4, "hit"), cards(4, c, decks=SHOE_DECKS))
+        t(decide(4, "stand"))
+        t.dealer("Tc")
+        if meter_amount is None:
+            # The rule needs the meter as it stands: the round waits for it (§ 633a.7(o)(3)(ii)(C)).
+            with pytest.raises(IllegalEvent, match="straight_jack meter is not known"):
+                t.settle()
+            t(meter("straight_jack", "5000.00"))
+        return outcome(t.settle(), 4, "straight_jack")
+
+    for meter_amount in ("5000.00", "50000.00", None):
+        o = five_card_straight("25.00", meter_amount)
+        check(o, Result.WIN, "+5000.00")
+        assert NOT_FROM_INVENTORY in o.flags, meter_amount
+    o = five_card_straight("25.00", "50000.10")
+    check(o, Result.WIN, "+5000.00")
+    assert NOT_FROM_INVENTORY not in o.flags
+
+
+def test_a_share_leaves_the_meter_below_its_reset_amount() -> None:
+    # § 633a.7(o)(3)(ii)(C): "Pay the player the winning Straight Jack Progressive Wager in accordance
+    # with § 633a.13(m)": "10% of meter and 200 to 1" is 10% of the meter as it stands, and the meter
+    # keeps the rest: $5,000 - $500 = $4,500, below the $5,000 reset amount (§ 633a.13(m)(2)), which
+    # is where the meter goes after a 100% award. The next round begins at $4,500.
+    t = Table(meters={"straight_jack": "5000.00"})(
+        wager(4, "blackjack", "10.00"), wager(4, "straight_jack", "5.00"), NO_MORE_BETS
+    )
+    t.deal({4: "2h 3d"}, "7c")
+    for c in ("Ad", "4c", "5s", "6h"):
+        t(decide(4, "hit"), cards(4, c, decks=SHOE_DECKS))
+    s = t.dealer("Tc").settle()
+    check(outcome(s, 4, "straight_jack"), Result.WIN, "+1500.00")  # 500.00 + 200 x 5.00
+    assert s.meters["straight_jack"] == money("4500.00")
+    state = GAME.start(rules(), {"straight_jack": money("4500.00")})
+    assert state.meters["straight_jack"] == money("4500.00")
+
+
 def test_meters_at_the_start_are_checked() -> None:
-    with pytest.raises(IllegalEvent, match=r"below its reset amount 5000\.00"):
-        GAME.start(rules(), {"straight_jack": money("4000.00")})
     with pytest.raises(IllegalEvent, match="no 'straight_jack' meter"):
         GAME.start(rules({"straight_jack": {"offered": False}}), {"straight_jack": money("9000.00")})
 
@@ -889,6 +950,25 @@ def test_hit_and_run_paytable(up: str, rest: str, net: str, flags: tuple[str, ..
     check(o, Result.WIN if net.startswith("+") else Result.LOSE, net)
     assert o.flags == flags
     assert s.meters["hit_and_run"] == money(meter_after)
+
+
+@pytest.mark.parametrize(("returns", "net"), [(None, "+3000.00"), (True, "+3000.00"), (False, "+2998.00")])
+def test_a_share_of_the_meter_returns_the_wager_as_the_submission_files(
+    returns: bool | None, net: str
+) -> None:
+    # § 633a.13(l): the Hit and Run paytable is the Rules Submission's, and "10% of meter" does not say
+    # whether the wager comes back beside it (odds "to 1" return it; "for 1" include it). Filed as
+    # hit_and_run.meter_share_returns_wager; the default, true, is what the table did before.
+    over = {} if returns is None else {"hit_and_run": {"meter_share_returns_wager": returns}}
+    s = simple_round(
+        {5: ("Tc 9d", {"blackjack": "10.00", "hit_and_run": "2.00"})},
+        "2c",
+        "3d 2h 2s 2d 3c 4h",
+        rules(over),
+        meters={"hit_and_run": "30000.00"},
+    )
+    check(outcome(s, 5, "hit_and_run"), Result.WIN, net)  # 10% of 30,000.00, less the wager if kept
+    assert s.meters["hit_and_run"] == money("27000.00")
 
 
 def test_hit_and_run_the_dealer_completes_the_hand_though_every_player_busts() -> None:
@@ -942,12 +1022,31 @@ def test_bad_beat_a_drawn_20_beaten_by_a_drawn_21() -> None:
 # --- the payout limit ---------------------------------------------------------------------------------------
 
 
-def test_payout_limit_holds_odds_but_not_a_share_of_the_meter() -> None:
-    r = rules({"payout_limit": "500.00"})
-    s = simple_round({1: ("As Ks", {"blackjack": "10.00", "house_money": "100.00"})}, "6d", "Tc", r)
-    o = outcome(s, 1, "house_money")
-    check(o, Result.WIN, "+500.00")  # 9 to 1 on 100.00 = 900.00, held to 500.00
-    assert o.flags == (PAYOUT_LIMITED,)
+OUTSIDE_ROYAL_MATCH = (
+    '§ 633a.13(o): "Any maximum payout limit established by the certificate holder shall apply only to '
+    "payouts of Royal Match 21 Wagers and King's Bounty Wagers\""
+)
+
+
+def test_payout_limit_holds_no_wager_this_table_offers() -> None:
+    # § 633a.13(o): "Any maximum payout limit established by the certificate holder shall apply only
+    # to payouts of Royal Match 21 Wagers and King's Bounty Wagers" (neither is offered here), so a
+    # $1,000 Three Card Poker straight flush pays 40 to 1 ($40,000) and a $3,000 House Money ace-king
+    # suited 9 to 1 ($27,000) in full, past the $25,000 payout_limit the Rules Submission files.
+    r = rules({"payout_limit": "25000.00"})
+    s = simple_round(
+        {
+            1: ("5h 6h", {"blackjack": "10.00", "three_card_poker": "1000.00"}),
+            2: ("As Ks", {"blackjack": "10.00", "house_money": "3000.00"}),
+        },
+        "7h",
+        "Tc",
+        r,
+    )
+    for seat, wager_name, net in ((1, "three_card_poker", "+40000.00"), (2, "house_money", "+27000.00")):
+        o = outcome(s, seat, wager_name)
+        check(o, Result.WIN, net)
+        assert PAYOUT_LIMITED not in o.flags, OUTSIDE_ROYAL_MATCH
     t = Table(r, {"straight_jack": "20000.00"})(
         wager(4, "blackjack", "10.00"), wager(4, "straight_jack", "5.00"), NO_MORE_BETS
     )
@@ -955,6 +1054,15 @@ def test_payout_limit_holds_odds_but_not_a_share_of_the_meter() -> None:
     for c in ("As", "4c", "5s", "6h"):
         t(decide(4, "hit"), cards(4, c, decks=SHOE_DECKS))
     check(outcome(t.dealer("Tc").settle(), 4, "straight_jack"), Result.WIN, "+21000.00")
+
+
+def test_payout_limit_below_25000_is_refused() -> None:
+    # § 633a.13(o): "The maximum payout amount shall be at least $25,000 or the maximum amount that
+    # one patron could win per round when betting the maximum possible wager, whichever is greater."
+    assert problems({"payout_limit": "100.00"}) == (
+        "payout_limit 100.00: is below the $25,000 minimum (§ 633a.13(o))",
+    )
+    assert rules({"payout_limit": "25000.00"}).payout_limit == 2_500_000
 
 
 # --- irregularities -----------------------------------------------------------------------------------------
@@ -1231,6 +1339,35 @@ def test_spanish_21_double_down_on_two_or_more_cards_of_a_split_pair() -> None:
     ]
 
 
+def test_spanish_21_double_down_on_split_aces_when_the_submission_files_it() -> None:
+    # § 635a.10(a): "A player may double down on two or more cards dealt to him or two or more cards
+    # of any split pair": split aces are a split pair. Where split aces take one card each
+    # (§ 633a.11; Spanish 21's own splitting section is not in our copy) the table files which
+    # it follows: spanish_21.double_split_aces (default false: one card each, no double).
+    r = spanish({"spanish_21": {"rescue": False, "double_split_aces": True}})
+    assert r.spanish_21_double_split_aces
+    t = Table(r)(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "As Ad"}, "6h")
+    t(decide(1, "split"), cards(1, "5c", decks=SHOE_DECKS))  # hand 0: A-5, soft 16, waits for a decision
+    t.refuses(decide(1, "hit"), "split aces receive one card each")
+    t(decide(1, "double_down"), cards(1, "4h", decks=SHOE_DECKS))  # A-5-4: 20, one card only
+    t(cards(1, "9d", 1, decks=SHOE_DECKS), decide(1, "stand", hand=1))  # hand 1: A-9, 20
+    s = t.dealer("Th 3c").settle()  # 19
+    assert [(o.wager, o.result, o.net) for o in s.outcomes] == [
+        ("blackjack", Result.WIN, 1000),
+        ("double_down", Result.WIN, 1000),
+        ("blackjack.1", Result.WIN, 1000),
+    ]
+    # Filed false (today's reading), the split aces take one card each and no double.
+    t = Table(spanish())(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "As Ad"}, "6h")
+    t(decide(1, "split"), cards(1, "5c", decks=SHOE_DECKS))
+    assert t.state.turn == (1, 1)  # hand 0 is done with its one card
+    t.refuses(decide(1, "double_down"), "out of turn")
+    assert problems({"spanish_21": {"double_split_aces": True}}) == (
+        "spanish_21.double_split_aces true: doubling on split aces follows the Spanish 21 Double Down "
+        "Wager; it is offered only at a Spanish 21 table (set spanish_21.offered) (§ 635a.10(a))",
+    )
+
+
 def test_only_one_additional_card_on_a_spanish_21_double_down() -> None:
     # With the rescue offered, the doubled hand waits for "stand" or "rescue" and takes nothing else.
     t = Table(spanish())(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
@@ -1455,18 +1592,17 @@ def test_a_compact_record_replays() -> None:
 
 # --- properties ---------------------------------------------------------------------------------------------
 
-LIMIT = money("300.00")
 PROPERTY_RULES = {
     (d, spanish_21): rules(
         {
             "decks": d,
-            "payout_limit": "300.00",
             "split": {"resplit_aces": True},
             # A Spanish 21 table offering the rescue; the six-deck one deals Spanish decks (no 10s).
             "spanish_21": {
                 "offered": spanish_21,
                 "rescue": spanish_21,
                 "spanish_deck": spanish_21 and d == 6,
+                "double_split_aces": spanish_21,
             },
         }
     )
@@ -1563,10 +1699,8 @@ def test_random_rounds_replay_and_keep_their_invariants(rng: Any, table: tuple[i
         if o.result is Result.LOSE:
             # A losing wager costs exactly its stake; only a surrender costs half.
             assert o.net == -o.stake or (o.section == "§ 633a.9" and o.net == -(o.stake - o.stake // 2))
-        if o.wager in ("three_card_poker", "house_money"):
-            assert o.net <= LIMIT
-        if o.wager in ("straight_jack", "hit_and_run", "bad_beat") and "of meter" not in o.note:
-            assert o.net <= LIMIT
+        # § 633a.13(o): no payout limit holds a wager this table offers.
+        assert PAYOUT_LIMITED not in o.flags
         if o.wager.startswith("double_down"):
             assert abs(o.net) <= o.stake
         if o.hand.endswith(", rescued"):

@@ -321,11 +321,11 @@ def test_every_progressive_paytable_row(
         assert s.meters["progressive"] == METER
         assert set(out.flags) == {PROGRESSIVE_LIGHT, FLOORPERSON_VALIDATE}
     else:
-        # "p% of meter", whatever the wager: p% of $25,000.00, the wager in it; the meter keeps the rest
-        # and never falls below its reset amount.
+        # "p% of meter", whatever the wager: p% of $25,000.00, the wager in it; the meter keeps the
+        # rest, or goes to its reset amount after a 100% award (§ 639a.12(d)(3), (4)).
         paid = METER * n // 100
         assert out.net == paid - staked
-        assert s.meters["progressive"] == max(METER - paid, RESET)
+        assert s.meters["progressive"] == (RESET if n == 100 else METER - paid)
         assert set(out.flags) == {PROGRESSIVE_LIGHT, FLOORPERSON_VALIDATE, NOT_FROM_INVENTORY}
     assert out.result is Result.WIN
 
@@ -415,13 +415,13 @@ def test_ten_percent_after_a_royal_and_before_it() -> None:
     rules = full_rules(progressive="B")
     seats = {3: {"ante": "5.00", "progressive": "1.00"}, 6: {"ante": "5.00", "progressive": "1.00"}}
     # Royal flush at seat 6 (paid first) takes $25,000.00; the straight flush at seat 3 gets 10% of
-    # $10,000.00, and the meter stays at its reset amount.
+    # the $10,000.00 reset meter, which keeps the $9,000.00 left (§ 639a.12(d)(4)).
     s = settle(
         rules, seats, {6: "As Ks Qs Js Ts", 3: "9d 8d 7d 6d 5d"}, DEALER_AK, meters={"progressive": METER}
     )
     assert s.for_seat(6)["progressive"].net == 25_000 * D - D
     assert s.for_seat(3)["progressive"].net == 1_000 * D - D
-    assert s.meters["progressive"] == RESET
+    assert s.meters["progressive"] == 9_000 * D
     # The other way round: the straight flush at seat 6 takes 10% of $25,000.00 first, then the royal at seat
     # 3 takes the $22,500.00 left.
     s = settle(
@@ -454,13 +454,39 @@ def test_a_progressive_wager_needs_the_meter() -> None:
     assert rnd.settle().for_seat(1)["progressive"].net == 12_000 * D - D
 
 
-def test_a_meter_below_its_reset_amount_is_refused() -> None:
-    rnd = round_after(full_rules(), [])
-    round_refuses(
-        rnd, meter("progressive", "9999.99"), r"below the reset amount 10000\.00 \(§ 639a\.12\(d\)\(3\)\)"
+def test_a_share_of_the_meter_as_it_stands_after_another_share() -> None:
+    # § 639a.12(d)(4): "Winning Progressive Payout Hands shall be paid in accordance with the amount
+    # on the meter when it is the player's turn to be paid". Paytable B, $10,500 on the meter: the
+    # straight flush at seat 6 (paid first) takes 10%, $1,050 (net +1,049.00), leaving $9,450; the
+    # royal flush at seat 4 takes that $9,450 (net +9,449.00), and the meter resets to $10,000.
+    seats = {4: {"ante": "5.00", "progressive": "1.00"}, 6: {"ante": "5.00", "progressive": "1.00"}}
+    s = settle(
+        full_rules(progressive="B"),
+        seats,
+        {6: "9d 8d 7d 6d 5d", 4: "As Ks Qs Js Ts"},
+        DEALER_AK,
+        meters={"progressive": 1_050_000},
     )
-    with pytest.raises(IllegalEvent, match="below the reset amount"):
-        Round.begin(GAME, full_rules(), {"progressive": 500_000})
+    assert s.for_seat(6)["progressive"].net == 1_049 * D
+    assert s.for_seat(4)["progressive"].net == 9_449 * D
+    assert s.meters["progressive"] == RESET
+
+
+def test_a_round_may_begin_with_the_meter_a_share_left_below_its_reset_amount() -> None:
+    # § 639a.12(d)(3) sets "The initial and reset amount": where the meter starts and where it goes
+    # after a 100% award. A share (§ 639a.12(d)(4)) can leave less; the next round begins there.
+    s = settle(
+        full_rules(progressive="B"),
+        {1: {"ante": "5.00", "progressive": "1.00"}},
+        {1: "9d 8d 7d 6d 5d"},
+        DEALER_AK,
+        meters={"progressive": 945_000},
+    )
+    assert s.for_seat(1)["progressive"].net == 94_500 - D
+    assert s.meters["progressive"] == 850_500
+    rnd = round_after(full_rules(), [])
+    rnd.apply(meter("progressive", "9450.00"))
+    assert rnd.state.meter == 945_000
 
 
 def test_no_progressive_no_meter_needed() -> None:

@@ -31,7 +31,7 @@ from controller.rules.record import load_record
 from controller.rules.settlement import NOT_FROM_INVENTORY
 from controller.rules.submission import parse_submission
 
-from .rounds import NO_MORE_BETS, cards, decide, money, round_refuses, throw, wager
+from .rounds import NO_MORE_BETS, cards, decide, money, round_refuses, second_area, throw, wager
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -279,3 +279,10 @@ def test_poker_room_waits_for_the_showdowns_cards() -> None:
         rnd.apply(e)
     rnd.apply(NO_MORE_BETS)
     assert [w.who for w in rnd.waiting_for()] == [Actor.SHOE]
+
+
+@pytest.mark.parametrize("name", sorted(set(GAMES) - {"asia-poker", "fortune-asia-poker"}))
+def test_only_asia_poker_takes_a_second_area(name: str) -> None:
+    # § 659a.7(f) is Asia Poker's: every other game refuses the event, changing nothing.
+    rnd = begun(GAMES[name], example_rules(name))
+    round_refuses(rnd, second_area(2, 3), "second_area")

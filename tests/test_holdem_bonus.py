@@ -515,12 +515,22 @@ def test_dealer_card_exposed_before_every_decision_voids_but_settles_the_bonus(m
     assert s.void
 
 
-def test_dealer_card_exposed_keeps_a_folded_ante_collected() -> None:
+def test_dealer_card_exposed_returns_a_folded_ante_too() -> None:
+    # § 647a.13(d): "all hands shall be void and all Ante, Flop, Turn and River Wagers shall be
+    # returned to the players"; a seat that folded before the dealer's card was exposed is one of them.
     events = [*two_seats_dealt(), decide(1, "fold"), irregularity("dealer_card_exposed")]
     got = nets(settle(events))
-    assert got[(1, "ante")] == (Result.LOSE, -1000)  # collected at the fold, § 647a.11(b)(2)
+    assert got[(1, "ante")] == (Result.VOID, 0)
     assert got[(1, "bonus")] == (Result.WIN, 5000)
     assert got[(3, "ante")] == (Result.VOID, 0)
+
+
+def test_wrong_card_count_returns_a_folded_ante_too() -> None:
+    # § 647a.13(c): "all hands shall be void, all wagers shall be returned to the players".
+    events = [*two_seats_dealt(), decide(1, "fold"), decide(3, "bet"), irregularity("wrong_card_count")]
+    s = settle(events)
+    assert s.void and {o.result for o in s.outcomes} == {Result.VOID}
+    assert nets(s)[(1, "ante")] == (Result.VOID, 0)
 
 
 def test_dealer_card_exposed_after_every_decision_changes_nothing() -> None:
@@ -844,9 +854,9 @@ def test_properties_of_any_round(case: tuple[HoldemBonusRules, list[Event]]) -> 
             assert o.net == -o.stake
         if o.result in (Result.PUSH, Result.VOID):
             assert o.net == 0
-        # A fold never wins: only a folded player's Bonus can.
+        # A fold never wins: only a folded player's Bonus can; a void returns its Ante (§ 647a.13).
         if o.seat in folded and o.wager != "bonus":
-            assert o.result is Result.LOSE and o.wager == "ante"
+            assert o.result is (Result.VOID if s.void else Result.LOSE) and o.wager == "ante"
         per_seat[o.seat] = per_seat.get(o.seat, 0) + max(o.net, 0)
         # No wager pays more than its odds: 1 to 1, or the Bonus's top row.
         assert o.net <= (o.stake if o.wager != "bonus" else 1000 * o.stake)

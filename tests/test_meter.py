@@ -257,8 +257,9 @@ def test_status_history_and_verify(
     assert main(["--config", str(config_path), "status", "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["running"] is not None  # the store is held by this process's Store
-    # 10,003.60 less 10% (1,000.36) would be under the reset amount: the meter stands at reset.
-    assert status["progressives"][0]["amount"] == "10000.00"
+    # 10,003.60 less 10% (1,000.36): the meter keeps the 9,003.24 left, below its reset amount
+    # (§ 639a.12(d)(4); the reset is where a 100% award leaves it, not a floor).
+    assert status["progressives"][0]["amount"] == "9003.24"
     assert status["tables"][0] == {
         "table": "t1",
         "applied_seq": 3,
@@ -268,7 +269,7 @@ def test_status_history_and_verify(
     assert status["tables_never_heard"] == ["t2"]
     assert main(["--config", str(config_path), "history", "--awards"]) == 0
     out = capsys.readouterr().out
-    assert "award #1 seat 2 straight flush: 10% of meter, paid 1000.36, meter 10003.60 -> 10000.00" in out
+    assert "award #1 seat 2 straight flush: 10% of meter, paid 1000.36, meter 10003.60 -> 9003.24" in out
     assert main(["--config", str(config_path), "verify"]) == 0
     assert "4 records, hash chain intact" in capsys.readouterr().out
 

@@ -89,6 +89,16 @@ def test_the_meter_as_it_stands_when_each_player_is_paid() -> None:
     assert (tenth.paid, tenth.meter_after) == (500_000, 4_500_000)
 
 
+def test_a_share_lowers_the_meter_below_its_reset_amount() -> None:
+    """§ 639a.12(d)(4): "paid in accordance with the amount on the meter when it is the player's
+    turn to be paid". 10% of $10,500 leaves $9,450 on the meter; the $10,000 reset amount of
+    § 639a.12(d)(3) is where the meter goes after a 100% award, not a floor."""
+    tenth = pay_from_meter(MeterShare(Fraction(10)), 1_050_000, reset=1_000_000)
+    assert (tenth.paid, tenth.meter_after) == (105_000, 945_000)
+    royal = pay_from_meter(MeterShare(Fraction(100)), tenth.meter_after, reset=1_000_000)
+    assert (royal.paid, royal.meter_after) == (945_000, 1_000_000)
+
+
 def test_share_limit_in_proportion_to_wagers() -> None:
     """§ 633a.13(o): "each player shall share the maximum payout amount proportionately"."""
     payouts = {"a": 3_000_000, "b": 3_000_000}

@@ -118,6 +118,9 @@ def test_events_read_and_print() -> None:
     assert c.to == "2" and str(c) == "cards to=2 cards=As Kd"
     assert parse_event({"type": "no_more_bets"}).type == "no_more_bets"
     assert parse_event({"type": "dice", "dice": [1, 6, 3]}).dice == (1, 6, 3)
+    # § 659a.7(f): the player at area 3 takes area 4 as his second.
+    a = parse_event({"type": "second_area", "seat": 3, "area": 4})
+    assert (a.seat, a.area) == (3, 4) and a.to_json() == {"type": "second_area", "seat": 3, "area": 4}
 
 
 @pytest.mark.parametrize(
@@ -136,6 +139,9 @@ def test_events_read_and_print() -> None:
         ({"type": "cards", "to": "dealer", "cards": "As JKR"}, "joker"),
         ({"type": "no_more_bets", "seat": 1}, "has no field 'seat'"),
         ({"type": "dice", "dice": [1, 7, 3]}, "three dice, each 1 to 6"),
+        ({"type": "second_area", "seat": 3}, "a second_area event needs area"),
+        ({"type": "second_area", "seat": 3, "area": 0}, "second_area.area must be a whole number from 1"),
+        ({"type": "second_area", "seat": 3, "area": "4"}, "second_area.area must be a whole number from 1"),
         ({"type": "hole_card_reader", "result": "maybe"}, '"blackjack" or "no_blackjack"'),
         ("wager", "an event is a JSON object"),
     ],

@@ -114,6 +114,7 @@ EVENT_ROLES: Final[Mapping[str, frozenset[Role]]] = {
     "irregularity": frozenset({Role.DEALER, Role.FLOOR}),
     "position": frozenset({Role.DEALER, Role.FLOOR}),
     "dice": frozenset({Role.DEALER, Role.FLOOR}),
+    "second_area": frozenset({Role.DEALER, Role.FLOOR}),  # one player's two areas, § 659a.7(f)
     # A floorperson (or above) verifies or validates a flagged payout: § 633a.7(o)(2)(ii)(B),
     # § 639a.11(c)(5)(iii). The daemon journals it against the settlement line; the rules core
     # does not see it.

@@ -30,9 +30,10 @@ dealer as one: 1 the dealer, 2 seat 6, 3 seat 5, ... 7 seat 1, 8 the dealer
 again, and so on (:func:`position_of_count`).
 
 Events (``docs/games/asia-poker.md``): ``wager``, ``no_more_bets``,
+``second_area`` (one player's two adjacent betting areas, § 659a.7(f)),
 ``position`` / ``dice``, ``cards``, ``decision`` (``set <high> / <medium> /
-<low>``, ``help``, ``surrender``, ``adjacent <seat>``, ``void`` / ``play``
-after an exposed card) and ``irregularity`` (:data:`IRREGULARITIES`).
+<low>``, ``help``, ``surrender``, ``void`` / ``play`` after an exposed card)
+and ``irregularity`` (:data:`IRREGULARITIES`).
 
 Fortune Asia Poker (the amended § 659a.11) is :mod:`.fortune_asia_poker`, a
 game of its own built on this engine.
@@ -63,7 +64,6 @@ from .asia_poker import (
 )
 from .asia_poker_rules import (
     ACTIONS,
-    ADJACENT,
     ASIA_POKER,
     BONUS,
     BONUS_HANDS,
@@ -226,9 +226,11 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
             return self._irregularity(state, event)
         if kind == "meter":
             return self._meter(state, event)
+        if kind == "second_area":
+            return self._second_area(state, event)
         raise IllegalEvent(
             f"{self.title} has no {kind} event "
-            "(it takes wager, no_more_bets, position or dice, cards, decision, irregularity"
+            "(it takes wager, no_more_bets, second_area, position or dice, cards, decision, irregularity"
             + (", meter)" if self.meter_names(state.rules) else ")")
         )
 
@@ -400,9 +402,9 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
         if word not in ACTIONS:
             raise IllegalEvent(
                 f"seat {seat}: no action {word!r} at {self.title} (actions: set <high> / <medium> / <low>, "
-                "help, surrender, adjacent <seat>, void, play)"
+                "help, surrender, void, play)"
             )
-        if word != SET and rest and word != ADJACENT:
+        if word != SET and rest:
             raise IllegalEvent(f"seat {seat}: {word!r} takes nothing after it, not {rest!r}")
         if event.amount is not None:
             raise IllegalEvent(f"seat {seat}: no amount goes with {word!r}")
@@ -412,8 +414,6 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
             )
         if seat in state.voided:
             raise IllegalEvent(f"seat {seat}'s hand is void (§ 659a.13(d)); nothing more happens there")
-        if word == ADJACENT:
-            return self._adjacent(state, seat, rest)
         if word in (VOID_HAND, PLAY_HAND):
             if seat not in state.exposed:
                 raise IllegalEvent(
@@ -480,24 +480,23 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
             return a if wa > wb else b
         return max(a, b)
 
-    def _adjacent(self, state: AsiaPokerState, seat: int, rest: str) -> AsiaPokerState:
+    def _second_area(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
+        """The player at betting area ``seat`` takes the adjacent ``area`` as his second (§ 659a.7(f)
+        "a player to wager on two adjacent betting areas"): both areas carry his main wager, and
+        neither hand is set yet (the order of setting is the pair's, § 659a.7(f))."""
         if not state.rules.adjacent_betting_areas:
             raise IllegalEvent(
                 "this table does not permit wagering on two adjacent betting areas "
                 "(adjacent_betting_areas, § 659a.7(f))"
             )
-        if not rest.isdigit():
-            raise IllegalEvent(
-                f'seat {seat}: name the other betting area, e.g. "adjacent '
-                f'{seat + 1 if seat < SEATS else seat - 1}"'
-            )
-        other = seat_number(int(rest))
+        seat, other = seat_number(event.seat), seat_number(event.area)
         if abs(other - seat) != 1:
             raise IllegalEvent(f"seat {seat} and seat {other} are not adjacent betting areas (§ 659a.7(f))")
-        if not state.stake(other, self.main_wager):
-            raise IllegalEvent(
-                f"seat {other} has no {self.main_words}: the player wagers on both areas (§ 659a.7(f))"
-            )
+        for s in (seat, other):
+            if not state.stake(s, self.main_wager):
+                raise IllegalEvent(
+                    f"seat {s} has no {self.main_words}: the player wagers on both areas (§ 659a.7(f))"
+                )
         for s in (seat, other):
             if state.partner(s) is not None:
                 raise IllegalEvent(f"seat {s} is already one of a player's two betting areas (§ 659a.7(f))")
@@ -737,7 +736,6 @@ GAME: Final = AsiaPokerGame()
 
 __all__ = [
     "ACTIONS",
-    "ADJACENT",
     "ASIA_POKER",
     "BONUS",
     "BONUS_HANDS",

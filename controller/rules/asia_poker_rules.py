@@ -257,10 +257,9 @@ BONUS: Final = "bonus"
 SET: Final = "set"
 HELP: Final = "help"
 SURRENDER: Final = "surrender"
-ADJACENT: Final = "adjacent"
 VOID_HAND: Final = "void"
 PLAY_HAND: Final = "play"
-ACTIONS: Final = (SET, HELP, SURRENDER, ADJACENT, VOID_HAND, PLAY_HAND)
+ACTIONS: Final = (SET, HELP, SURRENDER, VOID_HAND, PLAY_HAND)
 
 #: The irregularity kinds, with the section each follows (§ 659a.13 and the stub of § 659a.8-659a.10).
 IRREGULARITIES: Final[Mapping[str, str]] = MappingProxyType(

@@ -111,7 +111,7 @@ def _add_house_money(state: BlackjackState, seat: int, seat_state: SeatState, ev
         )
     if HOUSE_MONEY not in seat_state.wagers:
         raise IllegalEvent(f"seat {seat} has no House Money Wager")
-    hand, payout, _ = house_money_payout(state.rules, seat_state)
+    hand, payout = house_money_payout(state.rules, seat_state)
     if hand is None:
         raise IllegalEvent(
             f"seat {seat}: the House Money Wager lost; there is no payout to add (§ 633a.7(g)(10))"
@@ -202,7 +202,7 @@ def _play(state: BlackjackState, seat: int, seat_state: SeatState, event: Event)
             )
         new = dataclasses.replace(hand, status=DONE, surrendered=True, decisions=count)
     elif action == DOUBLE:
-        new = _double(rules, seat, index, hand, event.amount)
+        new = _double(rules, seat, index, hand, event.amount, bool(seat_state.house_money_added))
     elif action == RESCUE:
         new = _rescue(seat, index, hand)
     else:
@@ -212,13 +212,19 @@ def _play(state: BlackjackState, seat: int, seat_state: SeatState, event: Event)
 
 
 def _double(
-    rules: BlackjackRules, seat: int, index: int, hand: PlayerHand, amount: Cents | None
+    rules: BlackjackRules,
+    seat: int,
+    index: int,
+    hand: PlayerHand,
+    amount: Cents | None,
+    house_money_added: bool,
 ) -> PlayerHand:
     where = f"seat {seat} hand {index}"
     spanish = rules.spanish_21_offered
-    if hand.split_aces:
+    if hand.split_aces and not (spanish and rules.spanish_21_double_split_aces):
         raise IllegalEvent(
-            f"{where}: split aces take one card each, so a Double Down Wager is not on split aces (§ 633a.11)"
+            f"{where}: split aces take one card each, so a Double Down Wager is not on split aces "
+            f"(§ 633a.11; at a Spanish 21 table that files spanish_21.double_split_aces, {SPANISH_21_DOUBLE})"
         )
     if len(hand.cards) != 2 and not spanish:
         raise IllegalEvent(
@@ -238,6 +244,13 @@ def _double(
         raise IllegalEvent(
             f"{where}: a Double Down Wager is more than 0.00 and may not exceed the Blackjack Wager on the "
             f"hand, {dollars(hand.stake)} ({section}; § 633a.7(g)(10)(ii)(C)), not {dollars(stake)}"
+        )
+    if house_money_added and stake != hand.stake:
+        # § 633a.7(g)(10)(ii)(C): with the House Money payout added, "the player shall match the
+        # entire Blackjack Wager" on a double down, as on a split: no smaller double.
+        raise IllegalEvent(
+            f"{where}: the House Money payout was added, so a Double Down Wager shall match the entire "
+            f"Blackjack Wager, {dollars(hand.stake)} (§ 633a.7(g)(10)(ii)(C)), not {dollars(stake)}"
         )
     return dataclasses.replace(hand, double=stake, status=CARD, decisions=hand.decisions + 1)
 

@@ -65,12 +65,8 @@ def check_meter(rules: BlackjackRules, name: str, amount: Cents) -> None:
             f"no {name!r} meter: the meters are those of the progressive wagers offered "
             f"({', '.join(offered) or 'none'})"
         )
-    reset = rules.reset(name)
-    if amount < reset:
-        raise IllegalEvent(
-            f"the {name} meter {dollars(amount)} is below its reset amount {dollars(reset)} "
-            f"(the meter never falls below it)"
-        )
+    # No floor: a share of the meter may leave it below its reset amount (§ 633a.13(m)(2) "initial
+    # and reset amounts": where the meter goes after a 100% award), and the next round begins there.
 
 
 def _meter(state: BlackjackState, event: Event) -> BlackjackState:
@@ -277,12 +273,14 @@ def _player_card(state: BlackjackState, seat: int, event: Event) -> BlackjackSta
         status = DECIDE if state.rules.spanish_21_rescue and total <= 21 else DONE
     elif hand.split_aces and len(cards) == 2:
         # § 633a.11: split aces receive one card each; a second ace may be split again if allowed.
+        # § 635a.10(a) "two or more cards of any split pair": where the Spanish 21 table files it
+        # (spanish_21.double_split_aces), the hand then waits for a stand or a double down.
+        rules = state.rules
         can_resplit = (
-            cards[1].rank == ACE
-            and state.rules.resplit_aces
-            and len(seat_state.hands) < state.rules.split_max_hands
+            cards[1].rank == ACE and rules.resplit_aces and len(seat_state.hands) < rules.split_max_hands
         )
-        status = DECIDE if can_resplit else DONE
+        can_double = rules.spanish_21_offered and rules.spanish_21_double_split_aces
+        status = DECIDE if can_resplit or can_double else DONE
     elif total >= 21:
         status = DONE  # bust, or 21: no further card
     else:

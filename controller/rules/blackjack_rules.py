@@ -134,6 +134,13 @@ class BlackjackRules:
         section="§ 635a.10; § 601a.2",
         help="after the double-down card, the player may forfeit the original wager and take back the double",
     )
+    spanish_21_double_split_aces: bool = option(
+        "spanish_21.double_split_aces",
+        boolean,
+        False,
+        section="§ 635a.10(a); § 601a.2",
+        help='a split ace, after its one card, may double down: "two or more cards of any split pair"',
+    )
     spanish_deck: bool = option(
         "spanish_21.spanish_deck",
         boolean,
@@ -142,8 +149,11 @@ class BlackjackRules:
         help="the shoe holds Spanish decks: 48 cards, the four 10s removed (jacks, queens, kings stay)",
     )
     payout_limit: Cents | None = payout_limit_option(
-        "§ 633a.2(b)(16)",
-        "payout limit per hand on the optional wagers' odds payouts (not shares of a meter)",
+        "§ 633a.13(o)",
+        "the payout limit the layout inscribes (§ 633a.2(b)(16)), at least $25,000; it holds no wager "
+        "offered here: it applies only to Royal Match 21 and King's Bounty Wagers (§ 633a.13(o))",
+        minimum=AGGREGATE_MINIMUM,
+        minimum_rule="the $25,000 minimum",
     )
     aggregate_maximum: Cents | None = option(
         "royal_match_kings_bounty.maximum_payout",
@@ -185,6 +195,9 @@ class BlackjackRules:
     hit_and_run_initial: Cents | None = HIT_AND_RUN_OPTIONS.initial(None, section="§ 633a.13(l)")
     hit_and_run_reset: Cents | None = HIT_AND_RUN_OPTIONS.reset(None, section="§ 633a.13(l)")
     hit_and_run_rate: str | None = HIT_AND_RUN_OPTIONS.rate(section="§ 633a.13(l)")
+    hit_and_run_share_returns_wager: bool = HIT_AND_RUN_OPTIONS.share_returns_wager(
+        True, section="§ 633a.13(l)"
+    )
     bad_beat_offered: bool = BAD_BEAT_OPTIONS.offered()
     bad_beat_player_total: int = option(
         "bad_beat.player_total",
@@ -202,6 +215,7 @@ class BlackjackRules:
     bad_beat_initial: Cents | None = BAD_BEAT_OPTIONS.initial(None, section=BAD_BEAT_METER_SECTION)
     bad_beat_reset: Cents | None = BAD_BEAT_OPTIONS.reset(None, section=BAD_BEAT_METER_SECTION)
     bad_beat_rate: str | None = BAD_BEAT_OPTIONS.rate(section=BAD_BEAT_METER_SECTION)
+    bad_beat_share_returns_wager: bool = BAD_BEAT_OPTIONS.share_returns_wager(True, section="§ 633a.6(e)(8)")
 
     def offered(self, wager: str) -> bool:
         return {
@@ -210,6 +224,15 @@ class BlackjackRules:
             HOUSE_MONEY: self.house_money_offered,
             HIT_AND_RUN: self.hit_and_run_offered,
             BAD_BEAT: self.bad_beat_offered,
+        }[wager]
+
+    def share_returns_wager(self, wager: str) -> bool:
+        """Whether a share of ``wager``'s meter returns the wager beside it. Straight Jack's paytable
+        is the text's, at odds "to 1" ("10% of meter and 200 to 1", § 633a.13(m)(1)): it does."""
+        return {
+            STRAIGHT_JACK: True,
+            HIT_AND_RUN: self.hit_and_run_share_returns_wager,
+            BAD_BEAT: self.bad_beat_share_returns_wager,
         }[wager]
 
     def reset(self, wager: str) -> Cents:
@@ -228,6 +251,11 @@ def check_spanish_21(rules: BlackjackRules) -> Iterator[str]:
             yield (
                 "spanish_21.rescue true: the rescue follows a Spanish 21 Double Down Wager; it is offered "
                 "only at a Spanish 21 table (set spanish_21.offered) (§ 635a.10)"
+            )
+        if rules.spanish_21_double_split_aces:
+            yield (
+                "spanish_21.double_split_aces true: doubling on split aces follows the Spanish 21 Double "
+                "Down Wager; it is offered only at a Spanish 21 table (set spanish_21.offered) (§ 635a.10(a))"
             )
         if rules.spanish_deck:
             yield (

@@ -61,8 +61,7 @@ from .engine import IllegalEvent
 from .hand import HandValue
 from .money import Award, Cents, MeterShare, Odds, format_money, parse_award, pay_from_meter, split_evenly
 from .options import paytable
-from .payout_limit import PayoutLimit
-from .settlement import FLOORPERSON_VERIFY, NOT_FROM_INVENTORY, PAYOUT_LIMITED, Outcome, Result
+from .settlement import FLOORPERSON_VERIFY, NOT_FROM_INVENTORY, Outcome, Result
 from .three_card import blackjack_three_card_hand
 
 if TYPE_CHECKING:  # the engine imports this module; these names only annotate
@@ -212,33 +211,21 @@ def for_one(odds: Odds) -> Fraction:
     return Fraction(odds.pays, odds.per) + (1 if odds.kind == "to" else 0)
 
 
-PAYOUT_LIMIT_SECTION: Final = "§ 633a.2(b)(16)"
-"""The payout limit per hand on the optional wagers' odds payouts (not shares of a meter)."""
-
-
-def limited(payout: Cents, limit: Cents | None) -> tuple[Cents, bool]:
-    """``payout`` held to the payout limit per hand (§ 633a.2(b)(16)); and whether it was."""
-    return PayoutLimit(limit, PAYOUT_LIMIT_SECTION).hold(payout)
-
-
 def pay_odds(
     seat: int,
     wager: str,
     stake: Cents,
     odds: Odds,
     *,
-    limit: Cents | None,
     hand: str,
     section: str,
     note: str = "",
 ) -> Outcome:
-    """A winning wager paid at ``odds``, held to the payout limit per hand."""
-    net, was_limited = limited(odds.net(stake), limit)
-    flags = (PAYOUT_LIMITED,) if was_limited else ()
-    words = f"{odds}" + (f", held to the payout limit {format_money(limit or 0)}" if was_limited else "")
-    if note:
-        words = f"{words}; {note}"
-    return Outcome(seat, wager, stake, Result.WIN, net, hand, section, words, flags)
+    """A winning wager paid at ``odds`` in full: § 633a.13(o) "Any maximum payout limit established
+    by the certificate holder shall apply only to payouts of Royal Match 21 Wagers and King's
+    Bounty Wagers", and neither is offered here."""
+    words = f"{odds}; {note}" if note else f"{odds}"
+    return Outcome(seat, wager, stake, Result.WIN, odds.net(stake), hand, section, words)
 
 
 def lose(seat: int, wager: str, stake: Cents, *, hand: str, section: str, note: str) -> Outcome:
@@ -265,25 +252,27 @@ class Progressive:
     reset: Cents
     inventory_percent: Fraction
     """A share of the meter at least this percent "may not be paid from the table inventory container"."""
+    share_returns_wager: bool = True
+    """Whether a share of the meter returns the wager beside it (``<wager>.meter_share_returns_wager``)."""
 
 
 def pay_progressive(
     progressive: Progressive,
     claims: Sequence[Claim],
     meter: Cents | None,
-    limit: Cents | None,
 ) -> tuple[list[Outcome], Cents | None]:
     """Settle ``claims`` (in the dealer's order, from the right) and give the meter after them.
 
     A share of the meter is of the meter as it stands when that player is paid,
-    and the meter then holds the rest, never less than its reset amount
+    and the meter then holds the rest, or its reset amount after a 100% award
     (:func:`~.money.pay_from_meter`). When more than one player wins 100% of the
     meter, "each player shall share the maximum amount equally" (§ 633a.7(o)(2)(ii)(C),
     (o)(3)(ii)(C)): the meter as it stands when the first of them is paid is
     divided equally (the odd cent stays on the meter's side, that is with the
     house), and the meter goes back to its reset amount. Odds added to a share
-    ("and 200 to 1") are paid on the player's own wager. The payout limit per
-    hand holds only awards that are odds alone, not a share of the meter.
+    ("and 200 to 1") are paid on the player's own wager. No payout limit holds
+    them (§ 633a.13(o): a limit applies "only to payouts of Royal Match 21 Wagers
+    and King's Bounty Wagers").
     """
     sharing = sum(1 for c in claims if isinstance(c.award, MeterShare) and c.award.percent == 100)
     shared: Cents | None = None
@@ -303,20 +292,19 @@ def pay_progressive(
             )
             continue
         flags: list[str] = []
+        if meter is None:
+            # A share is of the meter; a payout at odds is held against it to know whether it is paid
+            # from the table inventory container (§ 633a.7(o)(2)(ii)(C), (o)(3)(ii)(C)).
+            raise IllegalEvent(
+                f"the {progressive.wager} meter is not known: seat {claim.seat} won {award}; "
+                f'give a meter event {{"type": "meter", "name": "{progressive.wager}", ...}}'
+            )
+        before = meter
         if isinstance(award, Odds):
             high_odds = for_one(award) >= FLOORPERSON_ODDS
-            net, was_limited = limited(award.net(claim.stake), limit)
+            net = award.net(claim.stake)
             note = str(award)
-            if was_limited:
-                flags.append(PAYOUT_LIMITED)
-                note += f", held to the payout limit {format_money(limit or 0)}"
         else:
-            if meter is None:
-                raise IllegalEvent(
-                    f"the {progressive.wager} meter is not known: seat {claim.seat} won {award}; "
-                    f'give a meter event {{"type": "meter", "name": "{progressive.wager}", ...}}'
-                )
-            before = meter
             if award.percent == 100 and sharing > 1:
                 if shared is None:
                     shared, _odd = split_evenly(meter, sharing)
@@ -328,13 +316,20 @@ def pay_progressive(
                 paid, meter = payment.paid, payment.meter_after
                 note = f"{award}: {format_money(paid)} of the meter {format_money(before)}"
             plus = award.plus.net(claim.stake) if award.plus is not None else 0
-            net = paid + plus
+            # The wager comes back beside the share, or the share includes it (the option's two
+            # readings, docs/games/blackjack.md).
+            net = paid + plus - (0 if progressive.share_returns_wager else claim.stake)
             high_odds = net + claim.stake >= FLOORPERSON_ODDS * claim.stake
-            if award.percent >= progressive.inventory_percent:
-                flags.append(NOT_FROM_INVENTORY)
+        # § 633a.7(o)(3)(ii)(C): "a progressive payout that is 10% or more of the jackpot amount on
+        # the progressive meter" (Hit and Run, (o)(2)(ii)(C): 100%) is not paid from the table
+        # inventory container: a share of that percent, or any payout, odds too, of that much of the
+        # meter as it stands when the player is paid.
+        share = award.percent if isinstance(award, MeterShare) else Fraction(0)
+        if share >= progressive.inventory_percent or net * 100 >= progressive.inventory_percent * before:
+            flags.append(NOT_FROM_INVENTORY)
         if high_odds:
             flags.insert(0, FLOORPERSON_VERIFY)
-        result = Result.WIN if net > 0 else Result.PUSH
+        result = Result.WIN if net > 0 else (Result.PUSH if net == 0 else Result.LOSE)
         if claim.note:
             note = f"{note}; {claim.note}"
         outcomes.append(
@@ -426,16 +421,16 @@ def check_progressives(rules: BlackjackRules) -> Iterator[str]:
 # --- settling the optional wagers of a round ----------------------------------------------------------
 
 
-def house_money_payout(rules: BlackjackRules, seat_state: SeatState) -> tuple[str | None, Cents, bool]:
-    """The House Money hand, its payout held to the payout limit, and whether it was held."""
+def house_money_payout(rules: BlackjackRules, seat_state: SeatState) -> tuple[str | None, Cents]:
+    """The House Money hand and its payout by § 633a.13(n), in full (§ 633a.13(o): a payout limit
+    applies "only to payouts of Royal Match 21 Wagers and King's Bounty Wagers")."""
     stake = seat_state.wagers.get(HOUSE_MONEY)
     if stake is None:
-        return None, 0, False
+        return None, 0
     hand, odds = house_money_award(seat_state.initial, rules.decks)
     if hand is None or odds is None:
-        return None, 0, False
-    payout, was_limited = limited(odds.net(stake), rules.payout_limit)
-    return hand, payout, was_limited
+        return None, 0
+    return hand, odds.net(stake)
 
 
 def settle_second_card(state: BlackjackState) -> list[Outcome]:
@@ -463,7 +458,6 @@ def settle_second_card(state: BlackjackState) -> list[Outcome]:
                         THREE_CARD_POKER,
                         stake,
                         award,
-                        limit=rules.payout_limit,
                         hand=value.words,
                         section=THREE_CARD_POKER_SECTION,
                     )
@@ -504,7 +498,7 @@ def house_money_wins(rules: BlackjackRules, seat: SeatState) -> bool:
 def house_money_outcome(state: BlackjackState, number: int, seat: SeatState) -> Outcome:
     """The House Money Wager settled: collected, or paid by § 633a.13(n), added to the wager or not."""
     stake = seat.wagers[HOUSE_MONEY]
-    hand, payout, was_limited = house_money_payout(state.rules, seat)
+    hand, payout = house_money_payout(state.rules, seat)
     table = "(n)(1) single deck" if state.rules.decks == 1 else "(n)(2) multiple decks"
     if hand is None:
         return lose(
@@ -518,8 +512,6 @@ def house_money_outcome(state: BlackjackState, number: int, seat: SeatState) -> 
     _, odds = house_money_award(seat.initial, state.rules.decks)
     assert odds is not None
     note = f"{odds} ({table})"
-    if was_limited:
-        note += f", held to the payout limit {format_money(payout)}"
     if seat.house_money_added:
         rest = payout - seat.house_money_added
         note += (
@@ -529,9 +521,8 @@ def house_money_outcome(state: BlackjackState, number: int, seat: SeatState) -> 
             note += f", {format_money(rest)} handed to the player"
     elif state.reader == "blackjack":
         note += "; the dealer has a Blackjack (§ 633a.7(g)(10)(i)(A))"
-    flags = (PAYOUT_LIMITED,) if was_limited else ()
     words = house_money_value(seat.initial).words
-    return Outcome(number, HOUSE_MONEY, stake, Result.WIN, payout, words, HOUSE_MONEY_SECTION, note, flags)
+    return Outcome(number, HOUSE_MONEY, stake, Result.WIN, payout, words, HOUSE_MONEY_SECTION, note)
 
 
 def _progressive(state: BlackjackState, wager: str) -> Progressive:
@@ -540,7 +531,8 @@ def _progressive(state: BlackjackState, wager: str) -> Progressive:
         return Progressive(wager, STRAIGHT_JACK_SECTION, state.rules.reset(wager), Fraction(10))
     section = HIT_AND_RUN_SECTION if wager == HIT_AND_RUN else BAD_BEAT_SECTION
     # § 633a.7(o)(2)(ii)(C): "100% of the jackpot amount" is not paid from the inventory (Bad Beat alike).
-    return Progressive(wager, section, state.rules.reset(wager), Fraction(100))
+    returns = state.rules.share_returns_wager(wager)
+    return Progressive(wager, section, state.rules.reset(wager), Fraction(100), returns)
 
 
 def _claim(state: BlackjackState, number: int, seat: SeatState, wager: str) -> Claim | None:
@@ -598,8 +590,10 @@ def _bad_beat_hand(state: BlackjackState, seat: SeatState) -> str | None:
 
 
 def unknown_meters(state: BlackjackState) -> tuple[tuple[str, int, Award], ...]:
-    """``(wager, seat, award)`` for each progressive wager that wins a share of a meter the round
-    does not know: the round waits for that meter before it is settled (:func:`pay_progressive`)."""
+    """``(wager, seat, award)`` for each progressive wager that wins (a share of the meter, or odds:
+    whether they are paid from the table inventory container depends on the meter,
+    § 633a.7(o)(3)(ii)(C)) on a meter the round does not know: the round waits for that meter
+    before it is settled (:func:`pay_progressive`)."""
     out = []
     for wager in PROGRESSIVES:
         if wager in state.meters:
@@ -608,7 +602,7 @@ def unknown_meters(state: BlackjackState) -> tuple[tuple[str, int, Award], ...]:
             seat = state.seats[number]
             if wager in seat.wagers:
                 claim = _claim(state, number, seat, wager)
-                if claim is not None and isinstance(claim.award, MeterShare):
+                if claim is not None and claim.award is not None:
                     out.append((wager, number, claim.award))
     return tuple(out)
 
@@ -626,9 +620,7 @@ def settle_remaining(state: BlackjackState, meters: dict[str, Cents]) -> list[Ou
                     claims.append(claim)
         if not claims:
             continue
-        outcomes, after = pay_progressive(
-            _progressive(state, wager), claims, meters.get(wager), state.rules.payout_limit
-        )
+        outcomes, after = pay_progressive(_progressive(state, wager), claims, meters.get(wager))
         if after is not None:
             meters[wager] = after
         for o in outcomes:

@@ -59,7 +59,6 @@ from .caribbean_stud_rules import (
 from .caribbean_stud_settle import settle_showdown
 from .caribbean_stud_state import (
     CaribbeanStudState,
-    check_meter,
     check_seat,
     missing_cards,
     placed_wagers,
@@ -123,9 +122,8 @@ class CaribbeanStud(GameBase[CaribbeanStudRules, CaribbeanStudState]):
         return () if state.void else round_waits_for(state)
 
     def start(self, rules: CaribbeanStudRules, meters: Mapping[str, Cents]) -> CaribbeanStudState:
+        # The meter as it stands, below the reset amount too after a share was paid (§ 639a.12(d)(4)).
         meter = meters.get(PROGRESSIVE)
-        if rules.progressive_offered and meter is not None:
-            check_meter(rules, meter)
         return CaribbeanStudState(rules=rules, meters=MappingProxyType(dict(meters)), meter=meter)
 
     # -- events --
@@ -289,7 +287,6 @@ class CaribbeanStud(GameBase[CaribbeanStudRules, CaribbeanStudState]):
                 "this table does not offer the Progressive Payout Wager (progressive.offered, § 639a.7(d)(2))"
             )
         assert event.amount is not None
-        check_meter(state.rules, event.amount)
         return dataclasses.replace(state, meter=event.amount)
 
     def _irregularity(self, state: CaribbeanStudState, event: Event) -> CaribbeanStudState:

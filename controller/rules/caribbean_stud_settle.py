@@ -187,7 +187,8 @@ def _progressive(
     flags: tuple[str, ...] = (PROGRESSIVE_LIGHT, FLOORPERSON_VALIDATE)  # § 639a.11(c)(5)(ii),(iii)
     if isinstance(award, MeterShare):
         # § 639a.12(d)(4): "the amount on the meter when it is the player's turn to be paid"; the
-        # meter then stands at what is left, never below its reset amount (§ 639a.12(d)(3)).
+        # meter then stands at what is left, or at its reset amount after a 100% award
+        # (§ 639a.12(d)(3)); a share may leave it below the reset amount.
         payment = pay_from_meter(award, meter, rules.progressive_reset)
         paid, meter_after = payment.paid, payment.meter_after
         # § 639a.11(c)(5)(iv): a percentage of the meter "may not be paid from the table inventory container".

@@ -21,7 +21,7 @@ from .caribbean_stud_rules import (
 from .engine import IllegalEvent
 from .events import Event
 from .hooks import Actor, Waiting
-from .money import Cents, format_money
+from .money import Cents
 
 # --- the state of a round ---------------------------------------------------------------------
 
@@ -88,14 +88,6 @@ def wager_title(name: str) -> str:
 def check_seat(rules: CaribbeanStudRules, seat: int) -> None:
     if not 1 <= seat <= rules.seats:
         raise IllegalEvent(f"seat {seat} is not at this table: seats 1 to {rules.seats} (seats, § 639a.2(a))")
-
-
-def check_meter(rules: CaribbeanStudRules, meter: Cents) -> None:
-    if meter < rules.progressive_reset:
-        raise IllegalEvent(
-            f"progressive meter {format_money(meter)} is below the reset amount "
-            f"{format_money(rules.progressive_reset)} (§ 639a.12(d)(3))"
-        )
 
 
 def void_round(state: CaribbeanStudState, reason: str, section: str) -> CaribbeanStudState:

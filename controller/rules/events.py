@@ -19,6 +19,8 @@ An event in JSON is an object with ``"type"`` and that type's fields:
                           ``"wrong_card_count"``...), optional ``seat``, ``detail``
 ``position``              ``value``: a starting position (Asia Poker) or the button seat (poker room)
 ``dice``                  ``dice``: three numbers 1-6 (Three Dice Football)
+``second_area``           ``seat``, ``area``: the player at betting area ``seat`` takes
+                          the adjacent area ``area`` as his second (Asia Poker, § 659a.7(f))
 ========================  ==========================================================
 """
 
@@ -54,6 +56,7 @@ class Event:
     detail: str = ""
     value: int | None = None
     dice: tuple[int, ...] = ()
+    area: int | None = None
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"type": self.type}
@@ -90,6 +93,7 @@ EVENT_FIELDS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "irregularity": (("kind",), ("seat", "detail")),
     "position": (("value",), ()),
     "dice": (("dice",), ()),
+    "second_area": (("seat", "area"), ()),
 }
 
 HOLE_CARD_READER_RESULTS: Final = ("blackjack", "no_blackjack")
@@ -118,7 +122,7 @@ def parse_event(data: object, where: str = "event", decks: int = 1, joker: bool 
 
 def _field(key: str, raw: object, where: str, decks: int, joker: bool) -> object:
     try:
-        if key in ("seat", "hand", "value"):
+        if key in ("seat", "hand", "value", "area"):
             if isinstance(raw, bool) or not isinstance(raw, int) or raw < (0 if key == "hand" else 1):
                 raise EventError(
                     f"{where} must be a whole number{' from 0' if key == 'hand' else ' from 1'}, not {raw!r}"

@@ -203,6 +203,23 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
             and max(state.stake(s, FORTUNE_BONUS), state.stake(s, PROGRESSIVE)) >= rules.envy_qualifying_wager
         ]
 
+    def _envy_areas(self, state: AsiaPokerState, lammers: list[int]) -> list[int]:
+        """The areas Envy Bonuses are paid at: one per player with an Envy lammer (§ 659a.11(h)(1)(ii)
+        "to each player who has an Envy lammer at the player's betting position").
+
+        A player on two adjacent areas (§ 659a.7(f), the ``second_area`` event) with a lammer on
+        each is one player: he is paid one Envy Bonus for each other player's qualifying hand, at
+        the area whose hand he sets first (the larger wager; equal, the higher seat). With one
+        lammer, at that area. docs/games/asia-poker.md gives the other reading.
+        """
+        out: list[int] = []
+        for seat in lammers:
+            partner = state.partner(seat)
+            if partner in lammers and self._first_of_pair(state, seat, partner) != seat:
+                continue
+            out.append(seat)
+        return out
+
     def settle_optional(self, ctx: Settling, seat: int, limit: PayoutLimit) -> list[Outcome]:
         """The Fortune Bonus, Insurance and Progressive Payout Wagers, in order (§ 659a.11(h)(1)-(3), (i))."""
         state = ctx.state
@@ -312,6 +329,8 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
             )
         paid = pay_from_meter(award, meter, rules.progressive_reset)
         net = paid.paid + (award.plus.net(stake) if award.plus else 0)
+        if not rules.progressive_share_returns_wager:
+            net -= stake  # the share includes the wager (progressive.meter_share_returns_wager)
         ctx.meters[PROGRESSIVE_METER] = paid.meter_after
         note = (
             f"{award}, the meter at {format_money(meter)}: {format_money(paid.paid)}; not paid from the "
@@ -321,7 +340,7 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
             seat,
             PROGRESSIVE,
             stake,
-            Result.WIN if net > 0 else Result.PUSH,
+            Result.WIN if net > 0 else (Result.PUSH if net == 0 else Result.LOSE),
             net,
             hand.row,
             section,
@@ -347,10 +366,13 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
             if hand.row is not None and hand.at_least(rules.envy_qualifying_hand):
                 holders.append((seat, hand.row))
         out: list[Outcome] = []
-        for seat in reversed(lammers):
+        for seat in reversed(self._envy_areas(state, lammers)):
+            partner = state.partner(seat)
             for holder, row in holders:
-                if holder == seat:
-                    continue  # "not entitled to an Envy Bonus for his own hand"
+                if holder in (seat, partner):
+                    # "A player is not entitled to an Envy Bonus for his own hand": a player on two
+                    # adjacent areas (§ 659a.7(f)) holds both hands.
+                    continue
                 amount = rules.envy_amount(row)
                 assert amount > 0
                 out.append(

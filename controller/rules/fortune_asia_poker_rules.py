@@ -194,6 +194,9 @@ class FortuneAsiaPokerRules(AsiaTableRules):
         "10000.00", section="§ 659a.12(d)", minimum=1, minimum_rule="one cent"
     )
     """The text gives the meter this amount only: a table's first round begins with it too."""
+    progressive_share_returns_wager: bool = PROGRESSIVE_OPTIONS.share_returns_wager(
+        True, section="§ 659a.11(h)(3)(ii), § 659a.12(d) (not in our copy)"
+    )
 
 
 def _odds_only(rules_key: str, table: Mapping[str, Award | None]) -> Iterable[str]:

@@ -132,17 +132,20 @@ def _must_seat(state: HoldemBonusState, number: int) -> SeatState:
 
 
 def settle_void(state: HoldemBonusState, void: Void) -> Settlement:
-    """All wagers still on the layout returned; Bonus Wagers settled where § 647a.13(a), (d) say so.
+    """Every Ante, Flop, Turn and River Wager returned; Bonus Wagers settled where § 647a.13(a),
+    (d) say so.
 
-    An Ante collected on a fold before the irregularity was settled then (§ 647a.11(b)(2)); it is
-    no longer a wager to return.
+    A folded seat's Ante is returned too: "all hands shall be void and all Ante, Flop, Turn and
+    River Wagers shall be returned to the players" (§ 647a.13(d)), "all wagers shall be returned"
+    ((a), (c), (f)). The text makes no exception for a hand that folded before the irregularity;
+    the void undoes the collection of § 647a.11(b)(2).
     """
-    outcomes: list[Outcome] = [_folded_ante(_must_seat(state, n)) for n in state.folds]
+    outcomes: list[Outcome] = []
     for s in reversed(state.seats):
         limit = PayoutLimit(state.rules.payout_limit, "§ 647a.12(c)", "the aggregate payout limit")
         for wager in (ANTE, FLOP, TURN, RIVER):
             stake = s.stake(wager)
-            if stake and not (wager == ANTE and s.flop == FOLD):
+            if stake:
                 outcomes.append(
                     Outcome(s.seat, wager, stake, Result.VOID, 0, section=void.section, note=void.reason)
                 )

@@ -89,7 +89,8 @@ class Progressive:
     initial: Cents | None
     """The meter's initial amount: what a table's first round begins with."""
     reset: Cents | None
-    """The meter's reset amount: a share of the meter never takes it below."""
+    """The meter's reset amount: where a 100% award leaves the meter (a smaller share may leave
+    it below, § 639a.12(d)(4))."""
     rate_of_progression: str | None
     """The percent of each wager the central meter adds (``"18%"``), as the submission writes it."""
     meter_rows: tuple[str, ...]

@@ -144,12 +144,14 @@ class MeterPayment:
 def pay_from_meter(share: MeterShare, meter: Cents, reset: Cents) -> MeterPayment:
     """Pay ``share`` of ``meter`` as it stands; the meter then holds the rest.
 
-    The meter never falls below its reset amount: a 100% award leaves the reset
-    amount (§ 639a.12(d)(3) "initial and reset amount"), and so does a smaller
-    share that would take the meter under it.
+    § 639a.12(d)(4): paid "in accordance with the amount on the meter when it is the
+    player's turn to be paid". A 100% award leaves the reset amount (§ 639a.12(d)(3)
+    "initial and reset amount"); a smaller share leaves what is left, even below the
+    reset amount: the reset is where the meter goes after a 100% award, not a floor.
+    The meter never rises but by contributions or that reset.
     """
     paid = share.amount(meter)
-    return MeterPayment(paid, max(meter - paid, reset))
+    return MeterPayment(paid, reset if share.percent == 100 else meter - paid)
 
 
 def share_limit(payouts: Mapping[str, Cents], wagers: Mapping[str, Cents], limit: Cents) -> dict[str, Cents]:

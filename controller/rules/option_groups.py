@@ -94,8 +94,23 @@ class ProgressiveOptions(SideWagerOptions):
     def reset(
         self, default: str | None, *, section: str, minimum: Cents | None = None, minimum_rule: str = ""
     ) -> Any:
-        """``<key>.reset``: the meter's reset amount; a share of the meter never takes it below."""
+        """``<key>.reset``: the meter's reset amount, where a 100% award leaves it; a smaller share
+        may leave it below (§ 639a.12(d)(4))."""
         return self._meter("reset", default, section, minimum, minimum_rule)
+
+    def share_returns_wager(self, default: bool, *, section: str) -> Any:
+        """``<key>.meter_share_returns_wager``: whether a winning share of the meter ("10% of meter")
+        returns the wager beside it (as odds "to 1" do) or includes it (as odds "for 1" do). Only
+        where the paytable is the Rules Submission's and its text does not say
+        (docs/games/caribbean-stud.md, "A share of the meter and the wager")."""
+        return option(
+            f"{self.key}.meter_share_returns_wager",
+            boolean,
+            default,
+            section=section,
+            help=f"whether a {self.title} won as a share of the meter returns the wager beside it "
+            "(true) or includes it (false)",
+        )
 
     def rate(self, *, section: str) -> Any:
         """``<key>.rate_of_progression``: the percent of each wager the central meter adds."""

@@ -5,8 +5,12 @@ The texts put the limit in two ways, and a game says which by the method it call
 - on one hand, all its winning wagers together (Asia Poker, § 659a.12(c); Texas Hold 'Em Bonus
   Poker, § 647a.12(c)): :meth:`PayoutLimit.pay` takes the hand's outcomes in settlement order and
   holds each to what the limit has left;
-- on each wager alone (Blackjack's optional wagers, § 633a.2(b)(16); Three Card Poker, § 601a.2):
-  :meth:`PayoutLimit.hold` holds one payout to the limit.
+- on each wager alone (Three Card Poker, § 601a.2): :meth:`PayoutLimit.hold` holds one payout
+  to the limit.
+
+Blackjack declares the option (the layout's inscription, § 633a.2(b)(16)) but holds nothing with
+it: "Any maximum payout limit established by the certificate holder shall apply only to payouts of
+Royal Match 21 Wagers and King's Bounty Wagers" (§ 633a.13(o)), which its table does not offer.
 
 A held payout carries :data:`~.settlement.PAYOUT_LIMITED`; a limit of ``None`` holds nothing.
 """
