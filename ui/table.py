@@ -176,11 +176,15 @@ class TableModel(Observable):
 
     @property
     def betting(self) -> str:
-        if self.status.get("locked_out"):
-            return Betting.TABLE_LOCKED
+        # The daemon journals ``lock_out`` with every round's no more bets (the atomic lock-out,
+        # docs/authority.md): "locked out" beside a round past its lock-out is NO MORE BETS; only
+        # a lock with no round, or on a round still open, is the table's own lock-out.
+        locked = bool(self.status.get("locked_out"))
         if self.round is None:
-            return Betting.NO_ROUND
-        return Betting.NO_MORE_BETS if self.round.get("no_more_bets") else Betting.OPEN
+            return Betting.TABLE_LOCKED if locked else Betting.NO_ROUND
+        if self.round.get("no_more_bets"):
+            return Betting.NO_MORE_BETS  # § 639a.2(c)(2), § 639a.7(c)
+        return Betting.TABLE_LOCKED if locked else Betting.OPEN
 
     @property
     def open_for_bets(self) -> bool:
