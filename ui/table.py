@@ -25,6 +25,8 @@ from .settlement import SettlementView, settlement_view
 
 JOURNAL_LINES: Final = 40
 _SEAT_HAND: Final = re.compile(r"\bseat (\d+)(?:'s)?(?: hand (\d+))?")
+#: The daemon's words while a reported irregularity waits for a floorperson (controller.table.status).
+_FLOOR_WAITS: Final = re.compile(r"a floorperson to confirm or dismiss the (\S+) reported by ")
 
 
 class Betting:
@@ -273,5 +275,27 @@ class TableModel(Observable):
 
     @property
     def devices_out_of_order(self) -> tuple[str, ...]:
-        """§ 639a.13(g): cards may be keyed in only while the shoe (a card device) is out of order."""
-        return tuple(name for name, d in self.devices.items() if not d.get("online"))
+        """§ 639a.13(g): the devices offline or faulted, and those a floorperson declared out of order."""
+        declared = self.out_of_order
+        offline = [name for name, d in self.devices.items() if not d.get("online") and name not in declared]
+        return (*offline, *declared)
+
+    @property
+    def out_of_order(self) -> Mapping[str, Any]:
+        """The devices a floorperson or technician declared out of order (device -> who, why)."""
+        declared = self.status.get("out_of_order", {})
+        return declared if isinstance(declared, Mapping) else {}
+
+    @property
+    def keying_by_hand(self) -> str | None:
+        """The daemon's words for why cards may be keyed by hand now; ``None`` while the shoe deals
+        them (§ 639a.13(g)): the daemon decides, the screen only offers its keypad then."""
+        why = self.status.get("keying_by_hand")
+        return str(why) if why else None
+
+    @property
+    def floor_to_confirm(self) -> str:
+        """The irregularity reported (by the dealer or a device) that the round waits on a
+        floorperson to confirm or dismiss (docs/authority.md), "" if none."""
+        found = _FLOOR_WAITS.match(self.waiting_for)
+        return found.group(1) if found else ""
