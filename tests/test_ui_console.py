@@ -176,3 +176,61 @@ async def test_controller_offline_then_back_with_the_same_table() -> None:
         await until(lambda: console.online, "the controller back")
         assert console.table.seats == before
         assert console.banner == Betting.OPEN
+
+
+@pytest.mark.asyncio
+async def test_a_reported_irregularity_waits_for_a_floorperson_who_dismisses_or_confirms_it_with_a_pin() -> (
+    None
+):
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 3, "ante", 10)
+        await rig.press_lock_out()
+        await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
+        assert console.table.floor_to_confirm == ""
+        console.dismiss_reported()
+        assert not console.pin.open and "no reported irregularity" in console.message
+        # The dealer reports the shoe jammed: the daemon journals it as reported and the round waits.
+        client = console.connection.client
+        assert client is not None
+        await client.submit_event({"type": "irregularity", "kind": "shoe_jam"})
+        await until(
+            lambda: console.table.floor_to_confirm == "shoe_jam", "the report waiting for a floorperson"
+        )
+        assert console.waits_for.startswith("A floorperson to confirm or dismiss the shoe_jam")
+        console.dismiss_reported()
+        assert console.pin.open and console.pin.purpose is not None and console.pin.purpose.kind == "dismiss"
+        assert await tap_pin(console), console.pin.message
+        await until(lambda: console.table.floor_to_confirm == "", "the report dismissed")
+        assert console.table.settlement is None or not console.table.settlement.void
+        # Reported again, and this time confirmed: the round is void and the ante goes back.
+        await client.submit_event({"type": "irregularity", "kind": "shoe_jam"})
+        await until(lambda: console.table.floor_to_confirm == "shoe_jam", "the second report")
+        console.confirm_reported()
+        assert console.pin.open and console.pin.purpose is not None and console.pin.purpose.kind == "void"
+        assert await tap_pin(console), console.pin.message
+        await until(lambda: console.table.settlement is not None, "the void")
+        view = console.table.settlement
+        assert view is not None and view.void
+        assert [(line.action, line.amount_text) for line in view.lines] == [("RETURN", "$10.00")]
+
+
+@pytest.mark.asyncio
+async def test_a_floorperson_declares_the_shoe_out_of_order_before_cards_are_keyed_by_hand() -> None:
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 4, "ante", 10)
+        await rig.press_lock_out()
+        await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
+        assert console.table.keying_by_hand is None and not console.may_key_cards
+        console.declare_out_of_order("shoe")
+        assert console.pin.open and console.pin.purpose is not None
+        assert console.pin.purpose.kind == "out_of_order"
+        assert await tap_pin(console), console.pin.message
+        await until(lambda: "shoe" in console.table.out_of_order, "the shoe declared out of order")
+        assert console.table.keying_by_hand is not None
+        assert "shoe" in console.table.devices_out_of_order
+        assert console.may_key_cards
+        console.card_to = "4"
+        for key in "AsKsQsJsTs":
+            console.key("cards", key)
+        assert await console.key_in_cards(), console.message
+        await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")

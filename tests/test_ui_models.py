@@ -143,6 +143,20 @@ def test_an_unknown_round_state_is_shown_as_closed_and_a_table_lock_out_wins() -
     assert table.betting == Betting.TABLE_LOCKED
 
 
+def test_the_lock_out_with_no_more_bets_reads_no_more_bets_and_a_lock_on_an_open_round_does_not() -> None:
+    # The daemon journals lock_out and no_more_bets together (docs/authority.md): the status says
+    # locked_out all through the dealing, and the screen shows NO MORE BETS, not the table's lock.
+    table = TableModel()
+    dealing = {"id": "CS-1", "no_more_bets": True, "wagers": [], "waiting_for": ""}
+    table.apply_snapshot({"game": "caribbean-stud", "round": dealing, "locked_out": True})
+    assert table.betting == Betting.NO_MORE_BETS
+    open_round = {**dealing, "no_more_bets": False}
+    table.apply_snapshot({"game": "caribbean-stud", "round": open_round, "locked_out": False})
+    assert table.betting == Betting.OPEN
+    table.apply_snapshot({"game": "caribbean-stud", "round": open_round, "locked_out": True})
+    assert table.betting == Betting.TABLE_LOCKED
+
+
 @pytest.mark.asyncio
 async def test_a_restarted_screen_shows_the_same_table_and_says_which_cards_it_missed() -> None:
     async with console_on_rig() as (rig, console):

@@ -114,6 +114,18 @@ async def test_caribbean_stud_by_touch_with_a_floorperson_and_a_shoe_out_of_orde
         await screen.tap("ENTER CARDS (§ 639a.13(g))")
         await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")
         assert console.table.hands[0].cards == ("2c", "5d", "8h", "Js", "Kc")
+        # The dealer reports the shoe jammed: the round waits; the floorperson dismisses it by touch.
+        client = console.connection.client
+        assert client is not None
+        await client.submit_event({"type": "irregularity", "kind": "shoe_jam"})
+        await until(lambda: console.table.floor_to_confirm == "shoe_jam", "the report waiting")
+        await screen.frames()
+        await screen.tap("tab:irregularity")
+        await screen.tap("floor:dismiss")
+        assert console.pin.open
+        await check_drawn(screen)
+        await tap_pin(screen)
+        await until(lambda: console.table.floor_to_confirm == "", "the report dismissed")
 
 
 @pytest.mark.asyncio

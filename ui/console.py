@@ -124,7 +124,9 @@ class Console(Observable):
     @property
     def may_key_cards(self) -> bool:
         """§ 639a.13(g): by hand only while a device is out of order."""
-        return self.online and bool(self.table.devices_out_of_order) and self.table.round is not None
+        # § 639a.13(g): the daemon's status says when cards may be keyed by hand (a device offline
+        # or faulted, or declared out of order by a floorperson); the screen only follows it.
+        return self.online and self.table.keying_by_hand is not None and self.table.round is not None
 
     @property
     def may_settle(self) -> bool:
@@ -397,6 +399,28 @@ class Console(Observable):
         self.pin.start(Purpose("void", title, detail=choice.name))
         return False
 
+    def confirm_reported(self) -> None:
+        """The floorperson confirms the irregularity the round waits on, with a PIN (docs/authority.md)."""
+        kind = self.table.floor_to_confirm
+        if not kind:
+            self._say(False, "no reported irregularity waits for a floorperson")
+            return
+        self.pin.start(Purpose("void", f"{kind}: confirm the irregularity reported", detail=kind))
+
+    def dismiss_reported(self) -> None:
+        """The floorperson dismisses it with a PIN: it did not happen, the round goes on as it was."""
+        kind = self.table.floor_to_confirm
+        if not kind:
+            self._say(False, "no reported irregularity waits for a floorperson")
+            return
+        self.pin.start(Purpose("dismiss", f"{kind}: dismiss, it did not happen", detail=kind))
+
+    def declare_out_of_order(self, device: str = "shoe") -> None:
+        """§ 639a.13(g): a floorperson signs the device out of order before cards are keyed by hand."""
+        self.pin.start(
+            Purpose("out_of_order", f"{device}: declare out of order (§ 639a.13(g))", detail=device)
+        )
+
     def ask_verification(self, seat: int, wager: str, round_id: str) -> None:
         self.pin.start(
             Purpose("verify", f"verify round {round_id} seat {seat} {wager}", seat, wager, round_id)
@@ -418,8 +442,7 @@ class Console(Observable):
             if purpose.kind == "verify":
                 await client.verify_payout(purpose.seat, purpose.wager, purpose.round_id, auth=credentials)
             else:
-                event = {"type": "irregularity", "kind": purpose.detail, "detail": "confirmed by floorperson"}
-                await client.submit_event(event, credentials)
+                await client.submit_event(_signed_event(purpose), credentials)
         except ApiError as exc:
             self.pin.done(f"{exc.code}: {exc.message}", False)
             return False
@@ -429,3 +452,16 @@ class Console(Observable):
         self.pin.done(f"{purpose.title}: done", True)
         self._say(True, f"{purpose.title}: done")
         return True
+
+
+def _signed_event(purpose: Purpose) -> dict[str, Any]:
+    """The event a floorperson's PIN signs for ``purpose`` (docs/local-api.md, docs/authority.md)."""
+    if purpose.kind == "dismiss":
+        return {"type": "irregularity_dismissed", "reason": f"{purpose.detail}: dismissed by the floorperson"}
+    if purpose.kind == "out_of_order":
+        return {
+            "type": "device_out_of_order",
+            "device": purpose.detail,
+            "reason": "declared at the dealer's screen",
+        }
+    return {"type": "irregularity", "kind": purpose.detail, "detail": "confirmed by floorperson"}

@@ -64,7 +64,7 @@ def key(c: Console) -> Hashable:
             c.may_settle,
         ),
         "cards": lambda: (seats, c.cards.text, c.card_to),
-        "irregularity": lambda: (),
+        "irregularity": lambda: (t.floor_to_confirm, t.keying_by_hand),
         "settlement": lambda: t.settlement,
         "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.user, c.pin.pin_dots, c.pin.message),
     }
@@ -323,6 +323,36 @@ def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
             )
         )
     box.add_widget(grid)
+    reported = c.table.floor_to_confirm
+    if reported:
+        # docs/authority.md: the round waits until a floorperson confirms or dismisses the report.
+        steps = _grid(2, s)
+        steps.add_widget(
+            Key(
+                f"CONFIRM {reported} (PIN)", s, _tap(c, c.confirm_reported), colour=BLUE, name="floor:confirm"
+            )
+        )
+        steps.add_widget(
+            Key(
+                f"DISMISS {reported} (PIN)",
+                s,
+                _tap(c, c.dismiss_reported),
+                name="floor:dismiss",
+                font_px=s.small,
+            )
+        )
+        box.add_widget(steps)
+    elif not screen.dice_game and c.table.keying_by_hand is None:
+        # § 639a.13(g): the shoe is signed out of order by a floorperson before cards are keyed.
+        box.add_widget(
+            Key(
+                "SHOE OUT OF ORDER (PIN, § 639a.13(g))",
+                s,
+                _tap(c, lambda: c.declare_out_of_order("shoe")),
+                name="floor:out_of_order",
+                font_px=s.small,
+            )
+        )
     words = "a floorperson confirms a void with a PIN" if not screen.dice_game else "entered by the dealer"
     box.add_widget(Text(words, s.small, color=GREY_TEXT, size_hint_y=None, height=s.target))
     box.add_widget(Widget())

@@ -24,7 +24,8 @@ DIGITS: Final = string.digits
 
 @dataclass(frozen=True)
 class Purpose:
-    """What the PIN signs: ``title`` in the dealer's words; ``kind`` ``verify`` or ``void``."""
+    """What the PIN signs: ``title`` in the dealer's words; ``kind`` ``verify``, ``void``, ``dismiss``
+    (a reported irregularity that did not happen) or ``out_of_order`` (``detail`` the device)."""
 
     kind: str
     title: str

@@ -25,6 +25,8 @@ from .settlement import SettlementView, settlement_view
 
 JOURNAL_LINES: Final = 40
 _SEAT_HAND: Final = re.compile(r"\bseat (\d+)(?:'s)?(?: hand (\d+))?")
+#: The daemon's words while a reported irregularity waits for a floorperson (controller.table.status).
+_FLOOR_WAITS: Final = re.compile(r"a floorperson to confirm or dismiss the (\S+) reported by ")
 
 
 class Betting:
@@ -176,11 +178,15 @@ class TableModel(Observable):
 
     @property
     def betting(self) -> str:
-        if self.status.get("locked_out"):
-            return Betting.TABLE_LOCKED
+        # The daemon journals ``lock_out`` with every round's no more bets (the atomic lock-out,
+        # docs/authority.md): "locked out" beside a round past its lock-out is NO MORE BETS; only
+        # a lock with no round, or on a round still open, is the table's own lock-out.
+        locked = bool(self.status.get("locked_out"))
         if self.round is None:
-            return Betting.NO_ROUND
-        return Betting.NO_MORE_BETS if self.round.get("no_more_bets") else Betting.OPEN
+            return Betting.TABLE_LOCKED if locked else Betting.NO_ROUND
+        if self.round.get("no_more_bets"):
+            return Betting.NO_MORE_BETS  # § 639a.2(c)(2), § 639a.7(c)
+        return Betting.TABLE_LOCKED if locked else Betting.OPEN
 
     @property
     def open_for_bets(self) -> bool:
@@ -269,5 +275,27 @@ class TableModel(Observable):
 
     @property
     def devices_out_of_order(self) -> tuple[str, ...]:
-        """§ 639a.13(g): cards may be keyed in only while the shoe (a card device) is out of order."""
-        return tuple(name for name, d in self.devices.items() if not d.get("online"))
+        """§ 639a.13(g): the devices offline or faulted, and those a floorperson declared out of order."""
+        declared = self.out_of_order
+        offline = [name for name, d in self.devices.items() if not d.get("online") and name not in declared]
+        return (*offline, *declared)
+
+    @property
+    def out_of_order(self) -> Mapping[str, Any]:
+        """The devices a floorperson or technician declared out of order (device -> who, why)."""
+        declared = self.status.get("out_of_order", {})
+        return declared if isinstance(declared, Mapping) else {}
+
+    @property
+    def keying_by_hand(self) -> str | None:
+        """The daemon's words for why cards may be keyed by hand now; ``None`` while the shoe deals
+        them (§ 639a.13(g)): the daemon decides, the screen only offers its keypad then."""
+        why = self.status.get("keying_by_hand")
+        return str(why) if why else None
+
+    @property
+    def floor_to_confirm(self) -> str:
+        """The irregularity reported (by the dealer or a device) that the round waits on a
+        floorperson to confirm or dismiss (docs/authority.md), "" if none."""
+        found = _FLOOR_WAITS.match(self.waiting_for)
+        return found.group(1) if found else ""
