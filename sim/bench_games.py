@@ -10,7 +10,8 @@ settlement (``describe_settlement``).
 
 A refusal is a bug of the rig or of the daemon: a dealer raises :class:`BenchError` when a
 hardware event it caused was refused, and an API refusal raises ``ApiError``; ``run_bench`` then
-exits non-zero naming it. The Rules Submissions here are EXAMPLE VALUES for the rig's table.
+exits non-zero naming it. Each game's Rules Submission is its example (examples/<game>/), on the
+rig's table.
 docs/bench-rig.md describes each game's round.
 """
 
@@ -20,6 +21,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 from controller.api_client import ApiClient
@@ -52,144 +54,36 @@ from sim.bench_rig import (
     shuffled_deck,
 )
 
-# --- the Rules Submissions (§ 601a.2): EXAMPLE VALUES for the rig's table ------------------------
+# --- the Rules Submissions (§ 601a.2): the examples', on the rig's table -------------------------
 
-_HEADER: Final = """# The bench rig's Rules Submission (§ 601a.2): EXAMPLE VALUES.
-table = "{table}"
-game = "{game}"
-"""
-
-_RULES: Final[Mapping[str, str]] = {
-    "three-card-poker": """
-[rules]
-seats = 7
-decks = 2
-
-[rules.ante_bonus.odds]
-"straight flush" = "5 to 1"
-"three-of-a-kind" = "4 to 1"
-"straight" = "1 to 1"
-
-[rules.pair_plus.odds]
-"straight flush" = "40 to 1"
-"three-of-a-kind" = "30 to 1"
-"straight" = "6 to 1"
-"flush" = "4 to 1"
-"pair" = "1 to 1"
-
-[rules.six_card_bonus]
-offered = true
-paytable = "A"
-
-[rules.six_card_bonus.odds]
-"royal flush" = "1,000 to 1"
-"straight flush" = "200 to 1"
-"four-of-a-kind" = "50 to 1"
-"full house" = "25 to 1"
-"flush" = "15 to 1"
-"straight" = "10 to 1"
-"three-of-a-kind" = "5 to 1"
-""",
-    "holdem-bonus": """
-[rules]
-seats = 6
-decks = 1
-shuffler = "automated"
-dealing = "automated shoe"
-ante.paid_on = "straight or higher"
-ante.minimum = "5.00"
-bonus.offered = true
-bonus.paytable = "A"
-bonus.minimum = "1.00"
-payout_limit = "50000.00"
-""",
-    "blackjack": """
-[rules]
-seats = 7
-decks = 6
-dealer.hits_soft_17 = false
-blackjack.payout = "3 to 2"
-double_down.on = "any_two"
-double_down.after_split = true
-split.max_hands = 4
-split.resplit_aces = false
-split.unlike_tens = true
-surrender.offered = true
-insurance.offered = true
-even_money.offered = true
-payout_limit = "25000.00"
-
-[rules.three_card_poker]
-offered = true
-paytable = { straight_flush = "40 to 1", three_of_a_kind = "30 to 1", straight = "10 to 1", flush = "5 to 1" }
-""",
-    "asia-poker": """
-[rules]
-shuffler = "automated"
-dealing = "automated shoe"
-starting_position = "shaker"
-ranking.a234_lowest = false
-house_way = "standard"
-adjacent_betting_areas = false
-payout_limit = "50000.00"
-asia_poker.minimum = "10.00"
-bonus.offered = true
-bonus.paytable = "A"
-bonus.minimum = "1.00"
-""",
-    # The Fortune Bonus, Envy and Insurance paytables are the module's example tables
-    # (controller/rules/fortune_asia_poker.py).
-    "fortune-asia-poker": """
-[rules]
-shuffler = "automated"
-dealing = "automated shoe"
-starting_position = "button"
-ranking.a234_lowest = false
-house_way = "standard"
-adjacent_betting_areas = false
-payout_limit = "100000.00"
-fortune_asia_poker.minimum = "10.00"
-fortune_bonus.offered = true
-fortune_bonus.minimum = "1.00"
-envy.qualifying_hand = "four-of-a-kind"
-envy.qualifying_wager = "5.00"
-insurance.offered = true
-insurance.minimum = "1.00"
-progressive.offered = true
-progressive.reset = "10000.00"
-progressive.wager = "1.00"
-
-# Odds only: the rig has no progressive link, so no meter is reported to pay a share of.
-[rules.progressive.paytable]
-"seven-card straight flush" = "2000 for 1"
-"seven-card straight flush with a joker" = "1000 for 1"
-"five aces" = "500 for 1"
-"royal flush" = "250 for 1"
-"natural straight flush" = "50 for 1"
-"straight flush with a joker" = "50 for 1"
-"four-of-a-kind" = "25 for 1"
-"full house" = "5 for 1"
-""",
-    "three-dice-football": """
-[rules]
-seats = 12
-""",
-}
+EXAMPLES: Final = Path(__file__).resolve().parents[1] / "examples"
+"""examples/<game>/rules-submission.toml: the one Rules Submission of each game (EXAMPLE VALUES)."""
 
 
 def rules_submission(game: str) -> str:
-    """The rig's Rules Submission for ``game`` (its table is ``TABLE_ID``); ``ValueError`` if the
-    rig does not deal that game."""
+    """The rig's Rules Submission for ``game``: the game's example (examples/<game>/), its table
+    renamed ``TABLE_ID``; ``ValueError`` if the rig does not deal that game."""
     if game == CARIBBEAN_STUD:
         return RULES_SUBMISSION
-    if game not in _RULES:
+    if game not in _DEALERS:
         raise ValueError(f"the bench rig deals no game {game!r} (games: {', '.join(BENCH_GAMES)})")
-    return _HEADER.format(table=TABLE_ID, game=game) + _RULES[game]
+    path = EXAMPLES / game / "rules-submission.toml"
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise ValueError(f"{path}: the example Rules Submission of {game!r}: {exc.strerror}") from None
+    # The config's [table] id must match the submission's table (the daemon checks it).
+    return "".join(
+        f'table = "{TABLE_ID}"\n' if line.startswith("table = ") else line
+        for line in text.splitlines(keepends=True)
+    )
 
 
 def needs_reader(game: str) -> bool:
-    """Whether the table has the hole-card reader: Blackjack (§ 633a.7(h))."""
-    return game == "blackjack"
+    """Whether the table has the hole-card reader: what the game declares its Rules Submission
+    needs (:meth:`~controller.rules.engine.Game.devices`; Blackjack, § 633a.7(h))."""
+    submission = parse_submission(rules_submission(game), GAMES, f"the bench rig's {game}")
+    return submission.game.devices(submission.rules).hole_card_reader
 
 
 class BenchError(RuntimeError):

@@ -56,6 +56,8 @@ from controller.rules.settlement import (
 )
 from controller.rules.submission import parse_submission
 
+from .rounds import cards, decide, refused, wager
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 DECK53 = deck_with_joker()
 
@@ -76,18 +78,6 @@ def frules(mapping: Mapping[str, object] | None = None) -> FortuneAsiaPokerRules
 
 def m(text: str) -> int:
     return parse_money(text)
-
-
-def wager(seat: int, name: str, amount: str) -> Event:
-    return Event("wager", seat=seat, wager=name, amount=m(amount))
-
-
-def deal(to: int | str, cards: str) -> Event:
-    return Event("cards", to=str(to), cards=parse_cards(cards))
-
-
-def decide(seat: int, action: str) -> Event:
-    return Event("decision", seat=seat, action=action)
 
 
 def put(seat: int, hands: str) -> Event:
@@ -113,8 +103,8 @@ def round_events(
     out = [wager(s, w, a) for s in sorted(wagers) for w, a in wagers[s].items()]
     out += [NO_MORE_BETS, DICE_DEALER]
     if "dealer" in hands:
-        out.append(deal("dealer", hands["dealer"]))
-    out += [deal(int(p), hands[p]) for p in sorted((p for p in hands if p != "dealer"), key=int)]
+        out.append(cards("dealer", hands["dealer"]))
+    out += [cards(int(p), hands[p]) for p in sorted((p for p in hands if p != "dealer"), key=int)]
     out += [put(s, settings_[s]) for s in sorted(dict(settings_), reverse=True)]
     out += list(after)
     return out
@@ -139,14 +129,6 @@ def line(s: Settlement, seat: int, wager_name: str) -> tuple[str, str, str]:
     o = s.for_seat(seat)[wager_name]
     j = o.to_json()
     return str(j["result"]), str(j["net"]), str(j.get("hand", ""))
-
-
-def refused(game: Any, state: Any, event: Event, match: str) -> None:
-    """The event is refused with ``match`` in the message, and the state is unchanged."""
-    before = state
-    with pytest.raises(IllegalEvent, match=match):
-        game.apply(state, event)
-    assert state == before
 
 
 # --- the starting position, § 659a.5(g) ---------------------------------------------------------------
@@ -217,7 +199,7 @@ def test_position_events_in_the_wrong_place_are_refused() -> None:
     s1 = GAME.apply(s0, NO_MORE_BETS)
     refused(GAME, s1, Event("position", value=8), "from 1 to 7")
     refused(GAME, s1, Event("dice", dice=(1, 2, 3)), "not the shaker")
-    refused(GAME, s1, deal(1, "As Ks Qs Js 7c 7d 2h"), "before the starting position")
+    refused(GAME, s1, cards(1, "As Ks Qs Js 7c 7d 2h"), "before the starting position")
     s2 = GAME.apply(s1, Event("position", value=7))
     assert s2.start == "1"
     refused(GAME, s2, Event("position", value=2), "already determined: seat 1")
@@ -609,14 +591,14 @@ def test_the_first_card_to_the_wrong_position_voids_the_round() -> None:
         Event("dice", dice=(3, 4, 5)),
     ]
     state = state_after(GAME, r, events)
-    state = GAME.apply(state, deal(5, ROUND_A_HANDS["5"]))
+    state = GAME.apply(state, cards(5, ROUND_A_HANDS["5"]))
     s = GAME.settle(state)
     assert _all_void(s) == [(5, "asia_poker", "10.00"), (3, "asia_poker", "10.00")]
     assert "the first card went to seat 5, but the count of 12 starts at seat 3" in s.void
     # A stack dealt to an empty position need not be reported: count 13 starts at seat 2 (no wager);
     # the first reported stack may be seat 3's.
     state = state_after(GAME, r, [*events[:3], Event("dice", dice=(4, 4, 5))])
-    state = GAME.apply(state, deal(3, ROUND_A_HANDS["3"]))
+    state = GAME.apply(state, cards(3, ROUND_A_HANDS["3"]))
     assert state.void is None
 
 
@@ -624,7 +606,7 @@ def test_a_card_found_face_up_once_is_discarded_twice_voids() -> None:
     state = GAME.apply(_dealt(), irregular("card_face_up", detail="2c"))
     assert state.void is None and state.discarded == parse_cards("2c")
     assert "not used" in state.notes[-1]
-    refused(GAME, state, deal(6, "2c 3c 8c 7c 6c Jc Qs"), "found face up")
+    refused(GAME, state, cards(6, "2c 3c 8c 7c 6c Jc Qs"), "found face up")
     s = GAME.settle(GAME.apply(state, irregular("card_face_up")))
     assert "more than one card was found face up" in s.void and s.void.endswith("(§ 659a.13(f))")
 
@@ -641,7 +623,7 @@ def test_notes_that_change_nothing() -> None:
     s3 = GAME.apply(s2, Event("dice", dice=(1, 1, 5)))  # 7: seat 1
     assert s3.start == "1"
     refused(GAME, s3, irregular("no_roll"), "the dice were counted")
-    s4 = GAME.apply(s3, deal(1, ROUND_A_HANDS["1"]))
+    s4 = GAME.apply(s3, cards(1, ROUND_A_HANDS["1"]))
     refused(GAME, s4, irregular("shuffler_jam"), "comes before the deal")
 
 
@@ -693,7 +675,7 @@ def test_the_dealer_set_incorrectly_is_reset_by_the_house_way() -> None:
         (wager(1, "ante", "10.00"), "no wager 'ante' at Asia Poker"),
         (wager(1, "bonus", "1.00"), "does not offer the bonus wager"),
         (wager(1, "asia_poker", "1.00"), "below the table's minimum of 5.00"),
-        (deal(1, "As"), 'before "no more bets"'),
+        (cards(1, "As"), 'before "no more bets"'),
         (decide(1, "set As / Ks / Qs"), "placed no Asia Poker Wager"),
         (Event("meter", name="progressive", amount=100), "no progressive meter"),
         (Event("hole_card_reader", result="blackjack"), "no hole_card_reader event"),
@@ -715,9 +697,9 @@ def test_bonus_needs_the_wager_first() -> None:
     [
         (wager(1, "asia_poker", "10.00"), 'after the dealer has announced "no more bets"'),
         (NO_MORE_BETS, "already announced"),
-        (deal(6, "Ac"), "already out"),
-        (deal(2, "2s"), "would hold 8 cards"),
-        (deal("board", "2s"), "no cards go to 'board'"),
+        (cards(6, "Ac"), "already out"),
+        (cards(2, "2s"), "would hold 8 cards"),
+        (cards("board", "2s"), "no cards go to 'board'"),
         (put(2, "Tc Ts 5h 4c / 9h 9c / 2s"), "was dealt"),
         (put(2, "Tc Ts 5h 4c 9h 9c 3d"), 'a setting is "set <high> / <medium> / <low>"'),
         (decide(2, "fold"), "no action 'fold'"),
@@ -744,7 +726,7 @@ def test_settle_says_what_it_waits_for() -> None:
     with pytest.raises(IllegalEvent, match="seat 5 to set the high, medium and low hands"):
         GAME.settle(GAME.apply(_dealt(), put(2, ROUND_A_SETTINGS[2])))
     partial = state_after(
-        GAME, rules(), [wager(4, "asia_poker", "5.00"), NO_MORE_BETS, DICE_DEALER, deal("dealer", DEALER_A)]
+        GAME, rules(), [wager(4, "asia_poker", "5.00"), NO_MORE_BETS, DICE_DEALER, cards("dealer", DEALER_A)]
     )
     with pytest.raises(IllegalEvent, match="seat 4's seven cards"):
         GAME.settle(partial)
@@ -1108,7 +1090,7 @@ def test_envy_counts_a_surrendered_hand_not_a_voided_one() -> None:
     # Voided instead (§ 659a.13(d)): no Envy for it.
     r = frules(ALL_FORTUNE)
     ev = round_events(wagers, hands)
-    ev.insert(ev.index(deal(2, hands["2"])) + 1, irregular("player_card_exposed", seat=5))
+    ev.insert(ev.index(cards(2, hands["2"])) + 1, irregular("player_card_exposed", seat=5))
     ev += [decide(5, "void"), put(2, apg.format_setting(set_hands(parse_cards(hands["2"]))))]
     s = run(FORTUNE, r, ev, {"progressive": m("12345.67")})
     assert [o.wager for o in s.outcomes if o.seat == 2] == ["fortune_asia_poker", "fortune_bonus"]

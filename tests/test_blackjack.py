@@ -17,23 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from controller.rules.blackjack import (
-    CHECK,
-    COMPLETE,
-    DEALER_BLACKJACK,
-    DECIDE,
-    GAME,
-    PLAY,
-    PLAY_ACTIONS,
-    BlackjackRules,
-    BlackjackState,
-)
+from controller.rules.blackjack import GAME, BlackjackRules, BlackjackState
 from controller.rules.blackjack_hands import is_blackjack
-from controller.rules.cards import TEN, Card, parse_cards, shoe
+from controller.rules.blackjack_state import CHECK, COMPLETE, DEALER_BLACKJACK, DECIDE, PLAY, PLAY_ACTIONS
+from controller.rules.cards import TEN, parse_cards, shoe
 from controller.rules.engine import IllegalEvent, Round, play
 from controller.rules.events import Event
 from controller.rules.games import GAMES
-from controller.rules.money import parse_money
 from controller.rules.options import RulesError, load_rules, rules_to_mapping
 from controller.rules.record import load_record, replay
 from controller.rules.settlement import (
@@ -47,6 +37,7 @@ from controller.rules.settlement import (
 from controller.rules.submission import parse_submission
 
 from .known_answers import REGULATIONS
+from .rounds import NO_MORE_BETS, cards, decide, irregularity, meter, money, wager
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "blackjack"
 TEXT_FILE = "43-PaB-834_blackjack-poker-three-card-asia-poker-three-dice-football.txt"
@@ -113,44 +104,15 @@ def rules(over: Mapping[str, Any] | None = None, base: Mapping[str, Any] = ALL) 
     return load_rules(BlackjackRules, merged(base, over or {}), "test rules", GAME.rules_checks)
 
 
-def money(text: str) -> int:
-    return parse_money(text)
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return parse_cards(text, decks=8)
-
-
 # --- events --------------------------------------------------------------------------------------------
-
-
-def W(seat: int, wager: str, amount: str) -> Event:
-    return Event("wager", seat=seat, wager=wager, amount=money(amount))
-
-
-def C(to: int | str, text: str, hand: int = 0) -> Event:
-    return Event("cards", to=str(to), cards=cards(text), hand=hand)
-
-
-def D(seat: int, action: str, hand: int = 0, amount: str | None = None) -> Event:
-    return Event(
-        "decision", seat=seat, action=action, hand=hand, amount=None if amount is None else money(amount)
-    )
 
 
 def READER(blackjack: bool) -> Event:
     return Event("hole_card_reader", result="blackjack" if blackjack else "no_blackjack")
 
 
-def M(name: str, amount: str) -> Event:
-    return Event("meter", name=name, amount=money(amount))
-
-
-def IRR(kind: str, detail: str = "") -> Event:
-    return Event("irregularity", kind=kind, detail=detail)
-
-
-NMB = Event("no_more_bets")
+SHOE_DECKS = 8
+"""The cards of these rounds come from a shoe of up to eight decks (a card may repeat)."""
 
 
 class Table:
@@ -181,19 +143,19 @@ class Table:
     def deal(self, hands: Mapping[int, str], up: str) -> Table:
         """Each seat's two cards and the dealer's up card (the wagers must be placed and locked)."""
         for seat, text in hands.items():
-            self(C(seat, text))
-        return self(C("dealer", up))
+            self(cards(seat, text, decks=SHOE_DECKS))
+        return self(cards("dealer", up, decks=SHOE_DECKS))
 
     def stand_all(self) -> Table:
         while self.state.phase == PLAY:
             turn = self.state.turn
             assert turn is not None
-            self(D(turn[0], "stand", turn[1]))
+            self(decide(turn[0], "stand", hand=turn[1]))
         return self
 
     def dealer(self, text: str) -> Table:
         for c in text.split():
-            self(C("dealer", c))
+            self(cards("dealer", c, decks=SHOE_DECKS))
         assert self.state.phase == COMPLETE, self.state.phase
         return self
 
@@ -212,11 +174,11 @@ def simple_round(
     t = Table(r, meters)
     for seat, (_, wagers) in sorted(seats.items()):
         for name, amount in wagers.items():
-            t(W(seat, name, amount))
-    t(NMB).deal({s: h for s, (h, _) in sorted(seats.items())}, up)
+            t(wager(seat, name, amount))
+    t(NO_MORE_BETS).deal({s: h for s, (h, _) in sorted(seats.items())}, up)
     hole = dealer_rest.split()[0]
     if t.state.phase == CHECK:
-        t(READER(is_blackjack(cards(f"{up} {hole}"))))
+        t(READER(is_blackjack(parse_cards(f"{up} {hole}", decks=8))))
     return t.stand_all().dealer(dealer_rest).settle()
 
 
@@ -350,12 +312,12 @@ def test_blackjack_pays_3_to_2_rounded_down_and_wins_lose_push() -> None:
 
 
 def test_a_bust_player_loses_even_when_the_dealer_busts() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table()(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Tc 6d", 2: "Ts 7s"}, "6h"
     )
-    t(D(1, "hit"), C(1, "9c"))  # 25: bust, no more decisions
+    t(decide(1, "hit"), cards(1, "9c", decks=SHOE_DECKS))  # 25: bust, no more decisions
     assert t.state.turn == (2, 0)
-    t(D(2, "stand")).dealer("Td 8c")  # 24
+    t(decide(2, "stand")).dealer("Td 8c")  # 24
     s = t.settle()
     check(outcome(s, 1, "blackjack"), Result.LOSE, "-10.00")
     check(outcome(s, 2, "blackjack"), Result.WIN, "+10.00")
@@ -365,44 +327,46 @@ def test_a_bust_player_loses_even_when_the_dealer_busts() -> None:
     ("soft17", "dealer", "result"), [(False, "Ah", Result.PUSH), (True, "Ah 3d", Result.LOSE)]
 )
 def test_dealer_soft_17_both_ways(soft17: bool, dealer: str, result: Result) -> None:
-    t = Table(rules({"dealer": {"hits_soft_17": soft17}}))(W(1, "blackjack", "10.00"), NMB).deal(
+    t = Table(rules({"dealer": {"hits_soft_17": soft17}}))(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Tc 7d"}, "6c"
     )
-    t(D(1, "stand"))
+    t(decide(1, "stand"))
     if soft17:
-        t(C("dealer", "Ah"))
+        t(cards("dealer", "Ah", decks=SHOE_DECKS))
         assert t.state.phase != COMPLETE  # 6-A is a soft 17: the dealer draws
         t.dealer("3d")  # 20
     else:
         t.dealer("Ah")  # 6-A soft 17: the dealer stands
-        t.refuses(C("dealer", "3d"), "stands with soft 17")
+        t.refuses(cards("dealer", "3d", decks=SHOE_DECKS), "stands with soft 17")
     check(outcome(t.settle(), 1, "blackjack"), result, "0.00" if result is Result.PUSH else "-10.00")
 
 
 def test_dealer_draws_to_16_and_stands_on_hard_17() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), NMB).deal({1: "Tc 9d"}, "5c")
-    t(D(1, "stand"), C("dealer", "Tc"))
+    t = Table()(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "Tc 9d"}, "5c")
+    t(decide(1, "stand"), cards("dealer", "Tc", decks=SHOE_DECKS))
     assert t.state.phase != COMPLETE  # 15: draws
-    t(C("dealer", "2d"))
-    t.refuses(C("dealer", "4s"), "stands with hard 17")
+    t(cards("dealer", "2d", decks=SHOE_DECKS))
+    t.refuses(cards("dealer", "4s", decks=SHOE_DECKS), "stands with hard 17")
 
 
 def test_the_dealer_draws_nothing_when_no_hand_remains() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), NMB).deal({1: "Tc 6d"}, "5h")
-    t(D(1, "hit"), C(1, "Kc"))  # bust
-    t(C("dealer", "Th"))  # 15, but nothing is in play: the hand is complete
+    t = Table()(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "Tc 6d"}, "5h")
+    t(decide(1, "hit"), cards(1, "Kc", decks=SHOE_DECKS))  # bust
+    t(cards("dealer", "Th", decks=SHOE_DECKS))  # 15, but nothing is in play: the hand is complete
     assert t.state.phase == COMPLETE
     check(outcome(t.settle(), 1, "blackjack"), Result.LOSE, "-10.00")
 
 
 def test_doubling_any_two_for_less_and_the_one_card() -> None:
-    t = Table()(W(1, "blackjack", "20.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table()(wager(1, "blackjack", "20.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "5c 6d", 2: "9c 8d"}, "6h"
     )
-    t.refuses(D(1, "double_down", amount="20.01"), "may not exceed")
-    t(D(1, "double_down", amount="10.00"), C(1, "2s"))  # 13, one card only: the hand is done
+    t.refuses(decide(1, "double_down", amount="20.01"), "may not exceed")
+    t(
+        decide(1, "double_down", amount="10.00"), cards(1, "2s", decks=SHOE_DECKS)
+    )  # 13, one card only: the hand is done
     assert t.state.turn == (2, 0)
-    t(D(2, "double_down"), C(2, "3s"))  # 20 on a hard 17: any two cards
+    t(decide(2, "double_down"), cards(2, "3s", decks=SHOE_DECKS))  # 20 on a hard 17: any two cards
     s = t.dealer("Tc 3c").settle()  # 19
     check(outcome(s, 1, "blackjack"), Result.LOSE, "-20.00")
     check(outcome(s, 1, "double_down"), Result.LOSE, "-10.00")
@@ -420,24 +384,30 @@ def test_doubling_any_two_for_less_and_the_one_card() -> None:
     ],
 )
 def test_double_down_totals(on: str, hand: str, allowed: bool) -> None:
-    t = Table(rules({"double_down": {"on": on}}))(W(1, "blackjack", "10.00"), NMB).deal({1: hand}, "6h")
+    t = Table(rules({"double_down": {"on": on}}))(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal(
+        {1: hand}, "6h"
+    )
     if allowed:
-        t(D(1, "double_down"))
+        t(decide(1, "double_down"))
         assert t.state.seats[1].hands[0].double == 1000
     else:
-        t.refuses(D(1, "double_down"), "doubling down is allowed on")
+        t.refuses(decide(1, "double_down"), "doubling down is allowed on")
 
 
 def test_split_pairs_each_hand_settled_and_resplit_to_the_maximum() -> None:
-    t = Table(rules({"split": {"max_hands": 3}}))(W(1, "blackjack", "10.00"), NMB).deal({1: "8c 8d"}, "6h")
-    t.refuses(D(1, "split", amount="5.00"), "matches the whole Blackjack Wager")
-    t(D(1, "split"), C(1, "8h"))  # hand 0: 8-8 again
-    t(D(1, "split"), C(1, "Tc"))  # hand 0: 8-10; hands 1 (8d) and 2 (8h) wait
-    t(D(1, "stand"), C(1, "3c", 1))
-    t(D(1, "double_down", 1), C(1, "9s", 1))  # 8-3-9 = 20 (double after split)
-    t(C(1, "8s", 2))
-    t.refuses(D(1, "split", 2), "no more than 3 hands")
-    t(D(1, "stand", 2)).dealer("Tc 7c")  # 23: the dealer busts
+    t = Table(rules({"split": {"max_hands": 3}}))(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal(
+        {1: "8c 8d"}, "6h"
+    )
+    t.refuses(decide(1, "split", amount="5.00"), "matches the whole Blackjack Wager")
+    t(decide(1, "split"), cards(1, "8h", decks=SHOE_DECKS))  # hand 0: 8-8 again
+    t(decide(1, "split"), cards(1, "Tc", decks=SHOE_DECKS))  # hand 0: 8-10; hands 1 (8d) and 2 (8h) wait
+    t(decide(1, "stand"), cards(1, "3c", 1, decks=SHOE_DECKS))
+    t(
+        decide(1, "double_down", hand=1), cards(1, "9s", 1, decks=SHOE_DECKS)
+    )  # 8-3-9 = 20 (double after split)
+    t(cards(1, "8s", 2, decks=SHOE_DECKS))
+    t.refuses(decide(1, "split", hand=2), "no more than 3 hands")
+    t(decide(1, "stand", hand=2)).dealer("Tc 7c")  # 23: the dealer busts
     s = t.settle()
     assert [(o.wager, o.result, o.net) for o in s.outcomes] == [
         ("blackjack", Result.WIN, 1000),
@@ -448,11 +418,13 @@ def test_split_pairs_each_hand_settled_and_resplit_to_the_maximum() -> None:
 
 
 def test_split_aces_take_one_card_and_ace_ten_is_21_not_blackjack() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), NMB).deal({1: "Ac Ad"}, "6h")
-    t(D(1, "split"), C(1, "Kh"))  # A-K after a split: 21, and one card only
+    t = Table()(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "Ac Ad"}, "6h")
+    t(decide(1, "split"), cards(1, "Kh", decks=SHOE_DECKS))  # A-K after a split: 21, and one card only
     assert t.state.turn == (1, 1)
-    t.refuses(D(1, "hit", 1), "waits for a card")
-    t(C(1, "Ah", 1))  # another ace: resplitting aces is not offered, so the hand is done
+    t.refuses(decide(1, "hit", hand=1), "waits for a card")
+    t(
+        cards(1, "Ah", 1, decks=SHOE_DECKS)
+    )  # another ace: resplitting aces is not offered, so the hand is done
     assert t.state.phase != PLAY
     s = t.dealer("Tc 4d").settle()  # 20
     check(outcome(s, 1, "blackjack"), Result.WIN, "+10.00")  # 1 to 1, not 3 to 2
@@ -460,42 +432,42 @@ def test_split_aces_take_one_card_and_ace_ten_is_21_not_blackjack() -> None:
 
 
 def test_resplit_aces_when_offered_and_no_hit_on_split_aces() -> None:
-    t = Table(rules({"split": {"resplit_aces": True}}))(W(1, "blackjack", "10.00"), NMB).deal(
+    t = Table(rules({"split": {"resplit_aces": True}}))(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Ac Ad"}, "6h"
     )
-    t(D(1, "split"), C(1, "Ah"))
-    t.refuses(D(1, "hit"), "split aces receive one card each")
-    t.refuses(D(1, "double_down"), "not on split aces")
-    t(D(1, "split"), C(1, "9c"))
+    t(decide(1, "split"), cards(1, "Ah", decks=SHOE_DECKS))
+    t.refuses(decide(1, "hit"), "split aces receive one card each")
+    t.refuses(decide(1, "double_down"), "not on split aces")
+    t(decide(1, "split"), cards(1, "9c", decks=SHOE_DECKS))
     assert len(t.state.seats[1].hands) == 3
 
 
 @pytest.mark.parametrize(("unlike", "ok"), [(True, True), (False, False)])
 def test_splitting_unlike_tens(unlike: bool, ok: bool) -> None:
-    t = Table(rules({"split": {"unlike_tens": unlike}}))(W(1, "blackjack", "10.00"), NMB).deal(
+    t = Table(rules({"split": {"unlike_tens": unlike}}))(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Tc Kd"}, "6h"
     )
     if ok:
-        t(D(1, "split"))
+        t(decide(1, "split"))
     else:
-        t.refuses(D(1, "split"), "identical value")
+        t.refuses(decide(1, "split"), "identical value")
 
 
 def test_no_double_after_split_when_not_offered() -> None:
     r = rules({"double_down": {"after_split": False}})
-    t = Table(r)(W(1, "blackjack", "10.00"), NMB).deal({1: "5c 5d"}, "6h")
-    t(D(1, "split"), C(1, "6c"))
-    t.refuses(D(1, "double_down"), "after splitting is not offered")
+    t = Table(r)(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "5c 5d"}, "6h")
+    t(decide(1, "split"), cards(1, "6c", decks=SHOE_DECKS))
+    t.refuses(decide(1, "double_down"), "after splitting is not offered")
 
 
 def test_late_surrender_forfeits_half_and_only_on_the_initial_two_cards() -> None:
-    t = Table()(W(1, "blackjack", "5.25"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table()(wager(1, "blackjack", "5.25"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Tc 6d", 2: "Ts 6s"}, "Th"
     )
-    t.refuses(D(1, "surrender"), "waits for the card reader")  # late surrender: after the reader
-    t(READER(False), D(1, "surrender"), D(2, "hit"), C(2, "2c"))
-    t.refuses(D(2, "surrender"), "only the initial two cards")
-    s = t(D(2, "stand")).dealer("7c").settle()  # 17
+    t.refuses(decide(1, "surrender"), "waits for the card reader")  # late surrender: after the reader
+    t(READER(False), decide(1, "surrender"), decide(2, "hit"), cards(2, "2c", decks=SHOE_DECKS))
+    t.refuses(decide(2, "surrender"), "only the initial two cards")
+    s = t(decide(2, "stand")).dealer("7c").settle()  # 17
     o = outcome(s, 1, "blackjack")
     check(o, Result.LOSE, "-2.63")  # 2.62 returned; the odd cent stays with the house
     assert o.section == "§ 633a.9"
@@ -503,37 +475,42 @@ def test_late_surrender_forfeits_half_and_only_on_the_initial_two_cards() -> Non
 
 
 def test_surrender_not_offered_and_not_on_a_split_hand() -> None:
-    t = Table(rules({"surrender": {"offered": False}}))(W(1, "blackjack", "10.00"), NMB).deal(
+    t = Table(rules({"surrender": {"offered": False}}))(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Tc 6d"}, "9h"
     )
-    t.refuses(D(1, "surrender"), "not offered")
-    t2 = Table()(W(1, "blackjack", "10.00"), NMB).deal({1: "8c 8d"}, "9h")
-    t2(D(1, "split"), C(1, "8h"))
-    t2.refuses(D(1, "surrender"), "only the initial two cards")
+    t.refuses(decide(1, "surrender"), "not offered")
+    t2 = Table()(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "8c 8d"}, "9h")
+    t2(decide(1, "split"), cards(1, "8h", decks=SHOE_DECKS))
+    t2.refuses(decide(1, "surrender"), "only the initial two cards")
 
 
 def test_a_hand_of_21_takes_no_more_decisions() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table()(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Tc 6d", 2: "9c 9d"}, "9h"
     )
-    t(D(1, "hit"), C(1, "5c"))
+    t(decide(1, "hit"), cards(1, "5c", decks=SHOE_DECKS))
     assert t.state.turn == (2, 0)
-    t.refuses(D(1, "stand"), "out of turn")
+    t.refuses(decide(1, "stand"), "out of turn")
 
 
 # --- insurance, even money and the card reader, § 633a.7(h), § 633a.8 ---------------------------------------
 
 
 def test_insurance_wins_2_to_1_on_a_dealer_blackjack_and_the_round_ends() -> None:
-    t = Table()(W(1, "blackjack", "20.00"), W(2, "blackjack", "10.00"), W(3, "blackjack", "10.00"), NMB)
+    t = Table()(
+        wager(1, "blackjack", "20.00"),
+        wager(2, "blackjack", "10.00"),
+        wager(3, "blackjack", "10.00"),
+        NO_MORE_BETS,
+    )
     t.deal({1: "Tc 9d", 2: "Ac Kd", 3: "8c 8d"}, "As")
-    t.refuses(D(1, "insurance", amount="10.01"), "at most half")
-    t(D(1, "insurance", amount="10.00"), READER(True))
+    t.refuses(decide(1, "insurance", amount="10.01"), "at most half")
+    t(decide(1, "insurance", amount="10.00"), READER(True))
     assert t.state.phase == DEALER_BLACKJACK
-    t.refuses(D(3, "split"), "no split now")  # additional cards may not be dealt
-    t.refuses(C("dealer", "9c"), "no Blackjack")
-    t(C("dealer", "Kh"))
-    t.refuses(C("dealer", "2c"), "additional cards may not be dealt")
+    t.refuses(decide(3, "split"), "no split now")  # additional cards may not be dealt
+    t.refuses(cards("dealer", "9c", decks=SHOE_DECKS), "no Blackjack")
+    t(cards("dealer", "Kh", decks=SHOE_DECKS))
+    t.refuses(cards("dealer", "2c", decks=SHOE_DECKS), "additional cards may not be dealt")
     s = t.settle()
     check(outcome(s, 1, "insurance"), Result.WIN, "+20.00")
     check(outcome(s, 1, "blackjack"), Result.LOSE, "-20.00")
@@ -542,11 +519,11 @@ def test_insurance_wins_2_to_1_on_a_dealer_blackjack_and_the_round_ends() -> Non
 
 
 def test_insurance_loses_when_the_reader_finds_no_blackjack() -> None:
-    t = Table()(W(1, "blackjack", "20.00"), NMB).deal({1: "Tc 9d"}, "Ac")
-    t(D(1, "insurance"))  # half the wager by default
-    t.refuses(D(1, "insurance"), "already taken")
-    t(READER(False), D(1, "stand"))
-    t.refuses(C("dealer", "Kc"), "is a Blackjack")  # the reader said no Blackjack
+    t = Table()(wager(1, "blackjack", "20.00"), NO_MORE_BETS).deal({1: "Tc 9d"}, "Ac")
+    t(decide(1, "insurance"))  # half the wager by default
+    t.refuses(decide(1, "insurance"), "already taken")
+    t(READER(False), decide(1, "stand"))
+    t.refuses(cards("dealer", "Kc", decks=SHOE_DECKS), "is a Blackjack")  # the reader said no Blackjack
     s = t.dealer("7c").settle()  # soft 18
     check(outcome(s, 1, "insurance"), Result.LOSE, "-10.00")
     check(outcome(s, 1, "blackjack"), Result.WIN, "+20.00")
@@ -554,11 +531,11 @@ def test_insurance_loses_when_the_reader_finds_no_blackjack() -> None:
 
 
 def test_even_money_pays_1_to_1_whatever_the_hole_card() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table()(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Ac Kd", 2: "Tc 9d"}, "Ah"
     )
-    t.refuses(D(2, "even_money"), "only to a player with a Blackjack")
-    t(D(1, "even_money"), READER(False), D(2, "stand"))
+    t.refuses(decide(2, "even_money"), "only to a player with a Blackjack")
+    t(decide(1, "even_money"), READER(False), decide(2, "stand"))
     s = t.dealer("9c").settle()  # soft 20
     o = outcome(s, 1, "blackjack")
     check(o, Result.WIN, "+10.00")
@@ -567,22 +544,22 @@ def test_even_money_pays_1_to_1_whatever_the_hole_card() -> None:
 
 
 def test_no_insurance_on_a_ten_up_and_no_reader_on_a_low_up_card() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), NMB).deal({1: "Tc 9d"}, "Kh")
-    t.refuses(D(1, "insurance"), "only when the dealer's up card is an ace")
-    t.refuses(D(1, "stand"), "waits for the card reader")
+    t = Table()(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "Tc 9d"}, "Kh")
+    t.refuses(decide(1, "insurance"), "only when the dealer's up card is an ace")
+    t.refuses(decide(1, "stand"), "waits for the card reader")
     t(READER(False))
     t.refuses(READER(False), "already been used")
-    t2 = Table()(W(1, "blackjack", "10.00"), NMB).deal({1: "Tc 9d"}, "9h")
+    t2 = Table()(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "Tc 9d"}, "9h")
     t2.refuses(READER(False), "only when the dealer's up card is an ace, king, queen, jack or 10")
 
 
 def test_insurance_and_even_money_may_be_left_out_of_the_submission() -> None:
     r = rules({"insurance": {"offered": False}, "even_money": {"offered": False}})
-    t = Table(r)(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table(r)(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Ac Kd", 2: "Tc 9d"}, "Ah"
     )
-    t.refuses(D(1, "even_money"), "not offered")
-    t.refuses(D(2, "insurance"), "not offered")
+    t.refuses(decide(1, "even_money"), "not offered")
+    t.refuses(decide(2, "insurance"), "not offered")
 
 
 # --- Three Card Poker Wager, § 633a.7(g)(8) -----------------------------------------------------------------
@@ -640,8 +617,12 @@ def test_house_money_paytables(hand: str, single: str, multi: str) -> None:
 
 
 def test_house_money_without_adding_to_the_wager() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"), NMB).deal({1: "7h 7d"}, "6d")
-    t(D(1, "double_down"), C(1, "4c"))  # 18; the Double Down matches the $10.00 Blackjack Wager
+    t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"), NO_MORE_BETS).deal(
+        {1: "7h 7d"}, "6d"
+    )
+    t(
+        decide(1, "double_down"), cards(1, "4c", decks=SHOE_DECKS)
+    )  # 18; the Double Down matches the $10.00 Blackjack Wager
     s = t.dealer("Tc 2s").settle()  # 18: push
     check(outcome(s, 1, "house_money"), Result.WIN, "+15.00")  # pair 3 to 1, handed to the player
     check(outcome(s, 1, "blackjack"), Result.PUSH, "0.00")
@@ -649,11 +630,13 @@ def test_house_money_without_adding_to_the_wager() -> None:
 
 
 def test_house_money_added_then_doubled_on_the_whole_wager() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"), NMB).deal({1: "7h 7d"}, "6d")
-    t(D(1, "add_house_money"))  # 10.00 + 15.00 = 25.00 is the entire Blackjack Wager (g)(10)(ii)(C)
-    t.refuses(D(1, "add_house_money"), "already added")
-    t.refuses(D(1, "double_down", amount="25.01"), "may not exceed")
-    t(D(1, "double_down"), C(1, "4c"))  # 18
+    t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"), NO_MORE_BETS).deal(
+        {1: "7h 7d"}, "6d"
+    )
+    t(decide(1, "add_house_money"))  # 10.00 + 15.00 = 25.00 is the entire Blackjack Wager (g)(10)(ii)(C)
+    t.refuses(decide(1, "add_house_money"), "already added")
+    t.refuses(decide(1, "double_down", amount="25.01"), "may not exceed")
+    t(decide(1, "double_down"), cards(1, "4c", decks=SHOE_DECKS))  # 18
     s = t.dealer("Tc Ts").settle()  # dealer busts (26)
     check(outcome(s, 1, "house_money"), Result.WIN, "+15.00")
     check(outcome(s, 1, "blackjack"), Result.WIN, "+25.00")
@@ -662,18 +645,28 @@ def test_house_money_added_then_doubled_on_the_whole_wager() -> None:
 
 
 def test_house_money_added_then_split_matches_the_whole_wager() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"), NMB).deal({1: "7h 7d"}, "6d")
-    t(D(1, "add_house_money"))
-    t.refuses(D(1, "split", amount="10.00"), "matches the whole Blackjack Wager on the hand, 25.00")
-    t(D(1, "split"), C(1, "Tc"), D(1, "stand"), C(1, "9c", 1), D(1, "stand", 1))
+    t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"), NO_MORE_BETS).deal(
+        {1: "7h 7d"}, "6d"
+    )
+    t(decide(1, "add_house_money"))
+    t.refuses(decide(1, "split", amount="10.00"), "matches the whole Blackjack Wager on the hand, 25.00")
+    t(
+        decide(1, "split"),
+        cards(1, "Tc", decks=SHOE_DECKS),
+        decide(1, "stand"),
+        cards(1, "9c", 1, decks=SHOE_DECKS),
+        decide(1, "stand", hand=1),
+    )
     s = t.dealer("Ts 3s").settle()  # 19: 17 loses, 16 loses
     check(outcome(s, 1, "blackjack"), Result.LOSE, "-25.00")
     check(outcome(s, 1, "blackjack.1"), Result.LOSE, "-25.00")
 
 
 def test_house_money_added_to_a_blackjack_is_paid_3_to_2() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"), NMB).deal({1: "As Ks"}, "6d")
-    t(D(1, "add_house_money"))  # ace-king suited 9 to 1: 45.00, "the player may add" (g)(10)(ii)(B)
+    t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"), NO_MORE_BETS).deal(
+        {1: "As Ks"}, "6d"
+    )
+    t(decide(1, "add_house_money"))  # ace-king suited 9 to 1: 45.00, "the player may add" (g)(10)(ii)(B)
     s = t.dealer("Tc").settle()  # no hand is left in play: the dealer draws nothing
     check(outcome(s, 1, "house_money"), Result.WIN, "+45.00")
     check(outcome(s, 1, "blackjack"), Result.WIN, "+82.50")  # 55.00 x 3/2
@@ -681,32 +674,40 @@ def test_house_money_added_to_a_blackjack_is_paid_3_to_2() -> None:
 
 def test_house_money_portion_of_the_submission() -> None:
     r = rules({"house_money": {"portion": 50}})
-    t = Table(r)(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"), NMB).deal({1: "7h 7d"}, "6d")
-    t.refuses(D(1, "add_house_money", amount="15.00"), "the amount added is 7.50")
-    t(D(1, "add_house_money"), D(1, "stand"))
+    t = Table(r)(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"), NO_MORE_BETS).deal(
+        {1: "7h 7d"}, "6d"
+    )
+    t.refuses(decide(1, "add_house_money", amount="15.00"), "the amount added is 7.50")
+    t(decide(1, "add_house_money"), decide(1, "stand"))
     s = t.dealer("Tc Ts").settle()
     check(outcome(s, 1, "blackjack"), Result.WIN, "+17.50")
     assert "7.50 handed to the player" in outcome(s, 1, "house_money").note
 
 
 def test_house_money_add_refused_when_lost_late_or_before_the_reader() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"))
-    t(W(2, "blackjack", "10.00"), W(2, "house_money", "5.00"), NMB).deal({1: "2c 9d", 2: "7h 7d"}, "6d")
-    t.refuses(D(1, "add_house_money"), "lost")
-    t(D(1, "stand"))
-    t.refuses(D(2, "add_house_money"), "before play begins")
-    t3 = Table()(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"), NMB).deal({1: "7h 7d"}, "Ad")
-    t3.refuses(D(1, "add_house_money"), "before play begins")  # waits for the reader, (g)(10)(i)
-    t3(READER(False), D(1, "add_house_money"))
+    t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"))
+    t(wager(2, "blackjack", "10.00"), wager(2, "house_money", "5.00"), NO_MORE_BETS).deal(
+        {1: "2c 9d", 2: "7h 7d"}, "6d"
+    )
+    t.refuses(decide(1, "add_house_money"), "lost")
+    t(decide(1, "stand"))
+    t.refuses(decide(2, "add_house_money"), "before play begins")
+    t3 = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"), NO_MORE_BETS).deal(
+        {1: "7h 7d"}, "Ad"
+    )
+    t3.refuses(decide(1, "add_house_money"), "before play begins")  # waits for the reader, (g)(10)(i)
+    t3(READER(False), decide(1, "add_house_money"))
     assert t3.state.seats[1].hands[0].stake == 2500
 
 
 def test_house_money_winner_waits_for_the_reader_and_is_paid_on_a_dealer_blackjack() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"))
-    t(W(2, "blackjack", "10.00"), W(2, "house_money", "5.00"), NMB).deal({1: "7h 7d", 2: "2c 9d"}, "Kd")
+    t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"))
+    t(wager(2, "blackjack", "10.00"), wager(2, "house_money", "5.00"), NO_MORE_BETS).deal(
+        {1: "7h 7d", 2: "2c 9d"}, "Kd"
+    )
     t(READER(True))
-    t.refuses(D(1, "add_house_money"), "before play begins")  # the round is over: nothing to add to
-    s = t(C("dealer", "As")).settle()
+    t.refuses(decide(1, "add_house_money"), "before play begins")  # the round is over: nothing to add to
+    s = t(cards("dealer", "As", decks=SHOE_DECKS)).settle()
     assert [(o.seat, o.wager, o.result) for o in s.outcomes] == [
         (2, "house_money", Result.LOSE),  # (g)(10): collected right after the second card
         (1, "house_money", Result.WIN),  # (g)(10)(i)(A): after the reader
@@ -721,10 +722,12 @@ def test_house_money_winner_waits_for_the_reader_and_is_paid_on_a_dealer_blackja
 
 def straight_jack_round(initial: str, draws: str, meter: str = "20000.00", dealer: str = "Tc") -> Settlement:
     """Seat 4 bets $10 and $5 Straight Jack, draws ``draws`` one by one; up card 7c."""
-    t = Table(meters={"straight_jack": meter})(W(4, "blackjack", "10.00"), W(4, "straight_jack", "5.00"), NMB)
+    t = Table(meters={"straight_jack": meter})(
+        wager(4, "blackjack", "10.00"), wager(4, "straight_jack", "5.00"), NO_MORE_BETS
+    )
     t.deal({4: initial}, "7c")
     for c in draws.split():
-        t(D(4, "hit"), C(4, c))
+        t(decide(4, "hit"), cards(4, c, decks=SHOE_DECKS))
     return t.stand_all().dealer(dealer).settle()
 
 
@@ -800,13 +803,13 @@ def test_straight_jack_without_a_two_card_straight_is_collected_after_the_second
 def test_several_players_at_100_percent_share_the_meter_equally() -> None:
     t = Table(meters={"straight_jack": "10000.01"})
     for seat in (2, 4):
-        t(W(seat, "blackjack", "10.00"), W(seat, "straight_jack", "1.00"))
-    t(W(6, "blackjack", "10.00"), W(6, "straight_jack", "1.00"), NMB).deal(
+        t(wager(seat, "blackjack", "10.00"), wager(seat, "straight_jack", "1.00"))
+    t(wager(6, "blackjack", "10.00"), wager(6, "straight_jack", "1.00"), NO_MORE_BETS).deal(
         {2: "2h 3d", 4: "3c 2s", 6: "2d 3h"}, "7c"
     )
     for seat, ace in ((2, "As"), (4, "As"), (6, "Ah")):
         for c in (ace, "4c", "5s", "6h"):
-            t(D(seat, "hit"), C(seat, c))
+            t(decide(seat, "hit"), cards(seat, c, decks=SHOE_DECKS))
     s = t.dealer("Tc").settle()
     # Seat 6 is paid first (the dealer's right): 10% of 10,000.01 = 1,000.00 and 200 to 1 on 1.00.
     check(outcome(s, 6, "straight_jack"), Result.WIN, "+1200.00")
@@ -818,9 +821,17 @@ def test_several_players_at_100_percent_share_the_meter_equally() -> None:
 
 
 def test_straight_jack_on_a_split_and_on_a_dealer_blackjack_counts_the_initial_two_cards() -> None:
-    t = Table(meters={"straight_jack": "9000.00"})(W(1, "blackjack", "10.00"), W(1, "straight_jack", "5.00"))
-    t(NMB).deal({1: "Jc Qd"}, "6h")
-    t(D(1, "split"), C(1, "Kc"), D(1, "stand"), C(1, "Kh", 1), D(1, "stand", 1))
+    t = Table(meters={"straight_jack": "9000.00"})(
+        wager(1, "blackjack", "10.00"), wager(1, "straight_jack", "5.00")
+    )
+    t(NO_MORE_BETS).deal({1: "Jc Qd"}, "6h")
+    t(
+        decide(1, "split"),
+        cards(1, "Kc", decks=SHOE_DECKS),
+        decide(1, "stand"),
+        cards(1, "Kh", 1, decks=SHOE_DECKS),
+        decide(1, "stand", hand=1),
+    )
     s = t.dealer("Tc 2s").settle()
     check(outcome(s, 1, "straight_jack"), Result.WIN, "+15.00")  # J-Q-K would be three; split: two-card
     seats = {1: ("Kc Qd", {"blackjack": "10.00", "straight_jack": "5.00"})}
@@ -829,15 +840,17 @@ def test_straight_jack_on_a_split_and_on_a_dealer_blackjack_counts_the_initial_t
 
 
 def test_a_meter_share_waits_for_the_meter_and_meter_events_are_checked() -> None:
-    t = Table()(W(4, "blackjack", "10.00"), W(4, "straight_jack", "5.00"), NMB).deal({4: "2h 3d"}, "7c")
+    t = Table()(wager(4, "blackjack", "10.00"), wager(4, "straight_jack", "5.00"), NO_MORE_BETS).deal(
+        {4: "2h 3d"}, "7c"
+    )
     for c in ("As", "4c", "5s", "6h"):
-        t(D(4, "hit"), C(4, c))
+        t(decide(4, "hit"), cards(4, c, decks=SHOE_DECKS))
     t.dealer("Tc")
     with pytest.raises(IllegalEvent, match="straight_jack meter is not known"):
         t.settle()
-    t.refuses(M("straight_jack", "4999.99"), "below its reset amount 5000.00")
-    t.refuses(M("progressive", "9000.00"), "no 'progressive' meter")
-    t(M("straight_jack", "9000.00"))
+    t.refuses(meter("straight_jack", "4999.99"), "below its reset amount 5000.00")
+    t.refuses(meter("progressive", "9000.00"), "no 'progressive' meter")
+    t(meter("straight_jack", "9000.00"))
     check(outcome(t.settle(), 4, "straight_jack"), Result.WIN, "+10000.00")  # 9,000.00 + 200 x 5.00
 
 
@@ -879,10 +892,12 @@ def test_hit_and_run_paytable(up: str, rest: str, net: str, flags: tuple[str, ..
 
 
 def test_hit_and_run_the_dealer_completes_the_hand_though_every_player_busts() -> None:
-    t = Table(meters={"hit_and_run": "3000.00"})(W(1, "blackjack", "10.00"), W(1, "hit_and_run", "1.00"), NMB)
+    t = Table(meters={"hit_and_run": "3000.00"})(
+        wager(1, "blackjack", "10.00"), wager(1, "hit_and_run", "1.00"), NO_MORE_BETS
+    )
     t.deal({1: "Tc 6d"}, "2h")
-    t(D(1, "hit"), C(1, "Kc"))  # bust
-    t(C("dealer", "3c"))
+    t(decide(1, "hit"), cards(1, "Kc", decks=SHOE_DECKS))  # bust
+    t(cards("dealer", "3c", decks=SHOE_DECKS))
     assert t.state.phase != COMPLETE  # 5: the Hit and Run needs the dealer's final hand
     s = t.dealer("2d 4s 3h 5s").settle()  # 2-3-2-4-3-5: 19 with six cards
     check(outcome(s, 1, "hit_and_run"), Result.WIN, "+50.00")  # six cards, 50 to 1 on 1.00
@@ -914,9 +929,11 @@ def test_bad_beat_paytable(player: str, up: str, rest: str, net: str) -> None:
 
 
 def test_bad_beat_a_drawn_20_beaten_by_a_drawn_21() -> None:
-    t = Table(meters={"bad_beat": "40000.00"})(W(1, "blackjack", "10.00"), W(1, "bad_beat", "5.00"), NMB)
+    t = Table(meters={"bad_beat": "40000.00"})(
+        wager(1, "blackjack", "10.00"), wager(1, "bad_beat", "5.00"), NO_MORE_BETS
+    )
     t.deal({1: "5c 5d"}, "9c")
-    t(D(1, "hit"), C(1, "Tc"), D(1, "stand"))
+    t(decide(1, "hit"), cards(1, "Tc", decks=SHOE_DECKS), decide(1, "stand"))
     s = t.dealer("2d Th").settle()
     check(outcome(s, 1, "bad_beat"), Result.WIN, "+25.00")
     assert outcome(s, 1, "bad_beat").hand == "hard 20 beaten by dealer hard 21"
@@ -932,11 +949,11 @@ def test_payout_limit_holds_odds_but_not_a_share_of_the_meter() -> None:
     check(o, Result.WIN, "+500.00")  # 9 to 1 on 100.00 = 900.00, held to 500.00
     assert o.flags == (PAYOUT_LIMITED,)
     t = Table(r, {"straight_jack": "20000.00"})(
-        W(4, "blackjack", "10.00"), W(4, "straight_jack", "5.00"), NMB
+        wager(4, "blackjack", "10.00"), wager(4, "straight_jack", "5.00"), NO_MORE_BETS
     )
     t.deal({4: "2h 3d"}, "7c")
     for c in ("As", "4c", "5s", "6h"):
-        t(D(4, "hit"), C(4, c))
+        t(decide(4, "hit"), cards(4, c, decks=SHOE_DECKS))
     check(outcome(t.dealer("Tc").settle(), 4, "straight_jack"), Result.WIN, "+21000.00")
 
 
@@ -944,8 +961,13 @@ def test_payout_limit_holds_odds_but_not_a_share_of_the_meter() -> None:
 
 
 def test_shoe_jam_in_the_deal_voids_every_wager() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"), W(2, "blackjack", "20.00"), NMB)
-    t(C(1, "7h"), IRR("shoe_jam", "stopped"))
+    t = Table()(
+        wager(1, "blackjack", "10.00"),
+        wager(1, "house_money", "5.00"),
+        wager(2, "blackjack", "20.00"),
+        NO_MORE_BETS,
+    )
+    t(cards(1, "7h", decks=SHOE_DECKS), irregularity("shoe_jam", detail="stopped"))
     s = t.settle()
     assert s.void.startswith("shoe_jam") and "stopped" in s.void
     assert [(o.seat, o.wager, o.result, o.net) for o in s.outcomes] == [
@@ -953,16 +975,24 @@ def test_shoe_jam_in_the_deal_voids_every_wager() -> None:
         (1, "blackjack", Result.VOID, 0),
         (1, "house_money", Result.VOID, 0),
     ]
-    t.refuses(C(1, "7d"), "the round is void")
+    t.refuses(cards(1, "7d", decks=SHOE_DECKS), "the round is void")
 
 
 def test_shoe_jam_mid_round_what_was_settled_stands() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(1, "three_card_poker", "5.00"), W(2, "blackjack", "10.00"))
-    t(W(3, "blackjack", "20.00"), W(3, "house_money", "5.00"), NMB).deal(
+    t = Table()(
+        wager(1, "blackjack", "10.00"), wager(1, "three_card_poker", "5.00"), wager(2, "blackjack", "10.00")
+    )
+    t(wager(3, "blackjack", "20.00"), wager(3, "house_money", "5.00"), NO_MORE_BETS).deal(
         {1: "Ac Kd", 2: "Tc 6d", 3: "7h 7d"}, "As"
     )
-    t(D(1, "even_money"), D(3, "insurance"), READER(False), D(3, "add_house_money"), D(2, "surrender"))
-    t(D(3, "split"), IRR("shoe_jam"))
+    t(
+        decide(1, "even_money"),
+        decide(3, "insurance"),
+        READER(False),
+        decide(3, "add_house_money"),
+        decide(2, "surrender"),
+    )
+    t(decide(3, "split"), irregularity("shoe_jam"))
     s = t.settle()
     assert [(o.seat, o.wager, o.result, o.net) for o in s.outcomes] == [
         (1, "three_card_poker", Result.LOSE, -500),  # (g): A-K-A is a pair
@@ -977,8 +1007,10 @@ def test_shoe_jam_mid_round_what_was_settled_stands() -> None:
 
 
 def test_card_reader_malfunction_voids_insurance_not_yet_settled() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), W(1, "house_money", "5.00"), NMB).deal({1: "7h 7d"}, "Ac")
-    t(D(1, "insurance"), IRR("card_reader_malfunction"))
+    t = Table()(wager(1, "blackjack", "10.00"), wager(1, "house_money", "5.00"), NO_MORE_BETS).deal(
+        {1: "7h 7d"}, "Ac"
+    )
+    t(decide(1, "insurance"), irregularity("card_reader_malfunction"))
     s = t.settle()
     assert [(o.wager, o.result) for o in s.outcomes] == [
         ("blackjack", Result.VOID),
@@ -988,10 +1020,10 @@ def test_card_reader_malfunction_voids_insurance_not_yet_settled() -> None:
 
 
 def test_irregularities_refused() -> None:
-    t = Table()(W(1, "blackjack", "10.00"), NMB)
-    t.refuses(IRR("spilled_drink"), "no irregularity 'spilled_drink'")
-    t.deal({1: "Tc 9d"}, "9h")(D(1, "stand")).dealer("8c")
-    t.refuses(IRR("shoe_jam"), "the round is complete")
+    t = Table()(wager(1, "blackjack", "10.00"), NO_MORE_BETS)
+    t.refuses(irregularity("spilled_drink"), "no irregularity 'spilled_drink'")
+    t.deal({1: "Tc 9d"}, "9h")(decide(1, "stand")).dealer("8c")
+    t.refuses(irregularity("shoe_jam"), "the round is complete")
 
 
 # --- illegal events are refused, the state unchanged --------------------------------------------------------
@@ -999,42 +1031,46 @@ def test_irregularities_refused() -> None:
 
 def test_illegal_events_before_and_during_the_deal() -> None:
     t = Table(rules({"three_card_poker": {"offered": False}}, ALL))
-    t.refuses(W(8, "blackjack", "10.00"), "seat 8 is not at this table")
-    t.refuses(W(1, "house_money", "5.00"), "place the blackjack wager first")
-    t.refuses(W(1, "royal_match_21", "5.00"), "no wager 'royal_match_21'")
-    t.refuses(W(1, "insurance", "5.00"), "a decision during the round")
-    t.refuses(C(1, "7h"), "no card is dealt")
-    t.refuses(NMB, "no Blackjack Wager has been placed")
-    t(W(1, "blackjack", "10.00"))
-    t.refuses(W(1, "three_card_poker", "5.00"), "not offered")
-    t.refuses(W(1, "blackjack", "10.00"), "already has a blackjack wager")
-    t.refuses(W(2, "blackjack", "0.00"), "more than 0.00")
-    t(NMB)
-    t.refuses(W(2, "blackjack", "10.00"), "after 'no more bets'")
-    t.refuses(NMB, "already announced")
-    t.refuses(C(1, "7h 8h 9h"), "would hold 3 cards")
-    t.refuses(C(2, "7h"), "seat 2 has no Blackjack Wager")
-    t.refuses(C("dealer", "7h 8h"), "hole card is dealt face down")
-    t.refuses(C("board", "7h"), "no community cards")
-    t.refuses(D(1, "stand"), "no stand now")
+    t.refuses(wager(8, "blackjack", "10.00"), "seat 8 is not at this table")
+    t.refuses(wager(1, "house_money", "5.00"), "place the blackjack wager first")
+    t.refuses(wager(1, "royal_match_21", "5.00"), "no wager 'royal_match_21'")
+    t.refuses(wager(1, "insurance", "5.00"), "a decision during the round")
+    t.refuses(cards(1, "7h", decks=SHOE_DECKS), "no card is dealt")
+    t.refuses(NO_MORE_BETS, "no Blackjack Wager has been placed")
+    t(wager(1, "blackjack", "10.00"))
+    t.refuses(wager(1, "three_card_poker", "5.00"), "not offered")
+    t.refuses(wager(1, "blackjack", "10.00"), "already has a blackjack wager")
+    t.refuses(wager(2, "blackjack", "0.00"), "more than 0.00")
+    t(NO_MORE_BETS)
+    t.refuses(wager(2, "blackjack", "10.00"), "after 'no more bets'")
+    t.refuses(NO_MORE_BETS, "already announced")
+    t.refuses(cards(1, "7h 8h 9h", decks=SHOE_DECKS), "would hold 3 cards")
+    t.refuses(cards(2, "7h", decks=SHOE_DECKS), "seat 2 has no Blackjack Wager")
+    t.refuses(cards("dealer", "7h 8h", decks=SHOE_DECKS), "hole card is dealt face down")
+    t.refuses(cards("board", "7h", decks=SHOE_DECKS), "no community cards")
+    t.refuses(decide(1, "stand"), "no stand now")
     t.refuses(READER(False), "after the deal")
 
 
 def test_illegal_events_during_play() -> None:
-    t = Table(rules({"decks": 1}))(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB)
+    t = Table(rules({"decks": 1}))(
+        wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS
+    )
     t.deal({1: "7h 8h", 2: "9c 9d"}, "6s")
-    t.refuses(D(2, "stand"), "out of turn")
-    t.refuses(D(1, "fold"), "no decision 'fold'")
-    t.refuses(D(3, "stand"), "seat 3 has no Blackjack Wager")
-    t.refuses(D(1, "split"), "identical value")
-    t.refuses(D(1, "stand", amount="1.00"), "give no amount")
-    t.refuses(C(1, "2c"), "waits for a decision")
-    t.refuses(C("dealer", "2c"), "no card is dealt to the dealer")
-    t(D(1, "hit"))
-    t.refuses(D(1, "hit"), "waits for a card")
-    t.refuses(C(1, "2c 3c"), "one card now")
-    t.refuses(C(1, "7h"), "7h would be dealt 2 times this round, but 1 deck holds it 1 time")
-    t(C(1, "2c"), D(1, "stand"), D(2, "stand"))
+    t.refuses(decide(2, "stand"), "out of turn")
+    t.refuses(decide(1, "fold"), "no decision 'fold'")
+    t.refuses(decide(3, "stand"), "seat 3 has no Blackjack Wager")
+    t.refuses(decide(1, "split"), "identical value")
+    t.refuses(decide(1, "stand", amount="1.00"), "give no amount")
+    t.refuses(cards(1, "2c", decks=SHOE_DECKS), "waits for a decision")
+    t.refuses(cards("dealer", "2c", decks=SHOE_DECKS), "no card is dealt to the dealer")
+    t(decide(1, "hit"))
+    t.refuses(decide(1, "hit"), "waits for a card")
+    t.refuses(cards(1, "2c 3c", decks=SHOE_DECKS), "one card now")
+    t.refuses(
+        cards(1, "7h", decks=SHOE_DECKS), "7h would be dealt 2 times this round, but 1 deck holds it 1 time"
+    )
+    t(cards(1, "2c", decks=SHOE_DECKS), decide(1, "stand"), decide(2, "stand"))
     with pytest.raises(IllegalEvent, match="waits for the dealer's hole card"):
         t.settle()
 
@@ -1109,13 +1145,13 @@ def test_spanish_21_option_values_and_unknown_keys() -> None:
     ids=["two cards", "three cards", "four cards"],
 )
 def test_spanish_21_double_down_on_two_or_more_cards(dealt: str, hits: str) -> None:
-    t = Table(spanish())(W(1, "blackjack", "10.00"), NMB).deal({1: dealt}, "6h")
+    t = Table(spanish())(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: dealt}, "6h")
     for c in hits.split():
-        t(D(1, "hit"), C(1, c))
+        t(decide(1, "hit"), cards(1, c, decks=SHOE_DECKS))
     assert sum(int(c.rank) for c in t.state.seats[1].hands[0].cards) == 9  # every hand is a hard 9 here
-    t(D(1, "double_down"), C(1, "Ks"))  # 19: the one additional card
+    t(decide(1, "double_down"), cards(1, "Ks", decks=SHOE_DECKS))  # 19: the one additional card
     assert t.state.seats[1].hands[0].double == 1000
-    s = t(D(1, "stand")).dealer("Kc 2d").settle()  # 6 + 10 = 16, draws a 2: 18
+    s = t(decide(1, "stand")).dealer("Kc 2d").settle()  # 6 + 10 = 16, draws a 2: 18
     # 19 beats 18: the Spanish 21 Wager and the Double Down Wager each win 1 to 1 (§ 633a.13(a)).
     check(outcome(s, 1, "blackjack"), Result.WIN, "+10.00")
     check(outcome(s, 1, "double_down"), Result.WIN, "+10.00")
@@ -1123,38 +1159,48 @@ def test_spanish_21_double_down_on_two_or_more_cards(dealt: str, hits: str) -> N
 
 @pytest.mark.parametrize("hits", ["4s", "3s 2h"], ids=["three cards", "four cards"])
 def test_doubling_on_more_than_two_cards_needs_a_spanish_21_table(hits: str) -> None:
-    t = Table()(W(1, "blackjack", "10.00"), NMB).deal({1: "2c 2d"}, "6h")
+    t = Table()(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "2c 2d"}, "6h")
     for c in hits.split():
-        t(D(1, "hit"), C(1, c))
-    t.refuses(D(1, "double_down"), r"on two cards \(§ 633a\.10\); on two or more cards only at a Spanish 21")
+        t(decide(1, "hit"), cards(1, c, decks=SHOE_DECKS))
+    t.refuses(
+        decide(1, "double_down"), r"on two cards \(§ 633a\.10\); on two or more cards only at a Spanish 21"
+    )
 
 
 @pytest.mark.parametrize("table", ["spanish 21", "blackjack"])
 def test_no_double_down_on_a_blackjack(table: str) -> None:
     r = spanish() if table == "spanish 21" else rules()
-    t = Table(r)(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table(r)(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "As Kd", 2: "9c 7d"}, "6h"
     )
-    t.refuses(D(1, "double_down"), r"no Double Down Wager on a Blackjack .*§ 635a\.10\(a\)")
-    t.refuses(D(1, "double_down", amount="5.00"), "no Double Down Wager on a Blackjack")
+    t.refuses(decide(1, "double_down"), r"no Double Down Wager on a Blackjack .*§ 635a\.10\(a\)")
+    t.refuses(decide(1, "double_down", amount="5.00"), "no Double Down Wager on a Blackjack")
     assert t.state.turn == (2, 0)
-    s = t(D(2, "stand")).dealer("Kc 2d").settle()  # 18
+    s = t(decide(2, "stand")).dealer("Kc 2d").settle()  # 18
     check(outcome(s, 1, "blackjack"), Result.WIN, "+15.00")  # 3 to 2, and no double_down line
     assert "double_down" not in s.for_seat(1)
 
 
 def test_spanish_21_double_down_may_not_exceed_the_original_wager() -> None:
-    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table(spanish())(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "2c 3d", 2: "4c 3s"}, "6h"
     )
-    t(D(1, "hit"), C(1, "4s"))  # 9 on three cards
+    t(decide(1, "hit"), cards(1, "4s", decks=SHOE_DECKS))  # 9 on three cards
     t.refuses(
-        D(1, "double_down", amount="10.01"),
+        decide(1, "double_down", amount="10.01"),
         r"may not exceed the Blackjack Wager on the hand, 10\.00 \(§ 635a\.10\(a\): his original Spanish 21",
     )
-    t.refuses(D(1, "double_down", amount="0.00"), "more than 0.00")
-    t(D(1, "double_down", amount="10.00"), C(1, "Ah"), D(1, "stand"))  # 2-3-4-A: soft 20
-    t(D(2, "hit"), C(2, "2d"), D(2, "double_down", amount="4.00"), C(2, "9d"), D(2, "stand"))  # 18
+    t.refuses(decide(1, "double_down", amount="0.00"), "more than 0.00")
+    t(
+        decide(1, "double_down", amount="10.00"), cards(1, "Ah", decks=SHOE_DECKS), decide(1, "stand")
+    )  # 2-3-4-A: soft 20
+    t(
+        decide(2, "hit"),
+        cards(2, "2d", decks=SHOE_DECKS),
+        decide(2, "double_down", amount="4.00"),
+        cards(2, "9d", decks=SHOE_DECKS),
+        decide(2, "stand"),
+    )  # 18
     s = t.dealer("Kc 3d").settle()  # 6 + 10 + 3 = 19
     check(outcome(s, 1, "blackjack"), Result.WIN, "+10.00")
     check(outcome(s, 1, "double_down"), Result.WIN, "+10.00")
@@ -1163,11 +1209,19 @@ def test_spanish_21_double_down_may_not_exceed_the_original_wager() -> None:
 
 
 def test_spanish_21_double_down_on_two_or_more_cards_of_a_split_pair() -> None:
-    t = Table(spanish())(W(1, "blackjack", "15.00"), NMB).deal({1: "7s 7d"}, "5h")
-    t(D(1, "split"), C(1, "4c"))  # hand 0: 7-4, 11
-    t(D(1, "double_down"), C(1, "9c"), D(1, "stand"))  # two cards of a split pair: 20
-    t(C(1, "2s", 1), D(1, "hit", 1), C(1, "2d", 1))  # hand 1: 7-2-2, 11
-    t(D(1, "double_down", 1, amount="10.00"), C(1, "Qs", 1), D(1, "stand", 1))  # three cards: 21
+    t = Table(spanish())(wager(1, "blackjack", "15.00"), NO_MORE_BETS).deal({1: "7s 7d"}, "5h")
+    t(decide(1, "split"), cards(1, "4c", decks=SHOE_DECKS))  # hand 0: 7-4, 11
+    t(
+        decide(1, "double_down"), cards(1, "9c", decks=SHOE_DECKS), decide(1, "stand")
+    )  # two cards of a split pair: 20
+    t(
+        cards(1, "2s", 1, decks=SHOE_DECKS), decide(1, "hit", hand=1), cards(1, "2d", 1, decks=SHOE_DECKS)
+    )  # hand 1: 7-2-2, 11
+    t(
+        decide(1, "double_down", hand=1, amount="10.00"),
+        cards(1, "Qs", 1, decks=SHOE_DECKS),
+        decide(1, "stand", hand=1),
+    )  # three cards: 21
     s = t.dealer("Kd 3h").settle()  # 5 + 10 + 3 = 18
     assert [(o.wager, o.result, o.net) for o in s.outcomes] == [
         ("blackjack", Result.WIN, 1500),
@@ -1179,48 +1233,59 @@ def test_spanish_21_double_down_on_two_or_more_cards_of_a_split_pair() -> None:
 
 def test_only_one_additional_card_on_a_spanish_21_double_down() -> None:
     # With the rescue offered, the doubled hand waits for "stand" or "rescue" and takes nothing else.
-    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table(spanish())(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "2c 3d", 2: "9c 9d"}, "6h"
     )
-    t(D(1, "hit"), C(1, "4s"), D(1, "double_down"))
-    t.refuses(D(1, "stand"), "waits for a card")
-    t.refuses(C(1, "2h 3h"), "one card now")
-    t(C(1, "2h"))  # 11
-    t.refuses(C(1, "9s"), "waits for a decision, not a card")
+    t(decide(1, "hit"), cards(1, "4s", decks=SHOE_DECKS), decide(1, "double_down"))
+    t.refuses(decide(1, "stand"), "waits for a card")
+    t.refuses(cards(1, "2h 3h", decks=SHOE_DECKS), "one card now")
+    t(cards(1, "2h", decks=SHOE_DECKS))  # 11
+    t.refuses(cards(1, "9s", decks=SHOE_DECKS), "waits for a decision, not a card")
     for action in ("hit", "double_down", "split", "surrender"):
         t.refuses(
-            D(1, action), f"one additional card .*§ 635a\\.10\\(a\\).*may stand or rescue, not {action}"
+            decide(1, action), f"one additional card .*§ 635a\\.10\\(a\\).*may stand or rescue, not {action}"
         )
     with pytest.raises(IllegalEvent, match="waits for seat 1 hand 0 to stand or rescue"):
         t.settle()
-    t(D(1, "stand"))
+    t(decide(1, "stand"))
     assert t.state.turn == (2, 0)
-    t.refuses(C(1, "9s"), "no card is dealt to seat 1 hand 0 now")
+    t.refuses(cards(1, "9s", decks=SHOE_DECKS), "no card is dealt to seat 1 hand 0 now")
     # Without the rescue the doubled hand is complete at its one card.
     t2 = Table(rules({"spanish_21": {"offered": True}}))(
-        W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00")
+        wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00")
     )
-    t2(NMB).deal({1: "2c 3d", 2: "9c 9d"}, "6h")
-    t2(D(1, "hit"), C(1, "4s"), D(1, "double_down"), C(1, "2h"))
+    t2(NO_MORE_BETS).deal({1: "2c 3d", 2: "9c 9d"}, "6h")
+    t2(
+        decide(1, "hit"),
+        cards(1, "4s", decks=SHOE_DECKS),
+        decide(1, "double_down"),
+        cards(1, "2h", decks=SHOE_DECKS),
+    )
     assert t2.state.turn == (2, 0)
-    t2.refuses(C(1, "9s"), "no card is dealt to seat 1 hand 0 now")
-    t2.refuses(D(1, "hit"), "out of turn")
+    t2.refuses(cards(1, "9s", decks=SHOE_DECKS), "no card is dealt to seat 1 hand 0 now")
+    t2.refuses(decide(1, "hit"), "out of turn")
 
 
 def test_rescue_forfeits_the_original_wager_and_returns_the_double_down() -> None:
-    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "20.00"), NMB).deal(
+    t = Table(spanish())(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "20.00"), NO_MORE_BETS).deal(
         {1: "2c 3d", 2: "6c 2d"}, "9h"
     )
-    t(D(1, "hit"), C(1, "4s"))  # 9
-    t.refuses(D(1, "rescue"), "this hand has no Double Down Wager")
-    t(D(1, "double_down"))
-    t.refuses(D(1, "rescue"), "waits for a card")
-    t(C(1, "5h"))  # 14 against a 9 up
-    t.refuses(D(1, "rescue", amount="10.00"), "give no amount")
-    t(D(1, "rescue"))
+    t(decide(1, "hit"), cards(1, "4s", decks=SHOE_DECKS))  # 9
+    t.refuses(decide(1, "rescue"), "this hand has no Double Down Wager")
+    t(decide(1, "double_down"))
+    t.refuses(decide(1, "rescue"), "waits for a card")
+    t(cards(1, "5h", decks=SHOE_DECKS))  # 14 against a 9 up
+    t.refuses(decide(1, "rescue", amount="10.00"), "give no amount")
+    t(decide(1, "rescue"))
     assert t.state.seats[1].hands[0].rescued and t.state.turn == (2, 0)
-    t.refuses(D(1, "rescue"), "out of turn")
-    t(D(2, "hit"), C(2, "3c"), D(2, "double_down"), C(2, "Kd"), D(2, "stand"))  # 6-2-3-K: 21
+    t.refuses(decide(1, "rescue"), "out of turn")
+    t(
+        decide(2, "hit"),
+        cards(2, "3c", decks=SHOE_DECKS),
+        decide(2, "double_down"),
+        cards(2, "Kd", decks=SHOE_DECKS),
+        decide(2, "stand"),
+    )  # 6-2-3-K: 21
     s = t.dealer("8s").settle()  # 17
     assert [(o.seat, o.wager) for o in s.outcomes] == [
         (2, "blackjack"),
@@ -1240,23 +1305,25 @@ def test_rescue_forfeits_the_original_wager_and_returns_the_double_down() -> Non
 
 
 def test_rescue_of_a_smaller_double_down_costs_the_original_wager() -> None:
-    t = Table(spanish())(W(1, "blackjack", "10.00"), NMB).deal({1: "5c 4d"}, "9h")
-    t(D(1, "double_down", amount="4.00"), C(1, "3h"), D(1, "rescue"))  # 12
-    s = t(C("dealer", "7c")).settle()  # nothing in play: the dealer turns the hole card and draws nothing
+    t = Table(spanish())(wager(1, "blackjack", "10.00"), NO_MORE_BETS).deal({1: "5c 4d"}, "9h")
+    t(decide(1, "double_down", amount="4.00"), cards(1, "3h", decks=SHOE_DECKS), decide(1, "rescue"))  # 12
+    s = t(
+        cards("dealer", "7c", decks=SHOE_DECKS)
+    ).settle()  # nothing in play: the dealer turns the hole card and draws nothing
     check(outcome(s, 1, "blackjack"), Result.LOSE, "-10.00")
     check(outcome(s, 1, "double_down"), Result.PUSH, "0.00")
     assert outcome(s, 1, "double_down").stake == money("4.00")
 
 
 def test_rescue_refused_on_a_hand_over_21_and_after_the_player_stood() -> None:
-    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table(spanish())(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "Tc 2d", 2: "9c 5d"}, "9h"
     )
-    t(D(1, "double_down"), C(1, "Kc"))  # 22: the hand has lost, no decision waits
+    t(decide(1, "double_down"), cards(1, "Kc", decks=SHOE_DECKS))  # 22: the hand has lost, no decision waits
     assert t.state.turn == (2, 0)
-    t.refuses(D(1, "rescue"), "over 21 and has lost; there is nothing to rescue")
-    t(D(2, "double_down"), C(2, "4s"), D(2, "stand"))  # 18, stood
-    t.refuses(D(2, "rescue"), "no rescue now")
+    t.refuses(decide(1, "rescue"), "over 21 and has lost; there is nothing to rescue")
+    t(decide(2, "double_down"), cards(2, "4s", decks=SHOE_DECKS), decide(2, "stand"))  # 18, stood
+    t.refuses(decide(2, "rescue"), "no rescue now")
     s = t.dealer("7c 2h").settle()  # 16, draws a 2: 18
     check(outcome(s, 1, "blackjack"), Result.LOSE, "-10.00")  # over 21: both wagers lose
     check(outcome(s, 1, "double_down"), Result.LOSE, "-10.00")
@@ -1268,27 +1335,33 @@ def test_rescue_refused_on_a_hand_over_21_and_after_the_player_stood() -> None:
     "over", [{}, {"spanish_21": {"offered": True}}], ids=["blackjack table", "spanish 21 without the rescue"]
 )
 def test_rescue_refused_where_not_offered(over: Mapping[str, Any]) -> None:
-    t = Table(rules(over))(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table(rules(over))(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "5c 4d", 2: "9c 5d"}, "9h"
     )
-    t(D(1, "double_down"), C(1, "3h"))  # 12: the hand is complete at its one card
+    t(decide(1, "double_down"), cards(1, "3h", decks=SHOE_DECKS))  # 12: the hand is complete at its one card
     t.refuses(
-        D(1, "rescue"), r"rescue is not offered in this Rules Submission \(spanish_21\.rescue, § 635a\.10"
+        decide(1, "rescue"),
+        r"rescue is not offered in this Rules Submission \(spanish_21\.rescue, § 635a\.10",
     )
-    t.refuses(D(2, "rescue"), "rescue is not offered")
-    t(D(2, "stand"), C("dealer", "8c"))  # 17
+    t.refuses(decide(2, "rescue"), "rescue is not offered")
+    t(decide(2, "stand"), cards("dealer", "8c", decks=SHOE_DECKS))  # 17
     s = t.settle()
     check(outcome(s, 1, "blackjack"), Result.LOSE, "-10.00")
     check(outcome(s, 1, "double_down"), Result.LOSE, "-10.00")  # no rescue: both wagers lose
 
 
 def test_a_rescued_split_hand_stands_when_a_shoe_jam_voids_the_round() -> None:
-    t = Table(spanish())(W(1, "blackjack", "10.00"), W(2, "blackjack", "10.00"), NMB).deal(
+    t = Table(spanish())(wager(1, "blackjack", "10.00"), wager(2, "blackjack", "10.00"), NO_MORE_BETS).deal(
         {1: "8c 8d", 2: "9c 8s"}, "Th"
     )
-    t(READER(False), D(1, "split"), C(1, "Tc"), D(1, "stand"))  # hand 0: 18
-    t(C(1, "3h", 1), D(1, "double_down", 1, amount="4.00"), C(1, "5s", 1), D(1, "rescue", 1))  # 16
-    t(D(2, "stand"), IRR("shoe_jam"))
+    t(READER(False), decide(1, "split"), cards(1, "Tc", decks=SHOE_DECKS), decide(1, "stand"))  # hand 0: 18
+    t(
+        cards(1, "3h", 1, decks=SHOE_DECKS),
+        decide(1, "double_down", hand=1, amount="4.00"),
+        cards(1, "5s", 1, decks=SHOE_DECKS),
+        decide(1, "rescue", hand=1),
+    )  # 16
+    t(decide(2, "stand"), irregularity("shoe_jam"))
     s = t.settle()
     assert "shoe_jam" in s.void
     assert [(o.seat, o.wager, o.result, o.net) for o in s.outcomes] == [
@@ -1307,10 +1380,10 @@ def test_a_rescued_hand_does_not_lose_to_the_dealers_21_for_the_bad_beat(
 ) -> None:
     meters = {"bad_beat": "40000.00", "hit_and_run": "30000.00"}
     t = Table(spanish(), meters)(
-        W(1, "blackjack", "10.00"), W(1, "bad_beat", "5.00"), W(1, "hit_and_run", "5.00")
+        wager(1, "blackjack", "10.00"), wager(1, "bad_beat", "5.00"), wager(1, "hit_and_run", "5.00")
     )
-    t(NMB).deal({1: "5c 5d"}, "9h")
-    t(D(1, "double_down"), C(1, "Kc"), D(1, action))  # 20
+    t(NO_MORE_BETS).deal({1: "5c 5d"}, "9h")
+    t(decide(1, "double_down"), cards(1, "Kc", decks=SHOE_DECKS), decide(1, action))  # 20
     s = t.dealer("2c Kd").settle()  # the Hit and Run Wager keeps the dealer drawing: 9-2-K, 21 in three cards
     check(outcome(s, 1, "blackjack"), Result.LOSE, "-10.00")
     check(outcome(s, 1, "double_down"), Result.LOSE if action == "stand" else Result.PUSH, double_down)
@@ -1320,19 +1393,24 @@ def test_a_rescued_hand_does_not_lose_to_the_dealers_21_for_the_bad_beat(
 
 
 def test_the_spanish_deck_has_no_tens() -> None:
-    t = Table(spanish({"spanish_21": {"spanish_deck": True}}))(W(1, "blackjack", "10.00"), NMB)
-    t.refuses(C(1, "Ts"), r"Ts is not in the shoe: a Spanish 21 table deals Spanish decks, 48 cards without")
-    t.refuses(C(1, "9s Td"), "Td is not in the shoe")
-    t(C(1, "Ks Jd"), C("dealer", "9h"))  # jacks, queens and kings stay
-    t.refuses(C("dealer", "Tc"), "Tc is not in the shoe")
-    t(D(1, "stand"))
-    t.refuses(C("dealer", "Th"), "Th is not in the shoe")
+    t = Table(spanish({"spanish_21": {"spanish_deck": True}}))(wager(1, "blackjack", "10.00"), NO_MORE_BETS)
+    t.refuses(
+        cards(1, "Ts", decks=SHOE_DECKS),
+        r"Ts is not in the shoe: a Spanish 21 table deals Spanish decks, 48 cards without",
+    )
+    t.refuses(cards(1, "9s Td", decks=SHOE_DECKS), "Td is not in the shoe")
+    t(
+        cards(1, "Ks Jd", decks=SHOE_DECKS), cards("dealer", "9h", decks=SHOE_DECKS)
+    )  # jacks, queens and kings stay
+    t.refuses(cards("dealer", "Tc", decks=SHOE_DECKS), "Tc is not in the shoe")
+    t(decide(1, "stand"))
+    t.refuses(cards("dealer", "Th", decks=SHOE_DECKS), "Th is not in the shoe")
     s = t.dealer("Qh").settle()  # 19
     check(outcome(s, 1, "blackjack"), Result.WIN, "+10.00")
     # A Spanish 21 table that keeps the 10s in its shoe (spanish_deck false) deals them.
-    u = Table(spanish())(W(1, "blackjack", "10.00"), NMB)
-    u(C(1, "Ts 9d"))
-    assert u.state.seats[1].initial == cards("Ts 9d")
+    u = Table(spanish())(wager(1, "blackjack", "10.00"), NO_MORE_BETS)
+    u(cards(1, "Ts 9d", decks=SHOE_DECKS))
+    assert u.state.seats[1].initial == parse_cards("Ts 9d", decks=8)
 
 
 # --- the examples -------------------------------------------------------------------------------------------
@@ -1427,7 +1505,7 @@ def random_round(rng: Any, r: BlackjackRules) -> tuple[list[Event], Settlement, 
         for name in ("three_card_poker", "straight_jack", "house_money", "hit_and_run", "bad_beat"):
             if rng.random() < 0.5:
                 apply(Event("wager", seat=seat, wager=name, amount=rng.choice([100, 500, 10000])))
-    assert apply(NMB)
+    assert apply(NO_MORE_BETS)
     for seat in seats:
         card(str(seat))
     card("dealer")
@@ -1509,8 +1587,8 @@ def test_random_rounds_replay_and_keep_their_invariants(rng: Any, table: tuple[i
                 assert hand.double and not hand.bust and not hand.surrendered
     if r.spanish_deck:
         assert all(c.rank != TEN for c in state.all_cards())
-    for name, meter in s.meters.items():
-        assert meter >= r.reset(name)
+    for name, amount in s.meters.items():
+        assert amount >= r.reset(name)
     # No payout at all is more than what the rules allow: the largest is 100% of a meter and 200 to 1.
     assert all(o.net <= max(METERS.values()) + 200 * o.stake for o in s.outcomes)
 

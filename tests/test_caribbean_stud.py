@@ -23,7 +23,7 @@ from controller.rules.caribbean_stud import (
     CaribbeanStudState,
 )
 from controller.rules.engine import IllegalEvent, Round, play
-from controller.rules.events import Event, parse_event
+from controller.rules.events import Event
 from controller.rules.money import format_money
 from controller.rules.options import RulesError, load_rules, rules_to_mapping
 from controller.rules.record import load_record, replay
@@ -35,6 +35,8 @@ from controller.rules.settlement import (
     Settlement,
 )
 from controller.rules.submission import parse_submission
+
+from .rounds import NO_MORE_BETS, cards, decide, irregularity, meter, round_refuses, wager
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "caribbean-stud"
 D = 100  # cents in a dollar
@@ -59,35 +61,6 @@ def full_rules(bonus: str = "A", progressive: str = "A", reset: str = "10000.00"
             "progressive.rate_of_progression": "18%",
         }
     )
-
-
-def wager(seat: int, name: str, dollars: str) -> Event:
-    return parse_event({"type": "wager", "seat": seat, "wager": name, "amount": dollars})
-
-
-def cards(to: str | int, text: str) -> Event:
-    return parse_event({"type": "cards", "to": str(to), "cards": text})
-
-
-def decide(seat: int, action: str, amount: str | None = None) -> Event:
-    data: dict[str, object] = {"type": "decision", "seat": seat, "action": action}
-    if amount is not None:
-        data["amount"] = amount
-    return parse_event(data)
-
-
-def meter(dollars: str) -> Event:
-    return parse_event({"type": "meter", "name": "progressive", "amount": dollars})
-
-
-def irregularity(kind: str, seat: int | None = None) -> Event:
-    data: dict[str, object] = {"type": "irregularity", "kind": kind}
-    if seat is not None:
-        data["seat"] = seat
-    return parse_event(data)
-
-
-NO_MORE_BETS = Event("no_more_bets")
 
 
 def deal_events(
@@ -124,17 +97,6 @@ def round_after(
     for e in events:
         rnd.apply(e)
     return rnd
-
-
-def refused(rnd: Round[CaribbeanStudRules, CaribbeanStudState], event: Event, message: str) -> None:
-    """The event is refused with ``message`` and the round is exactly as it was."""
-    before_state, before_events = rnd.state, list(rnd.events)
-    snapshot = dataclasses.replace(before_state)
-    with pytest.raises(IllegalEvent, match=message):
-        rnd.apply(event)
-    assert rnd.state is before_state
-    assert rnd.state == snapshot
-    assert rnd.events == before_events
 
 
 # A qualifying dealer hand that is only ace-king high, and hands that beat it, disjoint from it.
@@ -459,7 +421,12 @@ def test_ten_percent_after_a_royal_and_before_it() -> None:
 
 def test_a_meter_event_sets_the_meter_as_it_stands() -> None:
     events = deal_events({1: {"ante": "5.00", "progressive": "1.00"}}, {1: "As Ks Qs Js Ts"}, DEALER_AK)
-    s = play(GAME, full_rules(), {"progressive": METER}, [*events[:-1], meter("31000.00"), events[-1]])
+    s = play(
+        GAME,
+        full_rules(),
+        {"progressive": METER},
+        [*events[:-1], meter("progressive", "31000.00"), events[-1]],
+    )
     assert s.for_seat(1)["progressive"].net == 31_000 * D - D
 
 
@@ -470,13 +437,15 @@ def test_a_progressive_wager_needs_the_meter() -> None:
     )
     with pytest.raises(IllegalEvent, match=r"waits for the progressive meter.*§ 639a\.12\(d\)\(4\)"):
         rnd.settle()
-    rnd.apply(meter("12000.00"))
+    rnd.apply(meter("progressive", "12000.00"))
     assert rnd.settle().for_seat(1)["progressive"].net == 12_000 * D - D
 
 
 def test_a_meter_below_its_reset_amount_is_refused() -> None:
     rnd = round_after(full_rules(), [])
-    refused(rnd, meter("9999.99"), r"below the reset amount 10000\.00 \(§ 639a\.12\(d\)\(3\)\)")
+    round_refuses(
+        rnd, meter("progressive", "9999.99"), r"below the reset amount 10000\.00 \(§ 639a\.12\(d\)\(3\)\)"
+    )
     with pytest.raises(IllegalEvent, match="below the reset amount"):
         Round.begin(GAME, full_rules(), {"progressive": 500_000})
 
@@ -611,7 +580,7 @@ RETURNED_AFTER_SEAT_1_BET = [
 def test_irregularities_that_void_the_round(kind: str, stage: str, section: str, reason: str) -> None:
     events = while_dealing() if stage == "dealing" else after_seat_1_bet()
     seat = 3 if kind == "wrong_card_count" and stage == "deciding" else None
-    rnd = round_after(irr_rules(), [*events, irregularity(kind, seat)], {"progressive": METER})
+    rnd = round_after(irr_rules(), [*events, irregularity(kind, seat=seat)], {"progressive": METER})
     s = rnd.settle()
     assert reason in s.void and "all hands void, all wagers returned" in s.void
     returned = RETURNED_WHILE_DEALING if stage == "dealing" else RETURNED_AFTER_SEAT_1_BET
@@ -622,19 +591,19 @@ def test_irregularities_that_void_the_round(kind: str, stage: str, section: str,
     # After a void the round accepts nothing more.
     for event in (
         decide(3, "bet"),
-        meter("30000.00"),
+        meter("progressive", "30000.00"),
         cards("dealer", "2h"),
         irregularity("card_drawn_in_error"),
     ):
-        refused(rnd, event, "the round is void")
+        round_refuses(rnd, event, "the round is void")
 
 
 def test_wrong_card_count_during_the_deal() -> None:
     # Seat 1 got four cards and the dealer moved on: no decision is taken; once reported, the round is void.
     events = [wager(1, "ante", "5.00"), NO_MORE_BETS, cards(1, "2s 3s 4h 5d"), cards("dealer", DEALER_AK)]
     rnd = round_after(make_rules(), events)
-    refused(rnd, decide(1, "bet"), r"the deal is not complete \(seat 1 has 4 of 5 cards\)")
-    rnd.apply(irregularity("wrong_card_count", 1))
+    round_refuses(rnd, decide(1, "bet"), r"the deal is not complete \(seat 1 has 4 of 5 cards\)")
+    rnd.apply(irregularity("wrong_card_count", seat=1))
     s = rnd.settle()
     assert "seat 1 was dealt an incorrect number of cards" in s.void
     assert [o.result for o in s.outcomes] == [Result.VOID]
@@ -649,7 +618,9 @@ def test_stub_count_cites_the_dealing_procedure(dealing: str, section: str) -> N
     rnd = round_after(make_rules(dealing=dealing), [*events[:-1], irregularity("stub_count_wrong")])
     assert rnd.settle().outcomes[0].section == section
     early = round_after(make_rules(dealing=dealing), events[:3])
-    refused(early, irregularity("stub_count_misdealt"), "the stub is counted after five cards are dealt")
+    round_refuses(
+        early, irregularity("stub_count_misdealt"), "the stub is counted after five cards are dealt"
+    )
 
 
 def test_one_card_face_up_does_not_void_but_a_second_does() -> None:
@@ -681,7 +652,7 @@ def test_a_card_drawn_in_error_does_not_void() -> None:
 @pytest.mark.parametrize("kind", ["card_face_up", "cards_face_up", "card_drawn_in_error", "shoe_jam"])
 def test_dealing_irregularities_only_while_dealing(kind: str) -> None:
     rnd = round_after(irr_rules(), after_seat_1_bet(), {"progressive": METER})
-    refused(rnd, irregularity(kind), "every card is dealt")
+    round_refuses(rnd, irregularity(kind), "every card is dealt")
 
 
 def test_shuffler_jam_is_recorded_without_a_void() -> None:
@@ -690,9 +661,9 @@ def test_shuffler_jam_is_recorded_without_a_void() -> None:
     assert not rnd.state.void and len(rnd.state.irregularities) == 1
     rnd.apply(NO_MORE_BETS)
     rnd.apply(cards(1, "2s"))
-    refused(rnd, irregularity("shuffler_jam"), "the shuffle is over once cards are dealt")
+    round_refuses(rnd, irregularity("shuffler_jam"), "the shuffle is over once cards are dealt")
     manual = round_after(make_rules(shuffler="manual"), [])
-    refused(manual, irregularity("shuffler_jam"), "this table shuffles by hand")
+    round_refuses(manual, irregularity("shuffler_jam"), "this table shuffles by hand")
 
 
 def test_hole_card_exposed_after_every_decision_does_not_void() -> None:
@@ -709,16 +680,16 @@ def test_hole_card_exposed_after_every_decision_does_not_void() -> None:
 
 def test_shoe_jam_only_with_an_automated_dealing_shoe() -> None:
     rnd = round_after(make_rules(dealing="manual shoe"), [wager(1, "ante", "5.00"), NO_MORE_BETS])
-    refused(rnd, irregularity("shoe_jam"), r"not an automated dealing shoe \(§ 639a\.13\(f\)\)")
+    round_refuses(rnd, irregularity("shoe_jam"), r"not an automated dealing shoe \(§ 639a\.13\(f\)\)")
 
 
 def test_irregularity_kinds_and_timing() -> None:
     rnd = round_after(make_rules(), [wager(1, "ante", "5.00")])
-    refused(rnd, irregularity("dealer_sneezed"), "no irregularity 'dealer_sneezed' in ch. 639a")
+    round_refuses(rnd, irregularity("dealer_sneezed"), "no irregularity 'dealer_sneezed' in ch. 639a")
     for kind in IRREGULARITIES:
         if kind != "shuffler_jam":
-            refused(rnd, irregularity(kind), "no card is dealt before 'no more bets'")
-    refused(rnd, irregularity("wrong_card_count", 9), "seat 9 is not at this table")
+            round_refuses(rnd, irregularity(kind), "no card is dealt before 'no more bets'")
+    round_refuses(rnd, irregularity("wrong_card_count", seat=9), "seat 9 is not at this table")
 
 
 # --- illegal events: refused, the round unchanged -----------------------------------------------
@@ -743,34 +714,36 @@ def deciding() -> Round[CaribbeanStudRules, CaribbeanStudState]:
 
 
 def test_illegal_wagers(betting: Round[CaribbeanStudRules, CaribbeanStudState]) -> None:
-    refused(betting, wager(2, "bonus", "5.00"), r"after placing an Ante Wager \(§ 639a\.7\(d\)\(3\)\)")
-    refused(betting, wager(2, "progressive", "1.00"), r"after placing an Ante Wager \(§ 639a\.7\(d\)\(2\)\)")
-    refused(betting, wager(1, "bet", "20.00"), r"as the decision 'bet' \(§ 639a\.11\(b\)\)")
-    refused(betting, wager(1, "pair_plus", "5.00"), "no 'pair_plus' wager")
-    refused(betting, wager(1, "ante", "10.00"), r"seat 1 has already placed its Ante Wager \(10\.00\)")
-    refused(betting, wager(8, "ante", "10.00"), r"seats 1 to 7 \(seats, § 639a\.2\(a\)\)")
-    refused(betting, wager(2, "ante", "0.00"), "more than 0.00")
-    refused(betting, decide(1, "bet"), "the deal is not complete")
-    refused(betting, cards(1, "As Ks Qs Js Ts"), r"before the dealer announces 'no more bets'")
+    round_refuses(betting, wager(2, "bonus", "5.00"), r"after placing an Ante Wager \(§ 639a\.7\(d\)\(3\)\)")
+    round_refuses(
+        betting, wager(2, "progressive", "1.00"), r"after placing an Ante Wager \(§ 639a\.7\(d\)\(2\)\)"
+    )
+    round_refuses(betting, wager(1, "bet", "20.00"), r"as the decision 'bet' \(§ 639a\.11\(b\)\)")
+    round_refuses(betting, wager(1, "pair_plus", "5.00"), "no 'pair_plus' wager")
+    round_refuses(betting, wager(1, "ante", "10.00"), r"seat 1 has already placed its Ante Wager \(10\.00\)")
+    round_refuses(betting, wager(8, "ante", "10.00"), r"seats 1 to 7 \(seats, § 639a\.2\(a\)\)")
+    round_refuses(betting, wager(2, "ante", "0.00"), "more than 0.00")
+    round_refuses(betting, decide(1, "bet"), "the deal is not complete")
+    round_refuses(betting, cards(1, "As Ks Qs Js Ts"), r"before the dealer announces 'no more bets'")
     plain = round_after(make_rules(), [wager(1, "ante", "10.00")])
-    refused(
+    round_refuses(
         plain,
         wager(1, "bonus", "5.00"),
         r"does not offer the Caribbean Stud Bonus Wager .*§ 639a\.7\(d\)\(3\)",
     )
-    refused(plain, wager(1, "progressive", "1.00"), r"does not offer the Progressive Payout Wager")
-    refused(plain, meter("20000.00"), "does not offer the Progressive Payout Wager")
+    round_refuses(plain, wager(1, "progressive", "1.00"), r"does not offer the Progressive Payout Wager")
+    round_refuses(plain, meter("progressive", "20000.00"), "does not offer the Progressive Payout Wager")
 
 
 def test_no_wager_after_no_more_bets(betting: Round[CaribbeanStudRules, CaribbeanStudState]) -> None:
     betting.apply(NO_MORE_BETS)
-    refused(
+    round_refuses(
         betting,
         wager(1, "bonus", "5.00"),
         r"after the dealer has announced 'no more bets' \(§ 639a\.7\(c\)\)",
     )
-    refused(betting, wager(2, "ante", "5.00"), r"§ 639a\.7\(c\)")
-    refused(betting, NO_MORE_BETS, "already announced")
+    round_refuses(betting, wager(2, "ante", "5.00"), r"§ 639a\.7\(c\)")
+    round_refuses(betting, NO_MORE_BETS, "already announced")
 
 
 def test_illegal_cards(deciding: Round[CaribbeanStudRules, CaribbeanStudState]) -> None:
@@ -778,29 +751,31 @@ def test_illegal_cards(deciding: Round[CaribbeanStudRules, CaribbeanStudState]) 
         full_rules(),
         [wager(1, "ante", "10.00"), wager(3, "ante", "10.00"), NO_MORE_BETS, cards(1, "As Ks Qs")],
     )
-    refused(rnd, cards(1, "Js Ts 9s"), r"seat 1 would hold 6 cards; a hand is five cards \(§ 639a\.1\)")
-    refused(rnd, cards(3, "2s 3s 4h 5d Ks"), r"Ks has already been dealt this round")
-    refused(rnd, cards(2, "2s 3s 4h 5d 7c"), r"seat 2 has no Ante Wager and is dealt no cards")
-    refused(rnd, cards("board", "2s 3s 4h"), "no community cards")
-    refused(
+    round_refuses(rnd, cards(1, "Js Ts 9s"), r"seat 1 would hold 6 cards; a hand is five cards \(§ 639a\.1\)")
+    round_refuses(rnd, cards(3, "2s 3s 4h 5d Ks"), r"Ks has already been dealt this round")
+    round_refuses(rnd, cards(2, "2s 3s 4h 5d 7c"), r"seat 2 has no Ante Wager and is dealt no cards")
+    round_refuses(rnd, cards("board", "2s 3s 4h"), "no community cards")
+    round_refuses(
         rnd, Event("cards", to="3", cards=parse_cards("2s 2s 4h 5d 7c", decks=2)), "2s has already been dealt"
     )
-    refused(deciding, cards("dealer", "2h"), "the dealer would hold 6 cards")
-    refused(deciding, cards(3, "9c"), "seat 3 would hold 6 cards")
+    round_refuses(deciding, cards("dealer", "2h"), "the dealer would hold 6 cards")
+    round_refuses(deciding, cards(3, "9c"), "seat 3 would hold 6 cards")
 
 
 def test_illegal_decisions(deciding: Round[CaribbeanStudRules, CaribbeanStudState]) -> None:
-    refused(deciding, decide(3, "bet"), r"seat 3 decides out of turn: seat 1 is asked first.*§ 639a\.11\(b\)")
-    refused(
+    round_refuses(
+        deciding, decide(3, "bet"), r"seat 3 decides out of turn: seat 1 is asked first.*§ 639a\.11\(b\)"
+    )
+    round_refuses(
         deciding, decide(1, "bet", "15.00"), r"20\.00 on an ante of 10\.00, not 15\.00 \(§ 639a\.11\(b\)\)"
     )
-    refused(deciding, decide(1, "bet", "10.00"), r"two times the Ante Wager")
-    refused(deciding, decide(1, "raise"), "'bet' or 'fold'")
-    refused(deciding, decide(1, "fold", "10.00"), "a fold makes no wager")
-    refused(deciding, decide(2, "bet"), "seat 2 has no Ante Wager")
+    round_refuses(deciding, decide(1, "bet", "10.00"), r"two times the Ante Wager")
+    round_refuses(deciding, decide(1, "raise"), "'bet' or 'fold'")
+    round_refuses(deciding, decide(1, "fold", "10.00"), "a fold makes no wager")
+    round_refuses(deciding, decide(2, "bet"), "seat 2 has no Ante Wager")
     deciding.apply(decide(1, "bet"))
-    refused(deciding, decide(1, "fold"), r"seat 1 has already decided \(bet\)")
-    refused(deciding, Event("dice", dice=(1, 2, 3)), "no dice events")
+    round_refuses(deciding, decide(1, "fold"), r"seat 1 has already decided \(bet\)")
+    round_refuses(deciding, Event("dice", dice=(1, 2, 3)), "no dice events")
 
 
 def test_settle_says_what_the_round_waits_for() -> None:

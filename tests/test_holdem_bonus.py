@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.rules.cards import format_cards, parse_cards, standard_deck
+from controller.rules.cards import format_cards, standard_deck
 from controller.rules.engine import IllegalEvent, Round, play
 from controller.rules.events import Event
 from controller.rules.holdem_bonus import (
@@ -28,7 +28,6 @@ from controller.rules.holdem_bonus import (
     BONUS_HANDS,
     BONUS_PAYTABLES,
     GAME,
-    IRREGULARITIES,
     KINGS_QUEENS_JACKS,
     PAIR_TEN_TO_TWO,
     HoldemBonusRules,
@@ -41,6 +40,8 @@ from controller.rules.options import RulesError, load_rules
 from controller.rules.record import load_record, replay
 from controller.rules.settlement import PAYOUT_LIMITED, Result, Settlement
 from controller.rules.submission import parse_submission
+
+from .rounds import NO_MORE_BETS, cards, decide, irregularity, round_refuses, wager
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "holdem-bonus"
 
@@ -60,26 +61,6 @@ def r(**values: object) -> HoldemBonusRules:
 
 def cents(text: str) -> Cents:
     return parse_money(text)
-
-
-def wager(seat: int, name: str, amount: str) -> Event:
-    return Event("wager", seat=seat, wager=name, amount=cents(amount))
-
-
-def nmb() -> Event:
-    return Event("no_more_bets")
-
-
-def cards(to: str | int, text: str) -> Event:
-    return Event("cards", to=str(to), cards=parse_cards(text))
-
-
-def decide(seat: int, action: str, amount: str | None = None) -> Event:
-    return Event("decision", seat=seat, action=action, amount=None if amount is None else cents(amount))
-
-
-def irregular(kind: str, seat: int | None = None, detail: str = "") -> Event:
-    return Event("irregularity", kind=kind, seat=seat, detail=detail)
 
 
 def settle(events: Iterable[Event], rule: HoldemBonusRules | None = None) -> Settlement:
@@ -107,7 +88,7 @@ def one_player(
     events = [wager(1, "ante", ante)]
     if bonus:
         events.append(wager(1, "bonus", bonus))
-    events += [nmb(), cards(1, hole), cards("dealer", dealer), decide(1, flop_action)]
+    events += [NO_MORE_BETS, cards(1, hole), cards("dealer", dealer), decide(1, flop_action)]
     if flop_action == "fold":
         return events
     return [
@@ -125,15 +106,6 @@ def begun(events: Iterable[Event], rule: HoldemBonusRules | None = None) -> Roun
     for e in events:
         rnd.apply(e)
     return rnd
-
-
-def refused(rnd: Round[Any, Any], event: Event, match: str) -> None:
-    """The event is refused with a message matching ``match``, and nothing changes."""
-    before_state, before_events = rnd.state, list(rnd.events)
-    with pytest.raises(IllegalEvent, match=match):
-        rnd.apply(event)
-    assert rnd.state is before_state and rnd.state == before_state
-    assert rnd.events == before_events
 
 
 # --- the Bonus paytables, § 647a.12(b) ----------------------------------------------------------
@@ -311,7 +283,7 @@ def test_settlement_order_folds_first_then_from_the_dealers_right_then_folded_bo
         wager(4, "bonus", "1.00"),
         wager(6, "ante", "5.00"),
         wager(6, "bonus", "1.00"),
-        nmb(),
+        NO_MORE_BETS,
         cards(1, "Kh Kc"),
         cards(2, "3h 4c"),
         cards(4, "9d 9c"),
@@ -389,7 +361,7 @@ def test_limit_is_per_hand_not_shared_among_players() -> None:
         wager(1, "bonus", "2000.00"),
         wager(2, "ante", "10.00"),
         wager(2, "bonus", "2000.00"),
-        nmb(),
+        NO_MORE_BETS,
         cards(1, "Ah Kh"),
         cards(2, "Ad Kd"),
         cards("dealer", "2c 3c"),
@@ -449,7 +421,7 @@ def two_seats_dealt() -> list[Event]:
         wager(1, "bonus", "5.00"),
         wager(3, "ante", "20.00"),
         wager(3, "bonus", "2.00"),
-        nmb(),
+        NO_MORE_BETS,
         cards(1, "Qh Qs"),
         cards(3, "Ac Kc"),
         cards("dealer", "7d 3h"),
@@ -460,10 +432,10 @@ BONUSES_SETTLED = {(1, "bonus"): (Result.WIN, 5000), (3, "bonus"): (Result.WIN, 
 
 
 def test_one_card_face_up_is_discarded_and_the_round_goes_on() -> None:
-    rnd = begun([*two_seats_dealt()[:5], irregular("card_face_up", detail="2c")])
+    rnd = begun([*two_seats_dealt()[:5], irregularity("card_face_up", detail="2c")])
     assert rnd.state.void is None
     # The card found face up "may not be used in that round of play".
-    refused(rnd, cards(1, "2c 5d"), "found face up and may not be used")
+    round_refuses(rnd, cards(1, "2c 5d"), "found face up and may not be used")
     for e in two_seats_dealt()[5:]:
         rnd.apply(e)
     for e in (decide(1, "fold"), decide(3, "fold")):
@@ -473,14 +445,14 @@ def test_one_card_face_up_is_discarded_and_the_round_goes_on() -> None:
 
 
 def test_second_card_face_up_during_the_initial_deal_voids_everything() -> None:
-    events = [*two_seats_dealt()[:6], irregular("card_face_up", detail="9s"), irregular("card_face_up")]
+    events = [*two_seats_dealt()[:6], irregularity("card_face_up", detail="9s"), irregularity("card_face_up")]
     s = settle(events)
     assert s.void and {o.result for o in s.outcomes} == {Result.VOID}
     assert len(s.outcomes) == 4  # both Antes and both Bonus Wagers returned
 
 
 def test_two_cards_face_up_after_the_initial_deal_settle_the_bonus() -> None:
-    events = [*two_seats_dealt(), decide(1, "bet"), irregular("card_face_up", detail="9s 9d")]
+    events = [*two_seats_dealt(), decide(1, "bet"), irregularity("card_face_up", detail="9s 9d")]
     s = settle(events)
     assert s.void and "Bonus" in s.void
     got = nets(s)
@@ -490,19 +462,19 @@ def test_two_cards_face_up_after_the_initial_deal_settle_the_bonus() -> None:
 
 
 def test_several_cards_face_up_at_once() -> None:
-    s = settle([*two_seats_dealt(), irregular("cards_face_up")])
+    s = settle([*two_seats_dealt(), irregularity("cards_face_up")])
     assert s.void and {k: v for k, v in nets(s).items() if k[1] == "bonus"} == BONUSES_SETTLED
-    s = settle([*two_seats_dealt()[:5], irregular("cards_face_up", detail="4h 4d")])
+    s = settle([*two_seats_dealt()[:5], irregularity("cards_face_up", detail="4h 4d")])
     assert s.void and {o.result for o in s.outcomes} == {Result.VOID}
 
 
 def test_card_face_up_while_dealing_community_cards_counts_across_the_round() -> None:
     events = [
         *two_seats_dealt(),
-        irregular("card_face_up", detail="5s"),
+        irregularity("card_face_up", detail="5s"),
         decide(1, "bet"),
         decide(3, "bet"),
-        irregular("card_face_up", detail="6s"),
+        irregularity("card_face_up", detail="6s"),
     ]
     s = settle(events)
     assert s.void and nets(s)[(3, "bonus")] == (Result.WIN, 5000)
@@ -510,12 +482,12 @@ def test_card_face_up_while_dealing_community_cards_counts_across_the_round() ->
 
 def test_card_drawn_in_error_changes_nothing() -> None:
     plain = one_player(*TWO_PAIR)
-    with_error = [*plain[:3], irregular("card_drawn_in_error"), *plain[3:]]
+    with_error = [*plain[:3], irregularity("card_drawn_in_error"), *plain[3:]]
     assert settle(with_error).to_json() == settle(plain).to_json()
 
 
 def test_wrong_card_count_voids_every_wager_including_the_bonus() -> None:
-    s = settle([*two_seats_dealt()[:5], irregular("wrong_card_count", seat=1)])
+    s = settle([*two_seats_dealt()[:5], irregularity("wrong_card_count", seat=1)])
     assert s.void and "seat 1" in s.void
     assert {o.result for o in s.outcomes} == {Result.VOID} and len(s.outcomes) == 4
     assert s.outcomes[0].section == "§ 647a.13(c)"
@@ -536,7 +508,7 @@ def test_wrong_card_count_voids_every_wager_including_the_bonus() -> None:
     ],
 )
 def test_dealer_card_exposed_before_every_decision_voids_but_settles_the_bonus(more: list[Event]) -> None:
-    s = settle([*two_seats_dealt(), *more, irregular("dealer_card_exposed")])
+    s = settle([*two_seats_dealt(), *more, irregularity("dealer_card_exposed")])
     got = nets(s)
     assert {k: v for k, v in got.items() if k[1] == "bonus"} == BONUSES_SETTLED
     assert all(v == (Result.VOID, 0) for k, v in got.items() if k[1] != "bonus")
@@ -544,7 +516,7 @@ def test_dealer_card_exposed_before_every_decision_voids_but_settles_the_bonus(m
 
 
 def test_dealer_card_exposed_keeps_a_folded_ante_collected() -> None:
-    events = [*two_seats_dealt(), decide(1, "fold"), irregular("dealer_card_exposed")]
+    events = [*two_seats_dealt(), decide(1, "fold"), irregularity("dealer_card_exposed")]
     got = nets(settle(events))
     assert got[(1, "ante")] == (Result.LOSE, -1000)  # collected at the fold, § 647a.11(b)(2)
     assert got[(1, "bonus")] == (Result.WIN, 5000)
@@ -554,7 +526,7 @@ def test_dealer_card_exposed_keeps_a_folded_ante_collected() -> None:
 def test_dealer_card_exposed_after_every_decision_changes_nothing() -> None:
     plain = one_player(*TWO_PAIR)
     # After the River decision, before the river card: every decision is made.
-    late = [*plain[:-1], irregular("dealer_card_exposed"), plain[-1]]
+    late = [*plain[:-1], irregularity("dealer_card_exposed"), plain[-1]]
     rnd = begun(late[:-1])
     assert rnd.state.void is None and rnd.state.notes
     assert settle(late).to_json() == settle(plain).to_json()
@@ -562,13 +534,13 @@ def test_dealer_card_exposed_after_every_decision_changes_nothing() -> None:
 
 def test_shuffler_jam_before_the_deal_reshuffles_and_the_round_goes_on() -> None:
     plain = one_player(*TWO_PAIR)
-    jammed = [plain[0], irregular("shuffler_jam"), *plain[1:]]
+    jammed = [plain[0], irregularity("shuffler_jam"), *plain[1:]]
     assert settle(jammed).to_json() == settle(plain).to_json()
 
 
 def test_shoe_jam_voids_every_wager_including_the_bonus() -> None:
     shoe = r(dealing="automated shoe")
-    s = settle([*two_seats_dealt()[:6], irregular("shoe_jam")], shoe)
+    s = settle([*two_seats_dealt()[:6], irregularity("shoe_jam")], shoe)
     assert {o.result for o in s.outcomes} == {Result.VOID} and len(s.outcomes) == 4
     assert s.outcomes[0].section == "§ 647a.13(f)"
 
@@ -576,51 +548,37 @@ def test_shoe_jam_voids_every_wager_including_the_bonus() -> None:
 @pytest.mark.parametrize(("kind", "removed"), [("stub_count_misdealt", False), ("stub_count_wrong", True)])
 def test_stub_count_after_the_river_voids_every_wager(kind: str, removed: bool) -> None:
     plain = one_player(*TWO_PAIR, bonus="5.00")
-    s = settle([*plain, irregular(kind)])
+    s = settle([*plain, irregularity(kind)])
     assert {o.result for o in s.outcomes} == {Result.VOID}
     assert ("deck is removed" in s.void) is removed
-
-
-def test_every_irregularity_kind_is_tested() -> None:
-    assert set(IRREGULARITIES) == {
-        "card_face_up",
-        "cards_face_up",
-        "card_drawn_in_error",
-        "wrong_card_count",
-        "dealer_card_exposed",
-        "shuffler_jam",
-        "shoe_jam",
-        "stub_count_misdealt",
-        "stub_count_wrong",
-    }
 
 
 @pytest.mark.parametrize(
     ("events", "rule", "event", "match"),
     [
-        ([], None, irregular("card_face_up"), "no card is dealt before"),
-        (one_player(*TWO_PAIR), None, irregular("card_face_up"), "every card is dealt"),
-        (one_player(*TWO_PAIR)[:3], None, irregular("card_face_up", detail="XX"), "names the card"),
-        (one_player(*TWO_PAIR)[:4], None, irregular("card_face_up", detail="9h"), "already out"),
-        (one_player(*TWO_PAIR), None, irregular("card_drawn_in_error"), "every card is dealt"),
-        (one_player(*TWO_PAIR)[:3], None, irregular("dealer_card_exposed"), "dealer has no cards yet"),
-        (one_player(*TWO_PAIR)[:4], None, irregular("shuffler_jam"), "once cards are dealt"),
-        ([], {"shuffler": "manual"}, irregular("shuffler_jam"), "shuffles by hand"),
-        (one_player(*TWO_PAIR)[:4], None, irregular("shoe_jam"), "not an automated dealing shoe"),
-        (one_player(*TWO_PAIR)[:-1], None, irregular("stub_count_misdealt"), "after all community cards"),
-        (one_player(*TWO_PAIR)[:4], None, irregular("misdeal"), "no irregularity 'misdeal'"),
+        ([], None, irregularity("card_face_up"), "no card is dealt before"),
+        (one_player(*TWO_PAIR), None, irregularity("card_face_up"), "every card is dealt"),
+        (one_player(*TWO_PAIR)[:3], None, irregularity("card_face_up", detail="XX"), "names the card"),
+        (one_player(*TWO_PAIR)[:4], None, irregularity("card_face_up", detail="9h"), "already out"),
+        (one_player(*TWO_PAIR), None, irregularity("card_drawn_in_error"), "every card is dealt"),
+        (one_player(*TWO_PAIR)[:3], None, irregularity("dealer_card_exposed"), "dealer has no cards yet"),
+        (one_player(*TWO_PAIR)[:4], None, irregularity("shuffler_jam"), "once cards are dealt"),
+        ([], {"shuffler": "manual"}, irregularity("shuffler_jam"), "shuffles by hand"),
+        (one_player(*TWO_PAIR)[:4], None, irregularity("shoe_jam"), "not an automated dealing shoe"),
+        (one_player(*TWO_PAIR)[:-1], None, irregularity("stub_count_misdealt"), "after all community cards"),
+        (one_player(*TWO_PAIR)[:4], None, irregularity("misdeal"), "no irregularity 'misdeal'"),
     ],
 )
 def test_irregularities_refused_when_they_cannot_happen(
     events: list[Event], rule: dict[str, object] | None, event: Event, match: str
 ) -> None:
-    refused(begun(events, r(**rule) if rule else None), event, match)
+    round_refuses(begun(events, r(**rule) if rule else None), event, match)
 
 
 def test_nothing_after_a_void() -> None:
-    rnd = begun([*two_seats_dealt(), irregular("dealer_card_exposed")])
-    refused(rnd, decide(1, "bet"), "the round is void")
-    refused(rnd, irregular("wrong_card_count"), "the round is void")
+    rnd = begun([*two_seats_dealt(), irregularity("dealer_card_exposed")])
+    round_refuses(rnd, decide(1, "bet"), "the round is void")
+    round_refuses(rnd, irregularity("wrong_card_count"), "the round is void")
 
 
 # --- illegal events refused, state unchanged ---------------------------------------------------
@@ -645,7 +603,7 @@ DEALT = one_player(*TWO_PAIR)  # the full one-player round
         (2, wager(1, "ante", "10.00"), 'after "no more bets"'),
         (2, wager(1, "bonus", "5.00"), 'after "no more bets"'),
         (2, wager(2, "ante", "10.00"), 'after "no more bets"'),
-        (2, nmb(), "already announced"),
+        (2, NO_MORE_BETS, "already announced"),
         (1, cards(1, "As Ks"), "before the dealer announces"),
         (2, cards(1, "As Ks Qs"), "two cards, not 3"),
         (2, cards(2, "As Ks"), "placed no Ante Wager"),
@@ -666,18 +624,18 @@ DEALT = one_player(*TWO_PAIR)  # the full one-player round
     ],
 )
 def test_illegal_events_are_refused_and_change_nothing(upto: int, event: Event, match: str) -> None:
-    refused(begun(DEALT[:upto]), event, match)
+    round_refuses(begun(DEALT[:upto]), event, match)
 
 
 def test_bonus_refused_where_not_offered() -> None:
-    refused(begun([], rules()), wager(1, "bonus", "5.00"), "does not offer")
+    round_refuses(begun([], rules()), wager(1, "bonus", "5.00"), "does not offer")
 
 
 def test_no_more_bets_needs_an_ante_and_a_bonus_needs_an_ante() -> None:
-    refused(begun([]), nmb(), "no player has placed an Ante Wager")
-    refused(
+    round_refuses(begun([]), NO_MORE_BETS, "no player has placed an Ante Wager")
+    round_refuses(
         begun([wager(1, "ante", "5.00"), wager(2, "bonus", "5.00")]),
-        nmb(),
+        NO_MORE_BETS,
         "seat 2 has a Bonus Wager but no Ante",
     )
 
@@ -695,7 +653,7 @@ def test_a_wager_before_no_more_bets_stands_as_last_sensed() -> None:
 
 def test_decisions_in_clockwise_order_only() -> None:
     rnd = begun(two_seats_dealt())
-    refused(rnd, decide(3, "bet"), "seat 3 acts out of turn: the dealer asks seat 1 first")
+    round_refuses(rnd, decide(3, "bet"), "seat 3 acts out of turn: the dealer asks seat 1 first")
 
 
 def test_settle_says_what_the_round_waits_for() -> None:
@@ -830,7 +788,7 @@ def rounds(draw: st.DrawFn) -> tuple[HoldemBonusRules, list[Event]]:
         events.append(wager(s, "ante", draw(big)))
         if draw(st.booleans()):
             events.append(wager(s, "bonus", draw(st.sampled_from(["1.00", "5.00", "100.00", "2500.00"]))))
-    events.append(nmb())
+    events.append(NO_MORE_BETS)
     for s in seats:
         events.append(cards(s, format_cards(deck[:2])))
         del deck[:2]
@@ -846,11 +804,11 @@ def rounds(draw: st.DrawFn) -> tuple[HoldemBonusRules, list[Event]]:
     kinds = [None, "dealer_card_exposed", "card_face_up2", "cards_face_up", "shoe_jam", "wrong_card_count"]
     kind = draw(st.sampled_from(kinds))
     if kind is not None:
-        cut = draw(st.integers(events.index(nmb()) + 1, len(events)))
+        cut = draw(st.integers(events.index(NO_MORE_BETS) + 1, len(events)))
         if kind == "card_face_up2":
-            extra = [irregular("card_face_up"), irregular("card_face_up")]
+            extra = [irregularity("card_face_up"), irregularity("card_face_up")]
         else:
-            extra = [irregular(kind)]
+            extra = [irregularity(kind)]
         events = [*events[:cut], *extra, *events[cut:]]
     return rule, events
 

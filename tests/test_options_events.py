@@ -7,8 +7,11 @@ from dataclasses import dataclass
 
 import pytest
 
+from controller.rules.engine import IllegalEvent
 from controller.rules.events import EventError, parse_event
+from controller.rules.irregularities import irregularity_section
 from controller.rules.money import Odds
+from controller.rules.option_groups import ProgressiveOptions, SideWagerOptions
 from controller.rules.options import (
     RulesError,
     boolean,
@@ -20,6 +23,7 @@ from controller.rules.options import (
     option,
     paytable,
     rules_to_mapping,
+    specs,
 )
 
 
@@ -140,3 +144,63 @@ def test_bad_events_are_named(raw: object, message: str) -> None:
     with pytest.raises(EventError) as err:
         parse_event(raw, "events[4]")
     assert str(err.value).startswith("events[4]") and message in str(err.value)
+
+
+# --- option groups: a side wager's and a progressive's options, named alike in every game -----------
+
+JACKPOT = ProgressiveOptions("jackpot", "Jackpot Wager", "§ 1(a)")
+SIDE = SideWagerOptions("side", "Side Wager", "§ 1(b)")
+
+
+@dataclass(frozen=True)
+class GroupedRules:
+    side_offered: bool = SIDE.offered()
+    side_minimum: int = SIDE.minimum("2.00", section="§ 2(b)")
+    jackpot_offered: bool = JACKPOT.offered()
+    jackpot_wager: int = JACKPOT.wager(section="§ 3")
+    jackpot_initial: int | None = JACKPOT.initial(None, section="§ 4")
+    jackpot_reset: int = JACKPOT.reset("10.00", section="§ 4", minimum=500, minimum_rule="the $5 minimum")
+    jackpot_rate: str | None = JACKPOT.rate(section="§ 4")
+
+
+def test_option_groups_give_the_same_keys_and_sections_in_every_game() -> None:
+    assert [(spec.key, spec.section) for _, spec in specs(GroupedRules)] == [
+        ("side.offered", "§ 1(b)"),
+        ("side.minimum", "§ 2(b)"),
+        ("jackpot.offered", "§ 1(a)"),
+        ("jackpot.wager", "§ 3"),
+        ("jackpot.initial", "§ 4"),
+        ("jackpot.reset", "§ 4"),
+        ("jackpot.rate_of_progression", "§ 4"),
+    ]
+    rules = load_rules(GroupedRules, {}, "t")
+    assert (rules.side_offered, rules.side_minimum, rules.jackpot_wager) == (False, 200, 100)
+    assert (rules.jackpot_initial, rules.jackpot_reset, rules.jackpot_rate) == (None, 1000, None)
+    rules = load_rules(
+        GroupedRules,
+        {"jackpot": {"offered": True, "initial": "20.00", "reset": "6.00", "rate_of_progression": "5%"}},
+        "t",
+    )
+    assert (rules.jackpot_offered, rules.jackpot_initial, rules.jackpot_reset) == (True, 2000, 600)
+    assert rules_to_mapping(rules)["jackpot.rate_of_progression"] == "5%"
+
+
+def test_an_option_group_names_the_key_value_and_section_of_each_problem() -> None:
+    with pytest.raises(RulesError) as err:
+        load_rules(GroupedRules, {"jackpot": {"reset": "4.00", "wager": "0.00"}, "side": {"offered": 1}}, "t")
+    assert set(err.value.problems) == {
+        "side.offered 1: must be true or false (§ 1(b))",
+        "jackpot.wager 0.00: is below one cent (§ 3)",
+        "jackpot.reset 4.00: is below the $5 minimum (§ 4)",
+    }
+
+
+def test_an_unknown_irregularity_is_refused_naming_the_known_kinds() -> None:
+    table = {"shoe_jam": "§ 639a.13(f)", "card_face_up": "§ 639a.13(a)"}
+    assert irregularity_section(table, "shoe_jam", "ch. 639a") == "§ 639a.13(f)"
+    with pytest.raises(
+        IllegalEvent, match=r"no irregularity 'shoe_jamm' in ch\. 639a \(kinds: shoe_jam, card_face_up\)"
+    ):
+        irregularity_section(table, "shoe_jamm", "ch. 639a")
+    with pytest.raises(IllegalEvent, match="no irregularity ''"):
+        irregularity_section(table, None, "ch. 639a")

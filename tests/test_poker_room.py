@@ -60,6 +60,8 @@ from controller.rules.record import load_record, replay
 from controller.rules.settlement import Result, Settlement
 from controller.rules.submission import parse_submission
 
+from .rounds import NO_MORE_BETS, cards, decide, refused, wager
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "poker-room"
 
 
@@ -74,25 +76,6 @@ def pos(button: int) -> Event:
     return Event("position", value=button)
 
 
-def bet(seat: int, amount: str, name: str = "bet") -> Event:
-    return Event("wager", seat=seat, wager=name, amount=parse_money(amount))
-
-
-def deal(to: int | str, text: str) -> Event:
-    return Event("cards", to=str(to), cards=parse_cards(text))
-
-
-def fold(seat: int) -> Event:
-    return Event("decision", seat=seat, action="fold")
-
-
-def pat(seat: int) -> Event:
-    return Event("decision", seat=seat, action="stand_pat")
-
-
-NMB = Event("no_more_bets")
-
-
 def showdown(
     variant: str,
     hands: Mapping[int, str],
@@ -104,12 +87,12 @@ def showdown(
 ) -> Settlement:
     """A showdown-only round: the button (if given), the bets, the hands, the board, the folds."""
     events = [pos(button)] if button is not None else []
-    events += [bet(s, a) for s, a in bets.items()]
-    events += [deal(s, h) for s, h in hands.items()]
+    events += [wager(s, "bet", a) for s, a in bets.items()]
+    events += [cards(s, h) for s, h in hands.items()]
     if board:
-        events.append(deal("board", board))
-    events += [fold(s) for s in folded]
-    events.append(NMB)
+        events.append(cards("board", board))
+    events += [decide(s, "fold") for s in folded]
+    events.append(NO_MORE_BETS)
     return play(GAME, rules(variant, **extra), {}, events)
 
 
@@ -120,14 +103,6 @@ def received(settlement: Settlement) -> dict[tuple[int, str], Cents]:
 
 def cents(text: str) -> Cents:
     return parse_money(text)
-
-
-def refused(state: PokerRoomState, event: Event, message: str) -> None:
-    """The event is refused with ``message`` and the state is unchanged."""
-    before = state
-    with pytest.raises(IllegalEvent, match=message):
-        GAME.apply(state, event)
-    assert state == before
 
 
 def run(variant: str, events: Sequence[Event], **extra: object) -> PokerRoomState:
@@ -760,8 +735,8 @@ def test_badeucey_tie_in_the_badugi_half() -> None:
 
 
 def test_cards_of_two_players_in_one_event_are_refused() -> None:
-    state = run("badeucey", [bet(1, "1.00"), deal(1, "7c 5d 4c 3d 2d")])
-    refused(state, deal(2, "5h 4c 3s 2s Kd"), "4c is not in the deck: seat 1 holds it")
+    state = run("badeucey", [wager(1, "bet", "1.00"), cards(1, "7c 5d 4c 3d 2d")])
+    refused(GAME, state, cards(2, "5h 4c 3s 2s Kd"), "4c is not in the deck: seat 1 holds it")
 
 
 # --- Badugi, § 637a.21(k) -----------------------------------------------------------------------
@@ -835,23 +810,23 @@ def test_the_reshuffle_in_a_round() -> None:
     assert state.drawing is not None and (state.drawing.seat, state.drawing.owed) == (6, 3)
     assert state.deck.deck.size == 1
     # A discard first, while the deck still holds the 4s: refused.
-    refused(state, deal(6, "3h 4s Jc"), "the discards are reshuffled only when the deck runs short")
+    refused(GAME, state, cards(6, "3h 4s Jc"), "the discards are reshuffled only when the deck runs short")
     # His own discards are not reshuffled for him.
-    refused(state, deal(6, "4s Qc"), "Qc is seat 6's own discard")
+    refused(GAME, state, cards(6, "4s Qc"), "Qc is seat 6's own discard")
     # The burn card (8s) was never seen: the controller cannot tell it from the stub, but once the stub is
     # dealt it is not among the discards.
-    refused(state, deal(6, "4s 8s"), "8s is not among the other players' discards")
+    refused(GAME, state, cards(6, "4s 8s"), "8s is not among the other players' discards")
     # A card another player holds.
-    refused(state, deal(6, "4s 2c"), "seat 4 holds it")
+    refused(GAME, state, cards(6, "4s 2c"), "seat 4 holds it")
     # More cards than he discarded.
-    refused(state, deal(6, "4s 3h Jc 7h"), "3 discarded cards still to replace, not 4")
+    refused(GAME, state, cards(6, "4s 3h Jc 7h"), "3 discarded cards still to replace, not 4")
     # Another player's cards while seat 6 is drawing; a bet; the end of the betting.
-    refused(state, deal(7, "3d"), "seat 6 is drawing and is owed 3 cards")
-    refused(state, bet(7, "2.00"), "bets wait until the draw is over")
-    refused(state, NMB, "the draw is not over")
-    refused(state, Event("decision", seat=6, action="fold"), "seat 6 is drawing")
-    state = GAME.apply(state, deal(6, "4s"))
-    state = GAME.apply(state, deal(6, "3h Jc"))
+    refused(GAME, state, cards(7, "3d"), "seat 6 is drawing and is owed 3 cards")
+    refused(GAME, state, wager(7, "bet", "2.00"), "bets wait until the draw is over")
+    refused(GAME, state, NO_MORE_BETS, "the draw is not over")
+    refused(GAME, state, Event("decision", seat=6, action="fold"), "seat 6 is drawing")
+    state = GAME.apply(state, cards(6, "4s"))
+    state = GAME.apply(state, cards(6, "3h Jc"))
     assert state.drawing is None
     assert state.deck.deck.size == 13
     (reshuffle,) = state.deck.reshuffles
@@ -864,39 +839,56 @@ def test_draw_turns_and_limits() -> None:
     rules_, events = example_events(EXAMPLE_RESHUFFLE)
     first_draw = next(k for k, e in enumerate(events) if e.type == "cards" and e.to == "dealer")
     state = until(events, first_draw, rules_)
-    refused(state, pat(3), "it is seat 2's turn to draw, not seat 3's")
-    refused(state, deal("dealer", "Kh 2c"), "seat 2 is drawing, and does not hold 2c")
+    refused(GAME, state, decide(3, "stand_pat"), "it is seat 2's turn to draw, not seat 3's")
+    refused(GAME, state, cards("dealer", "Kh 2c"), "seat 2 is drawing, and does not hold 2c")
     after_seat_2 = until(events, first_draw + 2, rules_)
-    refused(after_seat_2, deal(2, "3c"), "receives cards only for the cards he discards")
-    refused(after_seat_2, bet(9, "2.00"), "no player joins the round")
+    refused(GAME, after_seat_2, cards(2, "3c"), "receives cards only for the cards he discards")
+    refused(GAME, after_seat_2, wager(9, "bet", "2.00"), "no player joins the round")
     # After the whole example: no fourth draw, and no bet after no_more_bets.
     end = until(events, len(events), rules_)
-    refused(end, bet(4, "1.00"), "no more bets")
-    refused(end, pat(4), "the draws are over")
+    refused(GAME, end, wager(4, "bet", "1.00"), "no more bets")
+    refused(GAME, end, decide(4, "stand_pat"), "the draws are over")
     before_end = until(events, len(events) - 1, rules_)
-    refused(before_end, pat(4), "all three draws have been made")
+    refused(GAME, before_end, decide(4, "stand_pat"), "all three draws have been made")
     # no_more_bets after only two draws is refused.
     second_draw_done = next(
         k for k, e in enumerate(events) if e.type == "decision" and e.action == "stand_pat" and e.seat == 7
     )
     mid = until(events, second_draw_done + 1, rules_)
     assert mid.draw_round == 2
-    refused(mid, NMB, "follows the third draw")
+    refused(GAME, mid, NO_MORE_BETS, "follows the third draw")
 
 
 def test_a_draw_needs_the_button_and_complete_hands() -> None:
-    events = [bet(1, "1.00"), bet(2, "2.00"), deal(1, "2c 3c 4c 5c 7d"), deal(2, "2d 3d 4d 5d 7h")]
+    events = [
+        wager(1, "bet", "1.00"),
+        wager(2, "bet", "2.00"),
+        cards(1, "2c 3c 4c 5c 7d"),
+        cards(2, "2d 3d 4d 5d 7h"),
+    ]
     state = run("triple-draw-2-7", events)
-    refused(state, deal("dealer", "2c"), "must give the button's position")
-    state = run("triple-draw-2-7", [pos(2), *events[:-1], deal(2, "2d 3d 4d 5d")])
-    refused(state, pat(1), "seat 2 holds 4 cards: each player is dealt 5 before the first draw")
-    alone = run(
-        "triple-draw-2-7", [pos(2), bet(1, "1.00"), bet(2, "2.00"), deal(1, "2c 3c 4c 5c 7d"), fold(2)]
+    refused(GAME, state, cards("dealer", "2c"), "must give the button's position")
+    state = run("triple-draw-2-7", [pos(2), *events[:-1], cards(2, "2d 3d 4d 5d")])
+    refused(
+        GAME,
+        state,
+        decide(1, "stand_pat"),
+        "seat 2 holds 4 cards: each player is dealt 5 before the first draw",
     )
-    refused(alone, pat(1), "seat 1 is the only player left: there is no draw")
-    omaha = run("omaha-high", [bet(1, "1.00")])
-    refused(omaha, deal("dealer", "2c"), "has no draw")
-    refused(omaha, pat(1), "has no draw")
+    alone = run(
+        "triple-draw-2-7",
+        [
+            pos(2),
+            wager(1, "bet", "1.00"),
+            wager(2, "bet", "2.00"),
+            cards(1, "2c 3c 4c 5c 7d"),
+            decide(2, "fold"),
+        ],
+    )
+    refused(GAME, alone, decide(1, "stand_pat"), "seat 1 is the only player left: there is no draw")
+    omaha = run("omaha-high", [wager(1, "bet", "1.00")])
+    refused(GAME, omaha, cards("dealer", "2c"), "has no draw")
+    refused(GAME, omaha, decide(1, "stand_pat"), "has no draw")
 
 
 def test_a_player_who_folded_unseen_still_took_five_cards_from_the_deck() -> None:
@@ -904,14 +896,14 @@ def test_a_player_who_folded_unseen_still_took_five_cards_from_the_deck() -> Non
     (52 - 10 seen - 5 unseen - 1 burn = 36)."""
     events = [
         pos(3),
-        bet(1, "1.00"),
-        bet(2, "2.00"),
-        fold(3),
-        deal(1, "2c 3c 4c 5c 7d"),
-        deal(2, "2d 3d 4d 5d 7h"),
+        wager(1, "bet", "1.00"),
+        wager(2, "bet", "2.00"),
+        decide(3, "fold"),
+        cards(1, "2c 3c 4c 5c 7d"),
+        cards(2, "2d 3d 4d 5d 7h"),
     ]
     state = run("triple-draw-2-7", events)
-    state = GAME.apply(state, pat(1))
+    state = GAME.apply(state, decide(1, "stand_pat"))
     assert state.deck.deck.size == 36
 
 
@@ -921,36 +913,59 @@ def test_a_player_who_folded_unseen_still_took_five_cards_from_the_deck() -> Non
 def test_blinds_come_from_the_left_of_the_button() -> None:
     """§ 637a.19(d): the Blind Bet by "the player to the immediate left of the button", additional ones
     "immediately after"."""
-    hands = [deal(1, "Ah Kc Qd Js 9c"), deal(3, "Kd Ks 7c 7d 4s"), deal(5, "2d 3d 4d 5d 6d")]
-    board = deal("board", "2h 5h 8h Th 3c")
-    good = [pos(5), bet(1, "1.00", "blind"), bet(3, "2.00", "blind"), *hands, board, fold(5), NMB]
+    hands = [cards(1, "Ah Kc Qd Js 9c"), cards(3, "Kd Ks 7c 7d 4s"), cards(5, "2d 3d 4d 5d 6d")]
+    board = cards("board", "2h 5h 8h Th 3c")
+    good = [
+        pos(5),
+        wager(1, "blind", "1.00"),
+        wager(3, "blind", "2.00"),
+        *hands,
+        board,
+        decide(5, "fold"),
+        NO_MORE_BETS,
+    ]
     assert play(GAME, rules("omaha-high"), {}, good)
-    wrong = [pos(5), bet(3, "1.00", "blind"), bet(1, "2.00", "blind"), *hands, board, fold(5), NMB]
+    wrong = [
+        pos(5),
+        wager(3, "blind", "1.00"),
+        wager(1, "blind", "2.00"),
+        *hands,
+        board,
+        decide(5, "fold"),
+        NO_MORE_BETS,
+    ]
     with pytest.raises(
         IllegalEvent, match=r"seat 3 posted Blind Bet 1, but the player to the immediate left"
     ):
         play(GAME, rules("omaha-high"), {}, wrong)
-    state = run("omaha-high", [pos(5), bet(1, "1.00", "blind")])
-    refused(state, bet(3, "2.50", "blind"), "Blind Bet 2 is 2.00, not 2.50")
-    refused(state, bet(1, "2.00", "blind"), "seat 1 has already posted a Blind Bet")
-    state = GAME.apply(state, bet(3, "2.00", "blind"))
-    refused(state, bet(4, "2.00", "blind"), "requires 2 Blind Bets; all were posted")
-    refused(state, bet(5, "2.00", "straddle"), "this table does not offer the Straddle Bet")
+    state = run("omaha-high", [pos(5), wager(1, "blind", "1.00")])
+    refused(GAME, state, wager(3, "blind", "2.50"), "Blind Bet 2 is 2.00, not 2.50")
+    refused(GAME, state, wager(1, "blind", "2.00"), "seat 1 has already posted a Blind Bet")
+    state = GAME.apply(state, wager(3, "blind", "2.00"))
+    refused(GAME, state, wager(4, "blind", "2.00"), "requires 2 Blind Bets; all were posted")
+    refused(GAME, state, wager(5, "straddle", "2.00"), "this table does not offer the Straddle Bet")
     state = GAME.apply(state, hands[0])
-    refused(state, bet(5, "1.00", "kill"), "a kill is placed before any cards are dealt")
+    refused(GAME, state, wager(5, "kill", "1.00"), "a kill is placed before any cards are dealt")
 
 
 def test_one_straddle_by_the_player_left_of_the_blinds() -> None:
     """§ 637a.19(e): "No more than one Straddle Bet may be made during a round of play."."""
     offered = {"straddle": {"offered": True}}
-    state = run("omaha-high", [pos(8), bet(1, "1.00", "blind")], **offered)
-    refused(state, bet(6, "4.00", "straddle"), "the Straddle Bet follows the Blind Bets")
-    state = GAME.apply(state, bet(3, "2.00", "blind"))
-    state = GAME.apply(state, bet(6, "4.00", "straddle"))
-    refused(state, bet(7, "8.00", "straddle"), "seat 6 has placed the Straddle Bet: no more than one")
-    refused(state, bet(6, "4.00", "blind"), "all were posted")
+    state = run("omaha-high", [pos(8), wager(1, "blind", "1.00")], **offered)
+    refused(GAME, state, wager(6, "straddle", "4.00"), "the Straddle Bet follows the Blind Bets")
+    state = GAME.apply(state, wager(3, "blind", "2.00"))
+    state = GAME.apply(state, wager(6, "straddle", "4.00"))
+    refused(GAME, state, wager(7, "straddle", "8.00"), "seat 6 has placed the Straddle Bet: no more than one")
+    refused(GAME, state, wager(6, "blind", "4.00"), "all were posted")
     # Seat 4 sits between seat 3 and seat 6: the straddle belonged to him.
-    rest = [deal(4, "2d 3d 4d 5d 6d"), bet(1, "3.00"), deal(1, "Ah Kc Qd Js 9c"), fold(3), fold(4), fold(1)]
+    rest = [
+        cards(4, "2d 3d 4d 5d 6d"),
+        wager(1, "bet", "3.00"),
+        cards(1, "Ah Kc Qd Js 9c"),
+        decide(3, "fold"),
+        decide(4, "fold"),
+        decide(1, "fold"),
+    ]
     for e in rest:
         state = GAME.apply(state, e)
     with pytest.raises(IllegalEvent, match="only the player to the left of the Blind Bets, seat 4, may"):
@@ -960,20 +975,21 @@ def test_one_straddle_by_the_player_left_of_the_blinds() -> None:
 def test_ante_and_kill_only_when_the_rules_submission_offers_them() -> None:
     state = run("badugi", [])
     refused(
+        GAME,
         state,
-        bet(1, "0.50", "ante"),
+        wager(1, "ante", "0.50"),
         r"this table has no Ante bet \(ante in the Rules Submission, § 637a.21\(b\)\)",
     )
-    refused(state, bet(1, "4.00", "kill"), "does not use the Kill or Half-kill option")
+    refused(GAME, state, wager(1, "kill", "4.00"), "does not use the Kill or Half-kill option")
     state = run("badugi", [], ante="0.25")
-    refused(state, bet(1, "0.50", "ante"), "more than the table's Ante bet of 0.25")
-    state = GAME.apply(state, bet(1, "0.25", "ante"))
-    refused(state, bet(1, "0.25", "ante"), "already placed his Ante")
-    refused(state, bet(1, "0.00"), "puts nothing in the pot")
-    refused(state, bet(1, "1.00", "raise"), "no wager 'raise' in the poker room")
+    refused(GAME, state, wager(1, "ante", "0.50"), "more than the table's Ante bet of 0.25")
+    state = GAME.apply(state, wager(1, "ante", "0.25"))
+    refused(GAME, state, wager(1, "ante", "0.25"), "already placed his Ante")
+    refused(GAME, state, wager(1, "bet", "0.00"), "puts nothing in the pot")
+    refused(GAME, state, wager(1, "raise", "1.00"), "no wager 'raise' in the poker room")
     state = run("badugi", [], kill={"option": "kill", "qualifying_pot": "50.00"})
-    state = GAME.apply(state, bet(1, "4.00", "kill"))
-    refused(state, bet(2, "4.00", "kill"), "seat 1 has posted the kill")
+    state = GAME.apply(state, wager(1, "kill", "4.00"))
+    refused(GAME, state, wager(2, "kill", "4.00"), "seat 1 has posted the kill")
 
 
 def kill_round(amounts: Mapping[int, str], hands: Mapping[int, str]) -> Settlement:
@@ -1005,16 +1021,23 @@ def test_kill_shows_the_winner_of_a_whole_qualifying_pot() -> None:
 def test_the_last_player_takes_the_pot_without_a_showdown() -> None:
     """§ 637a.19(k): a showdown only "If more than one player remains". Seat 3 raises and the others fold:
     he receives the 3.00 of blinds and his 6.00 back, without showing."""
-    events = [pos(1), bet(2, "1.00", "blind"), bet(3, "2.00", "blind"), bet(3, "4.00"), fold(2), fold(1)]
+    events = [
+        pos(1),
+        wager(2, "blind", "1.00"),
+        wager(3, "blind", "2.00"),
+        wager(3, "bet", "4.00"),
+        decide(2, "fold"),
+        decide(1, "fold"),
+    ]
     s = play(GAME, rules("omaha-high-low"), {}, events)
     assert received(s) == {(3, "main_pot"): 700, (2, "main_pot"): 0}
     assert s.for_seat(3)["main_pot"].hand == ""
     assert "the only player remaining in the round, without a showdown" in s.dealer
     state = run("omaha-high-low", events)
-    refused(state, fold(3), "seat 3 is the last player in the round")
-    refused(state, fold(2), "seat 2 has already folded")
-    refused(state, bet(2, "1.00"), "seat 2 has folded")
-    refused(state, deal(2, "2c 3c 4c 5c 6c"), "seat 2 has folded")
+    refused(GAME, state, decide(3, "fold"), "seat 3 is the last player in the round")
+    refused(GAME, state, decide(2, "fold"), "seat 2 has already folded")
+    refused(GAME, state, wager(2, "bet", "1.00"), "seat 2 has folded")
+    refused(GAME, state, cards(2, "2c 3c 4c 5c 6c"), "seat 2 has folded")
 
 
 def test_a_bet_nobody_called_is_returned_in_the_settlement() -> None:
@@ -1030,19 +1053,34 @@ def test_settle_says_what_the_round_waits_for() -> None:
     with pytest.raises(IllegalEvent, match="no players"):
         GAME.settle(run("badugi", []))
     waits = run(
-        "omaha-high", [bet(1, "2.00"), bet(2, "2.00"), deal(1, "Ah Kc Qd Js 9c"), deal(2, "Kd Ks 7c 7d 4s")]
+        "omaha-high",
+        [
+            wager(1, "bet", "2.00"),
+            wager(2, "bet", "2.00"),
+            cards(1, "Ah Kc Qd Js 9c"),
+            cards(2, "Kd Ks 7c 7d 4s"),
+        ],
     )
     with pytest.raises(
         IllegalEvent, match=r"waits for the final betting round to be completed \(no_more_bets\)"
     ):
         GAME.settle(waits)
-    waits = GAME.apply(waits, NMB)
+    waits = GAME.apply(waits, NO_MORE_BETS)
     with pytest.raises(IllegalEvent, match="waits for the board: 0 of 5"):
         GAME.settle(waits)
-    waits = GAME.apply(waits, deal("board", "2h 5h 8h"))
+    waits = GAME.apply(waits, cards("board", "2h 5h 8h"))
     with pytest.raises(IllegalEvent, match="waits for the board: 3 of 5"):
         GAME.settle(waits)
-    short = run("badugi", [bet(1, "2.00"), bet(2, "2.00"), deal(1, "Ac 2d 3h"), deal(2, "Kc Qd Jh Ts"), NMB])
+    short = run(
+        "badugi",
+        [
+            wager(1, "bet", "2.00"),
+            wager(2, "bet", "2.00"),
+            cards(1, "Ac 2d 3h"),
+            cards(2, "Kc Qd Jh Ts"),
+            NO_MORE_BETS,
+        ],
+    )
     with pytest.raises(IllegalEvent, match="waits for seat 1's hand: 3 of 4 cards"):
         GAME.settle(short)
     rules_, events = example_events(EXAMPLE_RESHUFFLE)
@@ -1052,22 +1090,22 @@ def test_settle_says_what_the_round_waits_for() -> None:
 
 
 def test_cards_and_board_rules() -> None:
-    state = run("omaha-high", [deal(1, "Ah Kc Qd")])
-    refused(state, deal(1, "Js 9c 2c"), "seat 1 would hold 6 cards: the dealer deals 5")
-    refused(state, deal(2, "Kd Ah"), "Ah is not in the deck: seat 1 holds it")
-    state = GAME.apply(state, deal("board", "2h 5h 8h Th"))
-    refused(state, deal("board", "3c 4c"), "the board would hold 6 cards")
-    refused(state, deal("board", "Qd"), "board: Qd is not in the deck: seat 1 holds it")
-    refused(state, deal(2, "Th"), "it is on the board")
-    refused(state, Event("cards", to="2", cards=()), "at least one card")
-    refused(state, Event("cards", to="2", cards=parse_cards("3c"), hand=1), "no split hands")
+    state = run("omaha-high", [cards(1, "Ah Kc Qd")])
+    refused(GAME, state, cards(1, "Js 9c 2c"), "seat 1 would hold 6 cards: the dealer deals 5")
+    refused(GAME, state, cards(2, "Kd Ah"), "Ah is not in the deck: seat 1 holds it")
+    state = GAME.apply(state, cards("board", "2h 5h 8h Th"))
+    refused(GAME, state, cards("board", "3c 4c"), "the board would hold 6 cards")
+    refused(GAME, state, cards("board", "Qd"), "board: Qd is not in the deck: seat 1 holds it")
+    refused(GAME, state, cards(2, "Th"), "it is on the board")
+    refused(GAME, state, Event("cards", to="2", cards=()), "at least one card")
+    refused(GAME, state, Event("cards", to="2", cards=parse_cards("3c"), hand=1), "no split hands")
     draw = run("triple-draw-2-7", [])
-    refused(draw, deal("board", "2h"), "has no community cards")
-    refused(state, pos(3), "the button is placed before any bet or card")
-    refused(GAME.apply(GAME.start(rules("badugi"), {}), pos(3)), pos(4), "the button is placed before")
-    refused(state, Event("dice", dice=(1, 2, 3)), "the poker room has no dice event")
-    refused(state, Event("decision", seat=1, action="call"), "no decision 'call'")
-    refused(state, Event("decision", seat=1, action="fold", amount=100), "carries no amount")
+    refused(GAME, draw, cards("board", "2h"), "has no community cards")
+    refused(GAME, state, pos(3), "the button is placed before any bet or card")
+    refused(GAME, GAME.apply(GAME.start(rules("badugi"), {}), pos(3)), pos(4), "the button is placed before")
+    refused(GAME, state, Event("dice", dice=(1, 2, 3)), "the poker room has no dice event")
+    refused(GAME, state, Event("decision", seat=1, action="call"), "no decision 'call'")
+    refused(GAME, state, Event("decision", seat=1, action="fold", amount=100), "carries no amount")
     with pytest.raises(IllegalEvent, match="no progressive meter"):
         GAME.start(rules("badugi"), {"progressive": 1000})
 
@@ -1075,18 +1113,18 @@ def test_cards_and_board_rules() -> None:
 def test_no_more_players_than_the_section_allows() -> None:
     """§ 637a.19(b) eight players, § 637a.20(b) seven, § 637a.21(b) nine."""
     for variant, most in (("omaha-high", 8), ("triple-draw-a-5", 7), ("badugi", 9)):
-        state = run(variant, [bet(s, "1.00") for s in range(1, most + 1)])
-        refused(state, bet(most + 1, "1.00"), f"no more than {most} players may participate")
-        refused(state, fold(most + 1), f"no more than {most} players")
+        state = run(variant, [wager(s, "bet", "1.00") for s in range(1, most + 1)])
+        refused(GAME, state, wager(most + 1, "bet", "1.00"), f"no more than {most} players may participate")
+        refused(GAME, state, decide(most + 1, "fold"), f"no more than {most} players")
 
 
 def test_a_refused_event_leaves_the_round_as_it_was() -> None:
     rnd = Round.begin(GAME, rules("omaha-high-low"))
-    rnd.apply(bet(1, "2.00"))
-    rnd.apply(deal(1, "Ah Kc Qd Js 9c"))
+    rnd.apply(wager(1, "bet", "2.00"))
+    rnd.apply(cards(1, "Ah Kc Qd Js 9c"))
     before, events = rnd.state, list(rnd.events)
     with pytest.raises(IllegalEvent):
-        rnd.apply(deal(2, "Ah 2c 3c 4c 5c"))
+        rnd.apply(cards(2, "Ah 2c 3c 4c 5c"))
     assert rnd.state is before and rnd.events == events
 
 
@@ -1211,8 +1249,8 @@ def rounds(draw: Any) -> tuple[PokerRoomRules, list[Event]]:
         at += v.hand_size
     if v.board:
         events.append(Event("cards", to="board", cards=tuple(order[at : at + 5])))
-    events += [fold(s) for s in sorted(folded)]
-    events.append(NMB)
+    events += [decide(s, "fold") for s in sorted(folded)]
+    events.append(NO_MORE_BETS)
     r = rules(variant, odd_chip={"unit": unit, "high_tie": HIGH_CARD_BY_SUIT, "tie": tie})
     return r, events
 

@@ -51,6 +51,8 @@ from controller.rules.three_dice_football_odds import (
     game_results,
 )
 
+from .rounds import NO_MORE_BETS, decide, irregularity, refused, throw, wager
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "three-dice-football"
 DOC = ROOT / "docs" / "games" / "three-dice-football.md"
@@ -58,22 +60,6 @@ RULES = ThreeDiceFootballRules()
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def W(seat: int, wager: str, amount: str = "10.00") -> Event:
-    return Event("wager", seat=seat, wager=wager, amount=parse_money(amount))
-
-
-def D(green1: int, green2: int, red: int) -> Event:
-    return Event("dice", dice=(green1, green2, red))
-
-
-def QB(seat: int, action: str = "accept_dice") -> Event:
-    return Event("decision", seat=seat, action=action)
-
-
-def IRR(kind: str, detail: str = "") -> Event:
-    return Event("irregularity", kind=kind, detail=detail)
 
 
 def run(*events: Event, rules: ThreeDiceFootballRules = RULES) -> FootballState:
@@ -87,20 +73,16 @@ def settle(*events: Event) -> Settlement:
     return play(GAME, RULES, {}, events)
 
 
-def refused(state: FootballState, event: Event, words: str) -> None:
-    before = state
-    with pytest.raises(IllegalEvent, match=words):
-        GAME.apply(state, event)
-    assert state == before  # immutable: nothing changed
-
-
 def nets(s: Settlement) -> dict[tuple[int, str], int]:
     return {(o.seat, o.wager): o.net for o in s.outcomes}
 
 
-OPEN = (QB(1), W(1, "touchdown"))  # a Quarterback with a wager, ready for the first throw
-NO_GAIN = D(1, 1, 2)  # 2 against 2
-TEN = D(6, 5, 1)  # a gain of 10
+OPEN = (
+    decide(1, "accept_dice"),
+    wager(1, "touchdown", "10.00"),
+)  # a Quarterback with a wager, ready for the first throw
+NO_GAIN = throw(1, 1, 2)  # 2 against 2
+TEN = throw(6, 5, 1)  # a gain of 10
 
 
 # --- the throw and the field, § 661a.1 and § 661a.6(c), (e) ----------------------------------
@@ -109,8 +91,8 @@ TEN = D(6, 5, 1)  # a gain of 10
 def test_the_worked_example_ten_against_two_moves_eight_yards() -> None:
     # § 661a.6(c)(1): "if the total of the Offensive Dice is 10 and the value of the Defensive
     # Die is 2, the dealer shall move the Yard Marker toward the end zone 8 yards"
-    for dice in (D(6, 4, 2), D(5, 5, 2), D(4, 6, 2)):
-        state = run(*OPEN, dice)
+    for roll in (throw(6, 4, 2), throw(5, 5, 2), throw(4, 6, 2)):
+        state = run(*OPEN, roll)
         assert state.field == Field(marker=20 - 8, down=2, goal=False, play=2)
         assert state.downs[0].roll.kind is Kind.GAIN and state.downs[0].roll.yards == 8
 
@@ -126,7 +108,7 @@ def test_the_kickoff() -> None:
 @pytest.mark.parametrize("dice", [(1, 1, 6), (1, 2, 6), (2, 1, 6)])
 def test_a_turnover_is_a_defensive_6_with_offense_2_or_3(dice: tuple[int, int, int]) -> None:
     # § 661a.1 "Turnover"; § 661a.6(c)(4): the game ends at once
-    state = run(*OPEN, D(*dice))
+    state = run(*OPEN, throw(*dice))
     assert state.end is End.TURNOVER and state.phase == "over" and len(state.downs) == 1
     assert Roll.of(dice).kind is Kind.TURNOVER
 
@@ -149,26 +131,26 @@ def test_what_is_not_a_turnover(dice: tuple[int, int, int], kind: Kind) -> None:
 def test_every_triple_is_a_trips_td(face: int) -> None:
     # § 661a.1 "Trips TD", § 661a.6(c)(5): Yard Marker to the end zone, the game ends; 1-1-1 is
     # not read as a gain of 1, nor 6-6-6 as a gain of 6.
-    state = run(*OPEN, D(face, face, face))
+    state = run(*OPEN, throw(face, face, face))
     assert state.end is End.TRIPS_TD and state.field.marker == 0 and len(state.downs) == 1
 
 
 def test_a_penalty_costs_one_yard_and_the_down() -> None:
     # § 661a.6(c)(2); § 661a.1 "Penalty": Offensive total below the Defensive Die
-    state = run(*OPEN, D(1, 2, 5))
+    state = run(*OPEN, throw(1, 2, 5))
     assert state.field == Field(21, 2, False, 2)
-    state = GAME.apply(state, D(2, 2, 5))
+    state = GAME.apply(state, throw(2, 2, 5))
     assert state.field.announcement() == "3rd Down, 22 yards to the end zone"
 
 
 def test_no_gain_is_the_next_down() -> None:
     # § 661a.6(c)(3)
-    assert run(*OPEN, D(2, 3, 5)).field == Field(20, 2, False, 2)
+    assert run(*OPEN, throw(2, 3, 5)).field == Field(20, 2, False, 2)
 
 
 def test_three_downs_without_a_first_and_goal_end_the_game() -> None:
     # § 661a.6(e)(1)
-    state = run(*OPEN, D(3, 2, 1), NO_GAIN, D(2, 2, 1))  # 4 yards, none, 3 yards: at the 13
+    state = run(*OPEN, throw(3, 2, 1), NO_GAIN, throw(2, 2, 1))  # 4 yards, none, 3 yards: at the 13
     assert state.end is End.TURNOVER_ON_DOWNS and state.field.marker == 13 and len(state.downs) == 3
 
 
@@ -184,12 +166,12 @@ def test_first_and_goal_is_earned_when_the_10_is_reached() -> None:
 
 
 def test_the_11_is_not_the_10() -> None:
-    state = run(*OPEN, D(6, 4, 1))  # 9 yards: at the 11, 2nd Down
+    state = run(*OPEN, throw(6, 4, 1))  # 9 yards: at the 11, 2nd Down
     assert state.field == Field(11, 2, False, 2)
 
 
 def test_a_penalty_in_the_goal_series_stays_in_it() -> None:
-    state = run(*OPEN, TEN, D(1, 1, 3))  # at the 10, then back to the 11
+    state = run(*OPEN, TEN, throw(1, 1, 3))  # at the 10, then back to the 11
     assert state.field == Field(11, 2, True, 3)
     assert state.field.announcement() == "2nd & Goal, 11 yards to the end zone"
 
@@ -198,14 +180,14 @@ def test_reaching_the_goal_line_is_a_touchdown() -> None:
     # § 661a.1 "Touchdown": 10 + 10 from the 20 reaches the 0 yard line exactly
     state = run(*OPEN, TEN, TEN)
     assert state.end is End.TOUCHDOWN and state.field.marker == 0 and len(state.downs) == 2
-    state = run(*OPEN, TEN, D(6, 6, 1))  # 11 from the 10: past it
+    state = run(*OPEN, TEN, throw(6, 6, 1))  # 11 from the 10: past it
     assert state.end is End.TOUCHDOWN
 
 
 def test_the_longest_game_is_six_plays() -> None:
     state = run(*OPEN, NO_GAIN, NO_GAIN, TEN, NO_GAIN, NO_GAIN, NO_GAIN)
     assert state.end is End.TURNOVER_ON_DOWNS and len(state.downs) == 6
-    refused(state, NO_GAIN, "the game is over")
+    refused(GAME, state, NO_GAIN, "the game is over")
 
 
 def test_the_six_play_bound_over_every_reachable_field() -> None:
@@ -251,7 +233,7 @@ def test_the_yard_marker_stays_on_the_field() -> None:
 
 
 @pytest.mark.parametrize(
-    ("wager", "dice", "net"),
+    ("name", "dice", "net"),
     [
         ("trips_td", (3, 3, 3), "30 to 1"),
         ("trips_td", (3, 3, 2), None),
@@ -284,10 +266,10 @@ def test_the_yard_marker_stays_on_the_field() -> None:
         ("under_four_yards", (3, 3, 3), None),  # "A Trips TD does not qualify"
     ],
 )
-def test_every_single_play_wager_at_its_odds(wager: str, dice: tuple[int, int, int], net: str | None) -> None:
-    state = run(*OPEN, W(4, wager, "10.00"), D(*dice))
+def test_every_single_play_wager_at_its_odds(name: str, dice: tuple[int, int, int], net: str | None) -> None:
+    state = run(*OPEN, wager(4, name, "10.00"), throw(*dice))
     (outcome,) = down_outcomes(state.downs[0])
-    assert outcome.wager == f"{wager}@1" and outcome.seat == 4 and outcome.stake == 1000
+    assert outcome.wager == f"{name}@1" and outcome.seat == 4 and outcome.stake == 1000
     expected = {
         None: -1000,
         "30 to 1": 30000,
@@ -305,15 +287,22 @@ def test_every_single_play_wager_at_its_odds(wager: str, dice: tuple[int, int, i
 def test_single_play_wagers_read_the_dice_not_the_field() -> None:
     # § 661a.6(d): "The value of the dice determines the outcome of single play wagers, not the
     # actual yards moved on the field": a gain of 9 from the 3 moves 3 yards and is a Big Play.
-    state = run(*OPEN, TEN, D(6, 5, 4))  # the 10, then 7 yards: 2nd & Goal at the 3
+    state = run(*OPEN, TEN, throw(6, 5, 4))  # the 10, then 7 yards: 2nd & Goal at the 3
     assert state.field == Field(3, 2, True, 3)
-    s = settle(*OPEN, TEN, D(6, 5, 4), W(2, "big_play", "5.00"), W(2, "over_four_yards", "5.00"), D(6, 4, 1))
+    s = settle(
+        *OPEN,
+        TEN,
+        throw(6, 5, 4),
+        wager(2, "big_play", "5.00"),
+        wager(2, "over_four_yards", "5.00"),
+        throw(6, 4, 1),
+    )
     assert nets(s)[(2, "big_play@3")] == 2000  # 4 to 1 on $5
     assert nets(s)[(2, "over_four_yards@3")] == 500
 
 
 def test_a_single_play_wager_rides_one_throw() -> None:
-    state = run(*OPEN, W(2, "penalty", "1.00"), NO_GAIN)
+    state = run(*OPEN, wager(2, "penalty", "1.00"), NO_GAIN)
     assert state.single_play == ()
     assert [o.wager for o in down_outcomes(state.downs[0])] == ["penalty@1"]
     state = GAME.apply(state, NO_GAIN)
@@ -360,12 +349,12 @@ FULL_GAME_NETS: dict[str, dict[str, int | None]] = {
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-@pytest.mark.parametrize("wager", list(FULL_GAME_NETS))
-def test_every_full_game_wager_at_its_odds(wager: str, game: str) -> None:
-    s = settle(QB(3), W(3, wager), *(D(*d) for d in GAMES[game]))
+@pytest.mark.parametrize("name", list(FULL_GAME_NETS))
+def test_every_full_game_wager_at_its_odds(name: str, game: str) -> None:
+    s = settle(decide(3, "accept_dice"), wager(3, name, "10.00"), *(throw(*d) for d in GAMES[game]))
     (outcome,) = s.outcomes
-    expected = FULL_GAME_NETS[wager][game]
-    assert outcome.net == (-1000 if expected is None else expected), (wager, game)
+    expected = FULL_GAME_NETS[name][game]
+    assert outcome.net == (-1000 if expected is None else expected), (name, game)
 
 
 @pytest.mark.parametrize(
@@ -383,11 +372,11 @@ def test_every_full_game_wager_at_its_odds(wager: str, game: str) -> None:
     ],
 )
 def test_the_extra_point_wager_at_its_odds(roll: tuple[int, int, int], net: int) -> None:
-    state = run(QB(3), W(3, "extra_point"), TEN, TEN)
+    state = run(decide(3, "accept_dice"), wager(3, "extra_point", "10.00"), TEN, TEN)
     assert state.end is End.TOUCHDOWN and state.phase == "extra_point"
     with pytest.raises(IllegalEvent, match="extra point roll"):
         GAME.settle(state)
-    s = GAME.settle(GAME.apply(state, D(*roll)))
+    s = GAME.settle(GAME.apply(state, throw(*roll)))
     assert nets(s) == {(3, "extra_point"): net}
 
 
@@ -395,13 +384,20 @@ def test_the_extra_point_roll_only_when_someone_bet_it() -> None:
     # § 661a.6(f)(1): "If any player at the table has placed an Extra Point Wager"
     state = run(*OPEN, TEN, TEN)
     assert state.phase == "over"
-    refused(state, D(1, 1, 1), "the game is over")
-    state = run(QB(1), W(1, "extra_point"), W(1, "extra_point", "0.00"), W(1, "touchdown"), TEN, TEN)
+    refused(GAME, state, throw(1, 1, 1), "the game is over")
+    state = run(
+        decide(1, "accept_dice"),
+        wager(1, "extra_point", "10.00"),
+        wager(1, "extra_point", "0.00"),
+        wager(1, "touchdown", "10.00"),
+        TEN,
+        TEN,
+    )
     assert state.phase == "over"  # taken down before the first throw
 
 
 def test_an_extra_point_wager_loses_without_a_touchdown_and_no_roll_is_thrown() -> None:
-    state = run(QB(3), W(3, "extra_point"), NO_GAIN, NO_GAIN, NO_GAIN)
+    state = run(decide(3, "accept_dice"), wager(3, "extra_point", "10.00"), NO_GAIN, NO_GAIN, NO_GAIN)
     assert state.phase == "over"
     assert nets(GAME.settle(state)) == {(3, "extra_point"): -1000}
 
@@ -409,7 +405,7 @@ def test_an_extra_point_wager_loses_without_a_touchdown_and_no_roll_is_thrown() 
 @pytest.mark.parametrize(("stake", "net"), [("10.00", 800), ("7.25", 580), ("1.01", 80), ("0.04", 3)])
 def test_the_defense_wager_pays_4_to_5_rounded_down(stake: str, net: int) -> None:
     # 4 to 5: $1.01 wins 80.8 cents, paid 80; 4 cents wins 3.2, paid 3
-    s = settle(QB(3), W(3, "defense", stake), NO_GAIN, NO_GAIN, NO_GAIN)
+    s = settle(decide(3, "accept_dice"), wager(3, "defense", stake), NO_GAIN, NO_GAIN, NO_GAIN)
     assert nets(s) == {(3, "defense"): net}
 
 
@@ -421,20 +417,20 @@ def test_settlement_order_after_a_touchdown() -> None:
     # Extra Point; the extra point roll; Touchdown paid; Extra Point settled. Each stage from the
     # highest seat down; earlier downs' single play wagers were settled after each down (d).
     s = settle(
-        QB(2),
-        W(2, "touchdown"),
-        W(2, "extra_point"),
-        W(2, "defense"),
-        W(2, "game_length_2"),
-        W(9, "defense"),
-        W(9, "quick_strike_td"),
-        W(9, "penalty"),
-        W(5, "touchdown"),
+        decide(2, "accept_dice"),
+        wager(2, "touchdown", "10.00"),
+        wager(2, "extra_point", "10.00"),
+        wager(2, "defense", "10.00"),
+        wager(2, "game_length_2", "10.00"),
+        wager(9, "defense", "10.00"),
+        wager(9, "quick_strike_td", "10.00"),
+        wager(9, "penalty", "10.00"),
+        wager(5, "touchdown", "10.00"),
         TEN,
-        W(5, "big_play"),
-        W(2, "no_gain"),
+        wager(5, "big_play", "10.00"),
+        wager(2, "no_gain", "10.00"),
         TEN,
-        D(2, 3, 4),
+        throw(2, 3, 4),
     )
     assert [(o.seat, o.wager) for o in s.outcomes] == [
         (9, "penalty@1"),
@@ -455,16 +451,16 @@ def test_settlement_order_without_a_touchdown() -> None:
     # § 661a.6(f)(2): Touchdown and Extra Point collected, Defense paid, then the single play
     # wagers and the remaining full game wagers.
     s = settle(
-        QB(4),
-        W(4, "game_changer"),
-        W(4, "extra_point"),
-        W(4, "touchdown"),
-        W(7, "defense"),
-        W(7, "game_length_1"),
-        W(7, "turnover"),
-        W(1, "defense"),
-        W(1, "penalty"),
-        D(2, 1, 6),
+        decide(4, "accept_dice"),
+        wager(4, "game_changer", "10.00"),
+        wager(4, "extra_point", "10.00"),
+        wager(4, "touchdown", "10.00"),
+        wager(7, "defense", "10.00"),
+        wager(7, "game_length_1", "10.00"),
+        wager(7, "turnover", "10.00"),
+        wager(1, "defense", "10.00"),
+        wager(1, "penalty", "10.00"),
+        throw(2, 1, 6),
     )
     assert [(o.seat, o.wager) for o in s.outcomes] == [
         (4, "touchdown"),
@@ -490,7 +486,7 @@ def test_settlement_order_without_a_touchdown() -> None:
 
 
 def test_nobody_but_the_quarterback_at_the_table() -> None:
-    s = settle(QB(1), W(1, "penalty", "1.00"), NO_GAIN, NO_GAIN, NO_GAIN)
+    s = settle(decide(1, "accept_dice"), wager(1, "penalty", "1.00"), NO_GAIN, NO_GAIN, NO_GAIN)
     assert nets(s) == {(1, "penalty@1"): -100}
     assert s.void == "" and dict(s.meters) == {}
 
@@ -507,16 +503,22 @@ def test_an_invalid_throw_decides_nothing_and_is_thrown_again(kind: str) -> None
         "die_on_chips": "§ 661a.5(f)",
         "disputed_face": "§ 661a.5(g)",
     }[kind]
-    state = run(QB(1), W(1, "touchdown"), W(2, "penalty"), Event("no_more_bets"), IRR(kind, "detail"))
+    state = run(
+        decide(1, "accept_dice"),
+        wager(1, "touchdown", "10.00"),
+        wager(2, "penalty", "10.00"),
+        NO_MORE_BETS,
+        irregularity(kind, detail="detail"),
+    )
     assert state.field == Field() and state.downs == () and state.end is None
     assert [(i.at, i.kind, i.section, i.detail) for i in state.irregularities] == [
         ("play 1", kind, section, "detail")
     ]
     assert state.single_play[0].name == "penalty" and not state.closed
     # It was a throw: full game wagers are fixed (§ 661a.3(c)); single play wagers are still taken.
-    refused(state, W(3, "defense"), "§ 661a.3\\(c\\)")
-    state = GAME.apply(state, W(3, "no_gain"))
-    state = GAME.apply(state, D(1, 2, 4))
+    refused(GAME, state, wager(3, "defense", "10.00"), "§ 661a.3\\(c\\)")
+    state = GAME.apply(state, wager(3, "no_gain", "10.00"))
+    state = GAME.apply(state, throw(1, 2, 4))
     assert [(o.wager, o.net) for o in down_outcomes(state.downs[0])] == [
         ("no_gain@1", 5000),
         ("penalty@1", 9000),
@@ -525,19 +527,21 @@ def test_an_invalid_throw_decides_nothing_and_is_thrown_again(kind: str) -> None
 
 
 def test_an_invalid_extra_point_roll_is_thrown_again() -> None:
-    state = run(QB(3), W(3, "extra_point"), D(5, 5, 5), IRR("die_on_die"))
+    state = run(
+        decide(3, "accept_dice"), wager(3, "extra_point", "10.00"), throw(5, 5, 5), irregularity("die_on_die")
+    )
     assert state.phase == "extra_point" and state.irregularities[0].at == "the extra point roll"
-    s = GAME.settle(GAME.apply(state, D(1, 4, 4)))
+    s = GAME.settle(GAME.apply(state, throw(1, 4, 4)))
     assert nets(s) == {(3, "extra_point"): 1000}
     assert "the extra point roll: die on die (§ 661a.5(b))" in s.dealer
 
 
 def test_irregularities_refused() -> None:
-    refused(GAME.start(RULES, {}), IRR("no_roll"), "no Quarterback")
+    refused(GAME, GAME.start(RULES, {}), irregularity("no_roll"), "no Quarterback")
     state = run(*OPEN)
-    refused(state, IRR("no_rol"), "did you mean 'no_roll'")
-    refused(state, Event("irregularity", kind="no_roll", seat=17), "seat 17")
-    refused(run(*OPEN, TEN, TEN), IRR("no_roll"), "the game is over")
+    refused(GAME, state, irregularity("no_rol"), "did you mean 'no_roll'")
+    refused(GAME, state, Event("irregularity", kind="no_roll", seat=17), "seat 17")
+    refused(GAME, run(*OPEN, TEN, TEN), irregularity("no_roll"), "the game is over")
 
 
 # --- the Quarterback, § 661a.4(b), (c) and § 661a.7 ------------------------------------------
@@ -545,89 +549,120 @@ def test_irregularities_refused() -> None:
 
 def test_the_dice_go_clockwise_until_a_player_accepts() -> None:
     rules = ThreeDiceFootballRules(seats=12)
-    state = run(QB(11, "reject_dice"), QB(12, "reject_dice"), rules=rules)
+    state = run(decide(11, "reject_dice"), decide(12, "reject_dice"), rules=rules)
     assert state.quarterback is None and state.offers == (11, 12)
-    refused(state, QB(12), "already declined")
-    refused(state, QB(11, "reject_dice"), "already declined")
-    state = GAME.apply(state, QB(3, "reject_dice"))  # round past 12 to 1, 2, 3 (empty seats skipped)
-    refused(state, QB(2), "not next")
-    state = GAME.apply(state, QB(5))
+    refused(GAME, state, decide(12, "accept_dice"), "already declined")
+    refused(GAME, state, decide(11, "reject_dice"), "already declined")
+    state = GAME.apply(state, decide(3, "reject_dice"))  # round past 12 to 1, 2, 3 (empty seats skipped)
+    refused(GAME, state, decide(2, "accept_dice"), "not next")
+    state = GAME.apply(state, decide(5, "accept_dice"))
     assert state.quarterback == 5
-    refused(state, QB(6), "seat 5 is the Quarterback")
-    refused(state, QB(6, "retain_dice"), "seat 5 is the Quarterback")
+    refused(GAME, state, decide(6, "accept_dice"), "seat 5 is the Quarterback")
+    refused(GAME, state, decide(6, "retain_dice"), "seat 5 is the Quarterback")
 
 
 def test_retaining_the_dice_is_before_any_offer() -> None:
-    assert run(QB(7, "retain_dice")).quarterback == 7
-    refused(run(QB(2, "reject_dice")), QB(7, "retain_dice"), "§ 661a.7\\(a\\)")
+    assert run(decide(7, "retain_dice")).quarterback == 7
+    refused(GAME, run(decide(2, "reject_dice")), decide(7, "retain_dice"), "§ 661a.7\\(a\\)")
 
 
 def test_who_has_the_dice_after_the_game() -> None:
     # § 661a.7(a): a touchdown or Trips TD, the Quarterback keeps the dice; otherwise they go to
     # the player to the Quarterback's immediate left, then clockwise.
-    assert dice_next(run(QB(5), W(5, "defense"), TEN, TEN)) == ("retain", 5)
-    assert dice_next(run(QB(5), W(5, "defense"), D(3, 3, 3))) == ("retain", 5)
-    assert dice_next(run(QB(5), W(5, "defense"), D(1, 1, 6))) == ("offer", 6)
-    assert dice_next(run(QB(16), W(16, "defense"), NO_GAIN, NO_GAIN, NO_GAIN)) == ("offer", 1)
+    assert dice_next(run(decide(5, "accept_dice"), wager(5, "defense", "10.00"), TEN, TEN)) == ("retain", 5)
+    assert dice_next(run(decide(5, "accept_dice"), wager(5, "defense", "10.00"), throw(3, 3, 3))) == (
+        "retain",
+        5,
+    )
+    assert dice_next(run(decide(5, "accept_dice"), wager(5, "defense", "10.00"), throw(1, 1, 6))) == (
+        "offer",
+        6,
+    )
+    assert dice_next(
+        run(decide(16, "accept_dice"), wager(16, "defense", "10.00"), NO_GAIN, NO_GAIN, NO_GAIN)
+    ) == ("offer", 1)
     rules = ThreeDiceFootballRules(seats=12)
-    assert dice_next(run(QB(12), W(12, "defense"), D(1, 1, 6), rules=rules)) == ("offer", 1)
+    assert dice_next(
+        run(decide(12, "accept_dice"), wager(12, "defense", "10.00"), throw(1, 1, 6), rules=rules)
+    ) == ("offer", 1)
     with pytest.raises(IllegalEvent, match="not over"):
-        dice_next(run(QB(5), W(5, "defense"), NO_GAIN))
+        dice_next(run(decide(5, "accept_dice"), wager(5, "defense", "10.00"), NO_GAIN))
 
 
 def test_the_quarterback_must_have_a_wager_before_the_first_throw() -> None:
     # § 661a.6(b): "Prior to the first throw of the dice, each player shall place a wager"
-    refused(run(QB(3), W(4, "touchdown")), D(3, 3, 1), "seat 3, has no wager.*§ 661a.6\\(b\\)")
-    refused(run(QB(3)), IRR("no_roll"), "§ 661a.6\\(b\\)")
-    assert run(QB(3), W(3, "no_gain"), D(3, 3, 1)).field.play == 2  # a single play wager will do
+    refused(
+        GAME,
+        run(decide(3, "accept_dice"), wager(4, "touchdown", "10.00")),
+        throw(3, 3, 1),
+        "seat 3, has no wager.*§ 661a.6\\(b\\)",
+    )
+    refused(GAME, run(decide(3, "accept_dice")), irregularity("no_roll"), "§ 661a.6\\(b\\)")
+    assert (
+        run(decide(3, "accept_dice"), wager(3, "no_gain", "10.00"), throw(3, 3, 1)).field.play == 2
+    )  # a single play wager will do
 
 
 def test_decisions_refused() -> None:
     state = GAME.start(RULES, {})
-    refused(state, QB(3, "hit"), "no decision 'hit'")
-    refused(state, QB(17), "seat 17")
-    refused(state, Event("decision", seat=0, action="accept_dice"), "seat 0")
+    refused(GAME, state, decide(3, "hit"), "no decision 'hit'")
+    refused(GAME, state, decide(17, "accept_dice"), "seat 17")
+    refused(GAME, state, Event("decision", seat=0, action="accept_dice"), "seat 0")
 
 
 # --- placing wagers --------------------------------------------------------------------------
 
 
 def test_a_wager_event_is_the_wager_as_it_now_stands() -> None:
-    state = run(W(2, "touchdown", "10.00"), W(2, "touchdown", "25.00"), W(2, "penalty", "1.00"))
+    state = run(wager(2, "touchdown", "10.00"), wager(2, "touchdown", "25.00"), wager(2, "penalty", "1.00"))
     assert stakes(state) == {2: {"touchdown": 2500, "penalty": 100}}
-    state = GAME.apply(state, W(2, "touchdown", "0.00"))  # taken down before the first throw
+    state = GAME.apply(state, wager(2, "touchdown", "0.00"))  # taken down before the first throw
     assert stakes(state) == {2: {"penalty": 100}}
-    refused(state, W(2, "touchdown", "0.00"), "no touchdown wager to take down")
+    refused(GAME, state, wager(2, "touchdown", "0.00"), "no touchdown wager to take down")
 
 
 def test_wagers_after_no_more_bets_wait_for_the_throw() -> None:
-    state = run(*OPEN, Event("no_more_bets"))
-    refused(state, W(2, "penalty"), "no more bets")
-    refused(state, Event("no_more_bets"), "already closed")
+    state = run(*OPEN, NO_MORE_BETS)
+    refused(GAME, state, wager(2, "penalty", "10.00"), "no more bets")
+    refused(GAME, state, NO_MORE_BETS, "already closed")
     state = GAME.apply(state, NO_GAIN)
     assert not state.closed
-    assert GAME.apply(state, W(2, "penalty")).single_play[0].stake == 1000
+    assert GAME.apply(state, wager(2, "penalty", "10.00")).single_play[0].stake == 1000
 
 
 def test_full_game_wagers_are_fixed_at_the_first_throw() -> None:
     # § 661a.3(c): "may not be increased or withdrawn after the first throw of the dice"
     state = run(*OPEN, NO_GAIN)
-    for event in (W(1, "touchdown", "20.00"), W(1, "touchdown", "0.00"), W(2, "game_length_6")):
-        refused(state, event, "§ 661a.3\\(c\\)")
-    assert GAME.apply(state, W(2, "trips_td")).single_play[0].name == "trips_td"  # § 661a.3(e)
+    for event in (
+        wager(1, "touchdown", "20.00"),
+        wager(1, "touchdown", "0.00"),
+        wager(2, "game_length_6", "10.00"),
+    ):
+        refused(GAME, state, event, "§ 661a.3\\(c\\)")
+    assert GAME.apply(state, wager(2, "trips_td", "10.00")).single_play[0].name == "trips_td"  # § 661a.3(e)
 
 
 def test_wagers_refused() -> None:
     state = run(*OPEN)
-    refused(state, W(1, "touchdwn"), "did you mean 'touchdown'")
-    refused(state, W(1, "hard_eight"), "not a wager of Three Dice Football")
-    refused(state, W(17, "touchdown"), "seat 17 is not a seat of this table \\(1 to 16, § 661a.2\\(a\\)\\)")
-    refused(run(rules=ThreeDiceFootballRules(seats=6)), W(7, "defense"), "1 to 6")
+    refused(GAME, state, wager(1, "touchdwn", "10.00"), "did you mean 'touchdown'")
+    refused(GAME, state, wager(1, "hard_eight", "10.00"), "not a wager of Three Dice Football")
+    refused(
+        GAME,
+        state,
+        wager(17, "touchdown", "10.00"),
+        "seat 17 is not a seat of this table \\(1 to 16, § 661a.2\\(a\\)\\)",
+    )
+    refused(GAME, run(rules=ThreeDiceFootballRules(seats=6)), wager(7, "defense", "10.00"), "1 to 6")
     rules = load_rules(ThreeDiceFootballRules, {"wagers": {"offered": ["touchdown", "defense"]}}, "t")
-    refused(run(rules=rules), W(1, "penalty"), "Penalty Wager is not offered")
+    refused(GAME, run(rules=rules), wager(1, "penalty", "10.00"), "Penalty Wager is not offered")
     over = run(*OPEN, TEN, TEN)
-    refused(over, W(1, "penalty"), "the game is over")
-    refused(run(QB(1), W(1, "extra_point"), TEN, TEN), W(1, "penalty"), "the game is over")
+    refused(GAME, over, wager(1, "penalty", "10.00"), "the game is over")
+    refused(
+        GAME,
+        run(decide(1, "accept_dice"), wager(1, "extra_point", "10.00"), TEN, TEN),
+        wager(1, "penalty", "10.00"),
+        "the game is over",
+    )
 
 
 @pytest.mark.parametrize(
@@ -640,24 +675,24 @@ def test_wagers_refused() -> None:
     ],
 )
 def test_events_of_other_games_refused(event: Event, words: str) -> None:
-    refused(run(*OPEN), event, words)
+    refused(GAME, run(*OPEN), event, words)
 
 
 def test_dice_refused() -> None:
-    refused(GAME.start(RULES, {}), D(3, 3, 1), "no Quarterback")
-    refused(run(*OPEN), Event("dice", dice=(3, 3)), "three dice")
-    refused(run(*OPEN), Event("dice", dice=(3, 3, 7)), "three dice")
+    refused(GAME, GAME.start(RULES, {}), throw(3, 3, 1), "no Quarterback")
+    refused(GAME, run(*OPEN), Event("dice", dice=(3, 3)), "three dice")
+    refused(GAME, run(*OPEN), Event("dice", dice=(3, 3, 7)), "three dice")
 
 
 def test_settle_says_what_the_game_waits_for() -> None:
     with pytest.raises(IllegalEvent, match="a Quarterback"):
         GAME.settle(GAME.start(RULES, {}))
     with pytest.raises(IllegalEvent, match="the throw of play 2, 2nd Down, 12 yards to the end zone"):
-        GAME.settle(run(*OPEN, D(6, 4, 2)))
+        GAME.settle(run(*OPEN, throw(6, 4, 2)))
 
 
 def test_no_more_bets_refused_once_the_game_is_over() -> None:
-    refused(run(*OPEN, TEN, TEN), Event("no_more_bets"), "no wagers are taken now")
+    refused(GAME, run(*OPEN, TEN, TEN), NO_MORE_BETS, "no wagers are taken now")
 
 
 # --- the Rules Submission --------------------------------------------------------------------
@@ -840,14 +875,14 @@ def test_random_games_end_within_six_plays_and_settle_as_the_model_says(
 ) -> None:
     stake = parse_money(amount)
     full, single = qb, qb % 16 + 1  # the Quarterback bets every full game wager
-    events = [QB(qb), *(W(full, w, amount) for w in FULL_GAME_WAGERS)]
+    events = [decide(qb, "accept_dice"), *(wager(full, w, amount) for w in FULL_GAME_WAGERS)]
     state = run(*events)
     used = 0
     while state.phase != "over":
         if state.phase == "play":
             for w in SINGLE_PLAY_WAGERS:
-                state = GAME.apply(state, W(single, w, amount))
-        state = GAME.apply(state, D(*throws[used]))
+                state = GAME.apply(state, wager(single, w, amount))
+        state = GAME.apply(state, throw(*throws[used]))
         used += 1
     end, plays = model_game(throws)
     assert len(state.downs) == plays <= 6
@@ -885,16 +920,21 @@ def test_random_games_end_within_six_plays_and_settle_as_the_model_says(
 )
 def test_invalid_throws_change_no_result(throws: list[tuple[int, int, int]], noise: list[str | None]) -> None:
     """Irregularities before any throw (§ 661a.5): the same game, the same settlement."""
-    clean = noisy = run(QB(1), W(1, "touchdown"), W(1, "extra_point"), W(1, "game_length_3"))
+    clean = noisy = run(
+        decide(1, "accept_dice"),
+        wager(1, "touchdown", "10.00"),
+        wager(1, "extra_point", "10.00"),
+        wager(1, "game_length_3", "10.00"),
+    )
     count = 0
-    for throw, irregular in zip(throws, noise, strict=True):
+    for faces, irregular in zip(throws, noise, strict=True):
         if clean.phase == "over":
             break
         if irregular is not None:
-            noisy = GAME.apply(noisy, IRR(irregular))
+            noisy = GAME.apply(noisy, irregularity(irregular))
             count += 1
             assert noisy.field == clean.field and noisy.phase == clean.phase
-        clean, noisy = GAME.apply(clean, D(*throw)), GAME.apply(noisy, D(*throw))
+        clean, noisy = GAME.apply(clean, throw(*faces)), GAME.apply(noisy, throw(*faces))
     assert clean.phase == noisy.phase == "over"
     assert GAME.settle(clean).outcomes == GAME.settle(noisy).outcomes
     assert len(noisy.irregularities) == count
@@ -949,13 +989,13 @@ def test_brute_force_over_two_throws_through_the_state_machine() -> None:
     td_on_2 = changer = 0
     faces = list(product(range(1, 7), repeat=3))
     for first in faces:
-        s1 = GAME.apply(start, D(*first))
+        s1 = GAME.apply(start, throw(*first))
         if s1.end is not None:
             ends[1] += 216
             changer += 216 * (s1.end in (End.TRIPS_TD, End.TURNOVER))
             continue
         for second in faces:
-            s2 = GAME.apply(s1, D(*second))
+            s2 = GAME.apply(s1, throw(*second))
             if s2.end is not None:
                 ends[2] += 1
                 td_on_2 += s2.end.scored

@@ -65,6 +65,10 @@ The Fortune Asia Poker hands of § 659a.11(h) (three pair, Envy Bonus
 Qualifying Hand, Insurance, Progressive Payout) are not here: that section
 points to a § 659a.6(d), (e) and § 659a.12(b)-(d) of Fortune Asia Poker that
 our copy of the regulations does not print (see the doc).
+
+Over 500 lines on purpose: the rankings of § 659a.6 (the five-, two- and one-card hands with the
+joker, the A-2-3-4 choice) and the hand-setting rule of § 659a.11(b) they serve are one idea, each
+a short function citing its paragraph; docs/rankings/asia-poker.md follows the same order.
 """
 
 from __future__ import annotations

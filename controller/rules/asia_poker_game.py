@@ -36,17 +36,22 @@ after an exposed card) and ``irregularity`` (:data:`IRREGULARITIES`).
 
 Fortune Asia Poker (the amended § 659a.11) is :mod:`.fortune_asia_poker`, a
 game of its own built on this engine.
+
+The table and the Rules Submission are :mod:`.asia_poker_rules`, the state and the event steps
+both games share :mod:`.asia_poker_state`. This module stays over 500 lines for one reason: it is
+one class, :class:`AsiaPokerGame`, whose methods are the steps Fortune Asia Poker overrides
+(``optional_wagers``, ``settle_optional``, ``settle_table``, ``waiting_for``); cut in two, the
+subclass would override methods of two classes.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from types import MappingProxyType
 from typing import Any, Final
 
-from .asia_house_way import DEFAULT_HOUSE_WAY, HOUSE_WAYS, describe_setting, set_hands
+from .asia_house_way import describe_setting, set_hands
 from .asia_poker import (
     BONUS_CATEGORY_NAMES,
     HandSettingError,
@@ -56,400 +61,67 @@ from .asia_poker import (
     check_setting,
     compare_sets,
 )
-from .cards import Card, CardError, format_cards, parse_cards
-from .engine import IllegalEvent
-from .events import Event, seat_of
-from .money import Cents, Odds, format_money
-from .options import boolean, choice, money, option
-from .settlement import PAYOUT_LIMITED, REMOVE_DECK, Outcome, Result, Settlement
-
-# --- the table: six betting positions and the dealer, § 659a.2(a), § 659a.5(g) --------------
-
-SEATS: Final = 6
-"""§ 659a.2(a): "betting positions for no more than six players"."""
-POSITIONS: Final = 7
-"""The six betting positions and the dealer: seven stacks of seven cards, four left (§ 659a.8(c), (d))."""
-DEALER: Final = "dealer"
-CARDS_PER_HAND: Final = 7
-
-STARTING_POSITION_METHODS: Final = ("shaker", "random number generator", "button")
-DEALING: Final = ("manual shoe", "hand", "automated shoe")
-_STUB_SECTION: Final = {
-    "manual shoe": "§ 659a.8(d), (e)",
-    "hand": "§ 659a.9(c), (d)",
-    "automated shoe": "§ 659a.10(c), (d)",
-}
-
-
-def position_of_count(count: int) -> str:
-    """The position a count reaches, the dealer being one, counterclockwise (§ 659a.5(g)(1)(iii), (2)).
-
-    1 is the dealer, 2 seat 6 (the dealer's right), ..., 7 seat 1, 8 the dealer
-    again: "the dealer shall count each betting position in order, regardless of
-    whether there is a wager at the betting position, beginning with the dealer
-    as number one and continuing around the table in a counterclockwise manner,
-    until the count matches the total of the three dice".
-    """
-    if count < 1:
-        raise ValueError(f"a count starts at one (the dealer), not {count}")
-    k = (count - 1) % POSITIONS
-    return DEALER if k == 0 else str(POSITIONS - k)
-
-
-def count_of_position(position: str) -> int:
-    """The count 1-7 that reaches ``position`` (the inverse of :func:`position_of_count` on 1-7)."""
-    if position == DEALER:
-        return 1
-    return POSITIONS + 1 - int(position)
-
-
-def starting_position(method: str, value: int) -> str:
-    """The starting position for ``value`` by ``method`` (§ 659a.5(g)); a :class:`ValueError` if out of range.
-
-    ``"shaker"``: ``value`` is the total of the three dice, 3 to 18 ((g)(1));
-    ``"random number generator"``: a number from 1 to 7 ((g)(2)); ``"button"``:
-    where the button lies, as the same count 1 to 7 (1: in front of the dealer,
-    where it starts, (g)(3)).
-    """
-    if method == "shaker":
-        if not 3 <= value <= 18:
-            raise ValueError(f"three dice total 3 to 18, not {value} (§ 659a.5(g)(1)(ii))")
-    elif method == "random number generator":
-        if not 1 <= value <= POSITIONS:
-            raise ValueError(
-                f"the random number generator displays a number from 1 to 7, not {value} (§ 659a.5(g)(2))"
-            )
-    elif method == "button":
-        if not 1 <= value <= POSITIONS:
-            raise ValueError(
-                f"the button lies at one of the seven positions, counted 1 (the dealer) to 7 (seat 1), "
-                f"not {value} (§ 659a.5(g)(3))"
-            )
-    else:
-        raise ValueError(
-            f"no starting-position method {method!r} (§ 659a.5(g): {', '.join(STARTING_POSITION_METHODS)})"
-        )
-    return position_of_count(value)
-
-
-def clockwise_from(start: str) -> tuple[str, ...]:
-    """The seven positions in dealing order from ``start``, clockwise (§ 659a.8(c))."""
-    order = [str(s) for s in range(1, SEATS + 1)] + [DEALER]
-    i = order.index(start)
-    return tuple(order[i:] + order[:i])
-
-
-def button_after_round(value: int) -> int:
-    """Where the button lies after a round: one position clockwise (§ 659a.5(g)(3)), as a count 1-7."""
-    if not 1 <= value <= POSITIONS:
-        raise ValueError(f"the button lies at a count of 1 to 7, not {value}")
-    return POSITIONS if value == 1 else value - 1
-
-
-def position_words(position: str) -> str:
-    return "the dealer" if position == DEALER else f"seat {position}"
-
-
-# --- the Bonus Wager paytables, § 659a.12(b) ------------------------------------------------
-
-BONUS_HANDS: Final = tuple(reversed(BONUS_CATEGORY_NAMES[1:]))
-"""The rows of the paytable of § 659a.12(b), highest first, in the words of § 659a.6(d)."""
-
-
-def _to1(*pays: int) -> tuple[Odds, ...]:
-    return tuple(Odds(p, 1, "to") for p in pays)
-
-
-#: § 659a.12(b): "Paytable A", "Paytable B" and "Paytable C", row by row as printed.
-BONUS_PAYTABLES: Final[Mapping[str, Mapping[str, Odds]]] = MappingProxyType(
-    {
-        letter: MappingProxyType(dict(zip(BONUS_HANDS, odds, strict=True)))
-        for letter, odds in (
-            ("A", _to1(5000, 800, 200, 80, 40, 30, 10, 5, 4, 3, 2)),
-            ("B", _to1(5000, 800, 200, 50, 40, 30, 10, 5, 4, 3, 2)),
-            ("C", _to1(5000, 800, 200, 50, 40, 25, 10, 5, 4, 3, 2)),
-        )
-    }
+from .asia_poker_rules import (
+    ACTIONS,
+    ADJACENT,
+    ASIA_POKER,
+    BONUS,
+    BONUS_HANDS,
+    BONUS_PAYTABLES,
+    CARDS_PER_HAND,
+    DEALER,
+    HELP,
+    IRREGULARITIES,
+    PAYOUT_LIMIT_MINIMUM,
+    PLAY_HAND,
+    POSITIONS,
+    RULES_CHECKS,
+    SEATS,
+    SET,
+    STARTING_POSITION_METHODS,
+    STUB_SECTIONS,
+    SURRENDER,
+    VOID_HAND,
+    AsiaPokerRules,
+    AsiaTableRules,
+    button_after_round,
+    check_equipment,
+    check_payout_limit,
+    clockwise_from,
+    count_of_position,
+    limit_problems,
+    most_one_player_wins,
+    parse_setting,
+    position_of_count,
+    position_words,
+    setting_action,
+    starting_position,
 )
-
-PAYOUT_LIMIT_MINIMUM: Final[Cents] = 5_000_000
-"""§ 659a.12(c): "at least $50,000 or the maximum amount that one player could win per round ..."."""
-
-# --- the Rules Submission -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AsiaTableRules:
-    """What ch. 659a leaves to the Rules Submission for the table, shared by Asia Poker and Fortune."""
-
-    shuffler: str = option(
-        "shuffler",
-        choice("automated", "manual"),
-        "automated",
-        section="§ 659a.5(a)",
-        help="how the cards are shuffled",
-    )
-    dealing: str = option(
-        "dealing",
-        choice(*DEALING),
-        "manual shoe",
-        section="§ 659a.8, § 659a.9, § 659a.10",
-        help="dealt from a manual dealing shoe, from the hand or from an automated dealing shoe",
-    )
-    starting_position: str = option(
-        "starting_position",
-        choice(*STARTING_POSITION_METHODS),
-        "shaker",
-        section="§ 659a.5(g)",
-        help="the shaker's three dice, a random number generator (1-7) or the button",
-    )
-    a234_lowest: bool = option(
-        "ranking.a234_lowest",
-        boolean,
-        False,
-        section="§ 659a.6(b)(3), (6)",
-        help="ace-2-3-4 is the lowest straight flush and straight (else the second highest)",
-    )
-    house_way: str = option(
-        "house_way",
-        choice(*HOUSE_WAYS),
-        DEFAULT_HOUSE_WAY,
-        section="§ 659a.11(c)",
-        help="the manner in which the dealer's hands are set (controller/rules/asia_house_way.py)",
-    )
-    adjacent_betting_areas: bool = option(
-        "adjacent_betting_areas",
-        boolean,
-        False,
-        section="§ 659a.7(f)",
-        help="whether a player may wager on two adjacent betting areas",
-    )
-    payout_limit: Cents | None = option(
-        "payout_limit",
-        money(PAYOUT_LIMIT_MINIMUM, "the $50,000 minimum of § 659a.12(c)", optional=True),
-        "",
-        section="§ 659a.12(c)",
-        help='the maximum payable to a player on a single hand; "" for none',
-    )
-
-
-@dataclass(frozen=True)
-class AsiaPokerRules(AsiaTableRules):
-    """The Rules Submission of an Asia Poker table (ch. 659a)."""
-
-    asia_poker_minimum: Cents = option(
-        "asia_poker.minimum",
-        money(1, "one cent"),
-        "5.00",
-        section="§ 659a.12(c)",
-        help="the table's minimum Asia Poker Wager",
-    )
-    bonus_offered: bool = option(
-        "bonus.offered", boolean, False, section="§ 659a.7(e)", help="whether the Bonus Wager is offered"
-    )
-    bonus_paytable: str = option(
-        "bonus.paytable", choice("A", "B", "C"), "A", section="§ 659a.12(b)", help="Bonus paytable A, B or C"
-    )
-    bonus_minimum: Cents = option(
-        "bonus.minimum",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 659a.12(c)",
-        help="the table's minimum Bonus Wager",
-    )
-
-
-def most_one_player_wins(rules: AsiaPokerRules) -> Cents:
-    """The most one player could win per round betting the minimum wagers (§ 659a.12(c)).
-
-    The minimum Asia Poker Wager at 1 to 1 and, where offered, the minimum Bonus
-    Wager at the paytable's highest odds; twice that where a player may play two
-    adjacent betting areas (§ 659a.7(f)): "per round", not per hand.
-    """
-    one = rules.asia_poker_minimum
-    if rules.bonus_offered:
-        top = max(BONUS_PAYTABLES[rules.bonus_paytable].values(), key=lambda o: o.pays / o.per)
-        one += top.net(rules.bonus_minimum)
-    return 2 * one if rules.adjacent_betting_areas else one
-
-
-def check_payout_limit(rules: AsiaPokerRules) -> Iterable[str]:
-    """§ 659a.12(c): the limit is at least $50,000 and what one player could win betting the minimum."""
-    yield from limit_problems(rules, most_one_player_wins(rules))
-
-
-def limit_problems(rules: AsiaTableRules, least: Cents) -> Iterable[str]:
-    if rules.payout_limit is not None and rules.payout_limit < least:
-        yield (
-            f"payout_limit {format_money(rules.payout_limit)} is below ${format_money(least)}, the most one "
-            "player could win per round betting the minimum permissible wagers, which § 659a.12(c) makes the "
-            "least payout limit"
-        )
-
-
-def check_equipment(rules: AsiaTableRules) -> Iterable[str]:
-    """The button needs an automated shuffler and shoe (§ 659a.5(g)(3)); hand dealing, a shuffler.
-
-    § 659a.9(a)(1): dealt from the hand, "an automated shuffling device shall be used".
-    """
-    if rules.starting_position == "button" and (
-        rules.dealing != "automated shoe" or rules.shuffler != "automated"
-    ):
-        yield (
-            "starting_position 'button' needs dealing = 'automated shoe' and shuffler = 'automated': the "
-            "button is used where an automated card shuffling device and dealing shoe are used (§ "
-            "659a.5(g)(3))"
-        )
-    if rules.dealing == "hand" and rules.shuffler != "automated":
-        yield (
-            "dealing 'hand' needs shuffler = 'automated': an automated shuffling device shall be used "
-            "(§ 659a.9(a)(1))"
-        )
-
-
-RULES_CHECKS: Final[tuple[Callable[[Any], Iterable[str]], ...]] = (check_payout_limit, check_equipment)
-
-# --- words of the round ---------------------------------------------------------------------
-
-ASIA_POKER: Final = "asia_poker"
-BONUS: Final = "bonus"
-
-SET: Final = "set"
-HELP: Final = "help"
-SURRENDER: Final = "surrender"
-ADJACENT: Final = "adjacent"
-VOID_HAND: Final = "void"
-PLAY_HAND: Final = "play"
-ACTIONS: Final = (SET, HELP, SURRENDER, ADJACENT, VOID_HAND, PLAY_HAND)
-
-#: The irregularity kinds, with the section each follows (§ 659a.13 and the stub of § 659a.8-659a.10).
-IRREGULARITIES: Final[Mapping[str, str]] = MappingProxyType(
-    {
-        "no_roll": "§ 659a.13(a), (b)",
-        "wrong_starting_position": "§ 659a.13(c)",
-        "player_card_exposed": "§ 659a.13(d)",
-        "dealer_card_exposed": "§ 659a.13(e)",
-        "card_face_up": "§ 659a.13(f)",
-        "card_drawn_in_error": "§ 659a.13(g)",
-        "wrong_card_count": "§ 659a.13(h), (k)",
-        "dealer_set_incorrectly": "§ 659a.13(i)",
-        "dealer_card_exposed_while_dealing": "§ 659a.13(j)",
-        "shuffler_jam": "§ 659a.13(l)",
-        "shoe_jam": "§ 659a.13(m)",
-        "stub_count_misdealt": "§ 659a.8(e), § 659a.9(d), § 659a.10(d)",
-        "stub_count_wrong": "§ 659a.8(e), § 659a.9(d), § 659a.10(d)",
-    }
+from .asia_poker_state import (
+    AsiaPokerState,
+    Void,
+    card_face_up,
+    deal_cards,
+    deal_order,
+    format_setting,
+    help_me_set,
+    noted,
+    position_event,
+    seat_number,
+    settings_of,
+    void_round,
 )
-
-
-def setting_action(setting: Setting) -> str:
-    """The ``decision`` action that sets ``setting``: ``"set As Ks Qs Js / 7c 7d / 2h"``."""
-    high, medium, low = setting
-    return f"{SET} {format_cards(high)} / {format_cards(medium)} / {format_cards(low)}"
-
-
-def parse_setting(text: str) -> Setting:
-    """The three hands of ``"<high> / <medium> / <low>"``; :class:`IllegalEvent` if unreadable.
-
-    The sizes are not checked here: four, two and one card is what § 659a.11(b)
-    asks, and a hand set otherwise loses (§ 659a.11(f)(1)(v)).
-    """
-    parts = text.split("/")
-    if len(parts) != 3:
-        raise IllegalEvent(
-            'a setting is "set <high> / <medium> / <low>", e.g. "set As Ks Qs Js / 7c 7d / 2h": the high, '
-            "medium and low hands (§ 659a.11(b))"
-        )
-    hands: list[tuple[Card, ...]] = []
-    for name, part in zip(("high", "medium", "low"), parts, strict=True):
-        try:
-            hands.append(parse_cards(part, decks=1, allow_joker=True))
-        except CardError as exc:
-            raise IllegalEvent(f"the {name} hand: {exc}") from None
-    return hands[0], hands[1], hands[2]
-
-
-# --- the state of a round -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Void:
-    """Why every hand is void and every wager returned; ``remove_deck`` per § 659a.8(e)."""
-
-    reason: str
-    section: str
-    remove_deck: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class AsiaPokerState:
-    """One round of Asia Poker or Fortune Asia Poker; every field immutable."""
-
-    rules: AsiaTableRules
-    meters: tuple[tuple[str, Cents], ...] = ()
-    wagers: tuple[tuple[int, str, Cents], ...] = ()  # (seat, wager, amount), as placed
-    adjacent: tuple[tuple[int, int], ...] = ()  # one player's two betting areas, § 659a.7(f)
-    locked: bool = False  # "no more bets"
-    count: int | None = None  # the dice total, the number drawn or the button's position
-    start: str | None = None  # the starting position, § 659a.5(g)
-    no_rolls: int = 0
-    hands: tuple[tuple[str, tuple[Card, ...]], ...] = ()  # position -> cards, in the order dealt
-    discarded: tuple[Card, ...] = ()  # found face up and not used, § 659a.13(f)
-    face_up_found: int = 0
-    settings: tuple[tuple[int, Setting], ...] = ()  # in the order the players set
-    exposed: tuple[int, ...] = ()  # seats whose player must choose to play or void, § 659a.13(d)
-    voided: tuple[int, ...] = ()  # seats whose player voided the hand, § 659a.13(d)
-    surrendered: tuple[int, ...] = ()
-    helped: tuple[tuple[int, Setting], ...] = ()  # "help me set": the house way shown, § 659a.11(a)(1)
-    void: Void | None = None
-    notes: tuple[str, ...] = ()
-
-    def stake(self, seat: int, wager: str) -> Cents:
-        return next((a for s, w, a in self.wagers if s == seat and w == wager), 0)
-
-    def seat_wagers(self, seat: int) -> tuple[tuple[str, Cents], ...]:
-        return tuple((w, a) for s, w, a in self.wagers if s == seat)
-
-    def cards_of(self, position: str) -> tuple[Card, ...]:
-        return next((c for p, c in self.hands if p == position), ())
-
-    def setting_of(self, seat: int) -> Setting | None:
-        return next((st for s, st in self.settings if s == seat), None)
-
-    def partner(self, seat: int) -> int | None:
-        for a, b in self.adjacent:
-            if seat in (a, b):
-                return b if seat == a else a
-        return None
-
-    @property
-    def seen(self) -> tuple[Card, ...]:
-        out: list[Card] = list(self.discarded)
-        for _, cards in self.hands:
-            out.extend(cards)
-        return tuple(out)
-
+from .cards import format_cards
+from .engine import GameBase, IllegalEvent
+from .events import Event
+from .hooks import Actor, Devices, Waiting, in_words
+from .irregularities import irregularity_section
+from .money import Cents, format_money
+from .option_groups import DEALING
+from .payout_limit import PayoutLimit
+from .settlement import REMOVE_DECK, Outcome, Result, Settlement
 
 # --- the game -------------------------------------------------------------------------------
-
-
-class PayoutLimit:
-    """The Rules Submission's payout limit on a single hand (§ 659a.12(c)), paid in settlement order."""
-
-    def __init__(self, limit: Cents | None) -> None:
-        self.left = limit
-
-    def pay(self, o: Outcome) -> Outcome:
-        if o.result is not Result.WIN or self.left is None:
-            return o
-        paid = min(o.net, self.left)
-        self.left -= paid
-        if paid == o.net:
-            return o
-        note = f"the payout limit of § 659a.12(c) holds the payout to {format_money(paid)}"
-        if paid == 0:
-            return replace(o, result=Result.PUSH, net=0, note=note, flags=(*o.flags, PAYOUT_LIMITED))
-        return replace(o, net=paid, note=note, flags=(*o.flags, PAYOUT_LIMITED))
 
 
 @dataclass
@@ -461,7 +133,7 @@ class Settling:
     meters: dict[str, Cents]
 
 
-class AsiaPokerGame:
+class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
     """Asia Poker (58 Pa. Code ch. 659a); exported as :data:`GAME`.
 
     :mod:`.fortune_asia_poker` subclasses it: the round is the same, the wagers
@@ -545,9 +217,9 @@ class AsiaPokerGame:
         if kind == "no_more_bets":
             return self._no_more_bets(state)
         if kind in ("position", "dice"):
-            return _position(state, event)
+            return position_event(state, event)
         if kind == "cards":
-            return _cards(state, event, self.main_wager)
+            return deal_cards(state, event, self.main_wager)
         if kind == "decision":
             return self._decision(state, event)
         if kind == "irregularity":
@@ -580,7 +252,7 @@ class AsiaPokerGame:
             if seat in state.voided:
                 outcomes.extend(self._void_seat(state, seat))
                 continue
-            limit = PayoutLimit(rules.payout_limit)
+            limit = PayoutLimit(rules.payout_limit, "§ 659a.12(c)")
             outcomes.append(limit.pay(self._main_outcome(state, seat, dealer)))
             outcomes.extend(self.settle_optional(ctx, seat, limit))
         outcomes.extend(self.settle_table(ctx))
@@ -608,30 +280,46 @@ class AsiaPokerGame:
         return set_hands(state.cards_of(DEALER), state.rules.house_way, a234_low=state.rules.a234_lowest)
 
     def awaiting(self, state: AsiaPokerState) -> str:
-        """What the round waits for before it can be settled; ``""`` when it can be."""
+        """What the round waits for before it can be settled, in words; ``""`` when it can be."""
+        return in_words(self.dealing_waits_for(state))
+
+    def waiting_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
+        return () if state.void is not None else self.dealing_waits_for(state)
+
+    def devices(self, rules: AsiaTableRules) -> Devices:
+        """The shuffler and the automated dealing shoe, where the Rules Submission uses them."""
+        return Devices.for_cards(rules.shuffler, rules.dealing, "§ 659a.5(a), § 659a.10")
+
+    def dealing_waits_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
+        """What the round waits for until every hand is set and the dealer's cards are in."""
         if not state.locked:
-            return 'wagers and "no more bets" (§ 659a.7(c))'
+            return (Waiting(Actor.DEALER, 'wagers and "no more bets" (§ 659a.7(c))', "§ 659a.7(c)"),)
         if state.start is None:
             method = state.rules.starting_position
-            return f"the starting position by the {method} (§ 659a.5(g))"
+            what = f"the starting position by the {method} (§ 659a.5(g))"
+            return (Waiting(Actor.DEALER, what, "§ 659a.5(g)"),)
         players = self.players(state)
         for seat in players:
             if seat in state.voided:
                 continue
             n = len(state.cards_of(str(seat)))
             if n < CARDS_PER_HAND:
-                return f"seat {seat}'s seven cards ({n} so far, § 659a.8(c))"
+                what = f"seat {seat}'s seven cards ({n} so far, § 659a.8(c))"
+                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)", seat),)
         if state.exposed:
             seat = state.exposed[0]
-            return f"seat {seat}'s choice to play or void the hand after an exposed card (§ 659a.13(d))"
+            what = f"seat {seat}'s choice to play or void the hand after an exposed card (§ 659a.13(d))"
+            return (Waiting(Actor.PLAYER, what, "§ 659a.13(d)", seat),)
         for seat in players:
             if seat not in state.voided and state.setting_of(seat) is None:
-                return f"seat {seat} to set the high, medium and low hands (§ 659a.11(b))"
+                what = f"seat {seat} to set the high, medium and low hands (§ 659a.11(b))"
+                return (Waiting(Actor.PLAYER, what, "§ 659a.11(b)", seat),)
         if any(s not in state.voided for s in players):
             n = len(state.cards_of(DEALER))
             if n < CARDS_PER_HAND:
-                return f"the dealer's seven cards ({n} so far, § 659a.8(c))"
-        return ""
+                what = f"the dealer's seven cards ({n} so far, § 659a.8(c))"
+                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)"),)
+        return ()
 
     def may_surrender(self, state: AsiaPokerState) -> list[int]:
         """The seats that may still surrender: the dealer's hands are set, and the player has no
@@ -659,7 +347,7 @@ class AsiaPokerGame:
     # --- events ---------------------------------------------------------------------------------
 
     def _wager(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
-        seat = _seat_number(event.seat)
+        seat = seat_number(event.seat)
         name, amount = event.wager or "", event.amount or 0
         rules = state.rules
         known = (self.main_wager, *self.all_optional_wagers())
@@ -702,7 +390,7 @@ class AsiaPokerGame:
         return replace(state, locked=True)
 
     def _decision(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
-        seat = _seat_number(event.seat)
+        seat = seat_number(event.seat)
         if event.hand:
             raise IllegalEvent(
                 "an Asia Poker decision has no hand index; each betting area is its own seat (§ 659a.7(f))"
@@ -803,7 +491,7 @@ class AsiaPokerGame:
                 f'seat {seat}: name the other betting area, e.g. "adjacent '
                 f'{seat + 1 if seat < SEATS else seat - 1}"'
             )
-        other = _seat_number(int(rest))
+        other = seat_number(int(rest))
         if abs(other - seat) != 1:
             raise IllegalEvent(f"seat {seat} and seat {other} are not adjacent betting areas (§ 659a.7(f))")
         if not state.stake(other, self.main_wager):
@@ -847,9 +535,7 @@ class AsiaPokerGame:
 
     def _irregularity(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
         kind = event.kind or ""
-        if kind not in IRREGULARITIES:
-            raise IllegalEvent(f"no irregularity {kind!r} in ch. 659a (kinds: {', '.join(IRREGULARITIES)})")
-        section = IRREGULARITIES[kind]
+        section = irregularity_section(IRREGULARITIES, kind, "ch. 659a")
         rules = state.rules
         dealing = state.start is not None and not state.settings  # cards are being dealt, no hand set yet
         if kind == "shuffler_jam":
@@ -861,7 +547,7 @@ class AsiaPokerGame:
                 raise IllegalEvent(
                     f"the shuffle is over once cards are dealt; a {kind} comes before the deal ({section})"
                 )
-            return _note(
+            return noted(
                 state, f"the automated shuffler jammed or stopped: the cards are reshuffled ({section})"
             )
         if not state.locked:
@@ -875,7 +561,7 @@ class AsiaPokerGame:
                     f"({section})"
                 )
             return replace(
-                _note(
+                noted(
                     state, f"no roll: the dice did not land flat or fell out; the dealer reshakes ({section})"
                 ),
                 no_rolls=state.no_rolls + 1,
@@ -886,7 +572,7 @@ class AsiaPokerGame:
                 if event.seat is not None
                 else (event.detail or "a position or the dealer")
             )
-            return _void(
+            return void_round(
                 state, f"{who} was dealt an incorrect number of cards; the cards are reshuffled", section
             )
         if state.start is None:
@@ -894,7 +580,7 @@ class AsiaPokerGame:
                 f"no card is dealt before the starting position is determined; no {kind} yet ({section})"
             )
         if kind == "player_card_exposed":
-            seat = _seat_number(event.seat)
+            seat = seat_number(event.seat)
             if not state.stake(seat, self.main_wager):
                 raise IllegalEvent(
                     f"seat {seat} placed no {self.main_words}; its stack is collected unexposed (§ 659a.8(f))"
@@ -904,11 +590,11 @@ class AsiaPokerGame:
             note = (
                 f"a card of seat {seat} was exposed by the dealer: the player may void the hand ({section})"
             )
-            return replace(_note(state, note), exposed=(*state.exposed, seat))
+            return replace(noted(state, note), exposed=(*state.exposed, seat))
         if kind == "dealer_set_incorrectly":
             if not self.dealer_set(state):
                 raise IllegalEvent(f"the dealer's hands are not set yet ({section})")
-            return _note(
+            return noted(
                 state,
                 "the dealer did not set the hands by the house way: they are reset by it and the round "
                 f"completed ({section})",
@@ -918,24 +604,26 @@ class AsiaPokerGame:
                 raise IllegalEvent(
                     f"the dealer's cards are turned over once every player has set (§ 659a.11(c)) ({section})"
                 )
-            return _void(state, "a card of the dealer's hand was exposed; the cards are reshuffled", section)
+            return void_round(
+                state, "a card of the dealer's hand was exposed; the cards are reshuffled", section
+            )
         if not dealing:
             raise IllegalEvent(f"the deal is over (a player has set his hands); no {kind} now ({section})")
         if kind == "wrong_starting_position":
-            return _void(
+            return void_round(
                 state,
                 f"the dealer dealt the first card to the wrong position (the count was {state.count}: "
                 f"{position_words(state.start)}); the cards are reshuffled",
                 section,
             )
         if kind == "dealer_card_exposed_while_dealing":
-            return _void(
+            return void_round(
                 state, "a dealer's card was exposed while dealing; the cards are reshuffled", section
             )
         if kind == "card_face_up":
-            return _card_face_up(state, event)
+            return card_face_up(state, event)
         if kind == "card_drawn_in_error":
-            return _note(
+            return noted(
                 state, f"a card drawn in error without its face exposed is used as the next card ({section})"
             )
         if kind == "shoe_jam":
@@ -943,16 +631,18 @@ class AsiaPokerGame:
                 raise IllegalEvent(
                     f"this table deals from the {rules.dealing}, not an automated dealing shoe ({section})"
                 )
-            return _void(
+            return void_round(
                 state,
                 "the automated dealing shoe jammed or failed to deal; the cards are removed from the "
                 "device and reshuffled with those dealt",
                 section,
             )
-        stub = _STUB_SECTION[rules.dealing]
+        stub = STUB_SECTIONS[rules.dealing]
         if kind == "stub_count_misdealt":
-            return _void(state, "more or less than four cards remained and the cards were misdealt", stub)
-        return _void(
+            return void_round(
+                state, "more or less than four cards remained and the cards were misdealt", stub
+            )
+        return void_round(
             state,
             "more or less than four cards remained and the cards were not misdealt: remove the deck, the "
             "entire deck of cards shall be removed from the table",
@@ -1043,158 +733,6 @@ class AsiaPokerGame:
 
 
 GAME: Final = AsiaPokerGame()
-
-# --- event helpers shared by both games -------------------------------------------------------
-
-
-def _seat_number(seat: int | None) -> int:
-    if seat is None or not 1 <= seat <= SEATS:
-        raise IllegalEvent(f"seat {seat} is not a betting position (1 to {SEATS}, § 659a.2(a))")
-    return seat
-
-
-def _note(state: AsiaPokerState, note: str) -> AsiaPokerState:
-    return replace(state, notes=(*state.notes, note))
-
-
-def _void(state: AsiaPokerState, reason: str, section: str, *, remove_deck: bool = False) -> AsiaPokerState:
-    return replace(state, void=Void(f"all hands void, all wagers returned: {reason}", section, remove_deck))
-
-
-def _position(state: AsiaPokerState, event: Event) -> AsiaPokerState:
-    if not state.locked:
-        raise IllegalEvent(
-            'the dealer announces "no more bets" before determining the starting position (§ 659a.8(b), '
-            "§ 659a.9(a)(3), § 659a.10(a)(2))"
-        )
-    if state.start is not None:
-        raise IllegalEvent(
-            f"the starting position is already determined: {position_words(state.start)} (count "
-            f"{state.count}, § 659a.5(g))"
-        )
-    method = state.rules.starting_position
-    if event.type == "dice":
-        if method != "shaker":
-            raise IllegalEvent(
-                f"this table determines the starting position by the {method}, not the shaker (§ 659a.5(g))"
-            )
-        value = sum(event.dice)
-    else:
-        value = event.value or 0
-    try:
-        start = starting_position(method, value)
-    except ValueError as exc:
-        raise IllegalEvent(str(exc)) from None
-    return replace(state, count=value, start=start)
-
-
-def _first_positions(state: AsiaPokerState, main_wager: str) -> tuple[str, ...]:
-    """Where the first cards reported may go: the starting position, or the positions clockwise after it
-    up to the first that must be reported (the dealer or a seat with a wager), since a stack dealt to an
-    empty position need not be reported (§ 659a.8(f))."""
-    assert state.start is not None
-    out: list[str] = []
-    for pos in clockwise_from(state.start):
-        out.append(pos)
-        if pos == DEALER or state.stake(int(pos), main_wager):
-            break
-    return tuple(out)
-
-
-def _cards(state: AsiaPokerState, event: Event, main_wager: str) -> AsiaPokerState:
-    if state.start is None:
-        raise IllegalEvent(
-            "no card is dealt before the starting position is determined (§ 659a.8(b), (c))"
-            if state.locked
-            else 'no card is dealt before "no more bets" (§ 659a.8(b))'
-        )
-    if event.hand:
-        raise IllegalEvent("Asia Poker has no split hands (hand must be 0)")
-    to = event.to or ""
-    seat = seat_of(to)
-    if seat is not None:
-        position = str(_seat_number(seat))
-    elif to == DEALER:
-        position = DEALER
-    else:
-        raise IllegalEvent(f"no cards go to {to!r} at Asia Poker: to a seat 1-6 or the dealer (§ 659a.8(c))")
-    held = state.cards_of(position)
-    new = event.cards
-    if len(held) + len(new) > CARDS_PER_HAND:
-        raise IllegalEvent(
-            f"{position_words(position)} would hold {len(held) + len(new)} cards; each position and the "
-            "dealer is "
-            f"dealt seven (§ 659a.8(c)); if it was dealt so, record the irregularity wrong_card_count "
-            f"(§ 659a.13(h), (k))"
-        )
-    seen = state.seen
-    for c in new:
-        if c in state.discarded:
-            raise IllegalEvent(
-                f"{c} to {position_words(position)}: it was found face up and is not used (§ 659a.13(f))"
-            )
-        if c in seen:
-            raise IllegalEvent(
-                f"{c} to {position_words(position)}: it is already out this round (one deck, § 659a.3(a))"
-            )
-    if not state.hands and position not in _first_positions(state, main_wager):
-        dealt = replace(state, hands=((position, new),))
-        return _void(
-            dealt,
-            f"the first card went to {position_words(position)}, but the count of {state.count} starts at "
-            f"{position_words(state.start)}; the cards are reshuffled",
-            IRREGULARITIES["wrong_starting_position"],
-        )
-    hands = tuple((p, c + new) if p == position else (p, c) for p, c in state.hands)
-    if not held:
-        hands += ((position, new),)
-    return replace(state, hands=hands)
-
-
-def _card_face_up(state: AsiaPokerState, event: Event) -> AsiaPokerState:
-    section = IRREGULARITIES["card_face_up"]
-    found: tuple[Card, ...] = ()
-    if event.detail:
-        try:
-            found = parse_cards(event.detail, decks=1, allow_joker=True)
-        except CardError as exc:
-            raise IllegalEvent(f"card_face_up: the detail names the card(s) found face up: {exc}") from None
-        for c in found:
-            if c in state.seen:
-                raise IllegalEvent(f"card_face_up: {c} is already out this round (one deck, § 659a.3(a))")
-    total = state.face_up_found + max(len(found), 1)
-    if total > 1:
-        return _void(
-            state,
-            "more than one card was found face up in the shoe or the deck; the cards are reshuffled",
-            section,
-        )
-    note = (
-        f"{format_cards(found) or 'a card'} found face up: not used, placed in the discard rack ({section})"
-    )
-    return replace(_note(state, note), discarded=state.discarded + found, face_up_found=total)
-
-
-def help_me_set(state: AsiaPokerState, seat: int) -> Setting:
-    """The house way's setting of a seat's seven cards, as the dealer tells it (§ 659a.11(a)(1))."""
-    seven = state.cards_of(str(seat))
-    if len(seven) != CARDS_PER_HAND:
-        raise IllegalEvent(f"seat {seat} has {len(seven)} of its seven cards (§ 659a.11(b))")
-    return set_hands(seven, state.rules.house_way, a234_low=state.rules.a234_lowest)
-
-
-def deal_order(state: AsiaPokerState) -> tuple[str, ...]:
-    """The seven positions in the order they are dealt this round (§ 659a.8(c)); ``()`` before the count."""
-    return clockwise_from(state.start) if state.start is not None else ()
-
-
-def settings_of(state: AsiaPokerState) -> Mapping[int, Setting]:
-    return MappingProxyType(dict(state.settings))
-
-
-def format_setting(setting: Sequence[Sequence[Card]]) -> str:
-    """``"As Ks Qs Js / 7c 7d / 2h"``."""
-    return " / ".join(format_cards(h) for h in setting)
 
 
 __all__ = [

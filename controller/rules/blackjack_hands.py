@@ -32,6 +32,11 @@ Rankings here: ``"blackjack"`` (the hand's total), ``"straight-jack"``
 Wager (§ 633a.6(e)(10), § 633a.7(o)(2)) has a classifier, not a ranking: its
 paytable, § 633a.13(l), is not in our copy, so the order of its hands comes
 from the Rules Submission.
+
+Over 500 lines on purpose: every hand value of ch. 633a and its side wagers (the point count, the
+three-card poker hand with the up card, Straight Jack's straights, House Money's hands, Hit and
+Run's and Bad Beat's dealer hands) is one small pure function with the text it follows; they are
+one idea, the values of Blackjack hands, and :mod:`.blackjack_wagers` pays them.
 """
 
 from __future__ import annotations

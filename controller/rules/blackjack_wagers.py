@@ -27,6 +27,10 @@ the meter "as it stands" when that player is paid, from the dealer's right
 maximum amount equally"; a payout of "odds of 100 for 1 or greater" is verified
 by a floorperson; a payout of 10% of the meter or more (Straight Jack) or of 100%
 (Hit and Run) "may not be paid from the table inventory container".
+
+Over 500 lines on purpose: one optional wager after another (Three Card Poker, House Money,
+Straight Jack, Hit and Run, Bad Beat), each its paytable, its checks and its payout, and the
+progressive payout they share (:func:`pay_progressive`); a wager's rules read in one place.
 """
 
 from __future__ import annotations
@@ -57,11 +61,13 @@ from .engine import IllegalEvent
 from .hand import HandValue
 from .money import Award, Cents, MeterShare, Odds, format_money, parse_award, pay_from_meter, split_evenly
 from .options import paytable
+from .payout_limit import PayoutLimit
 from .settlement import FLOORPERSON_VERIFY, NOT_FROM_INVENTORY, PAYOUT_LIMITED, Outcome, Result
 from .three_card import blackjack_three_card_hand
 
 if TYPE_CHECKING:  # the engine imports this module; these names only annotate
-    from .blackjack import BlackjackRules, BlackjackState, SeatState
+    from .blackjack_rules import BlackjackRules
+    from .blackjack_state import BlackjackState, SeatState
 
 # --- wager names, as records and settlements write them ------------------------------------------
 
@@ -206,11 +212,13 @@ def for_one(odds: Odds) -> Fraction:
     return Fraction(odds.pays, odds.per) + (1 if odds.kind == "to" else 0)
 
 
+PAYOUT_LIMIT_SECTION: Final = "§ 633a.2(b)(16)"
+"""The payout limit per hand on the optional wagers' odds payouts (not shares of a meter)."""
+
+
 def limited(payout: Cents, limit: Cents | None) -> tuple[Cents, bool]:
     """``payout`` held to the payout limit per hand (§ 633a.2(b)(16)); and whether it was."""
-    if limit is not None and payout > limit:
-        return limit, True
-    return payout, False
+    return PayoutLimit(limit, PAYOUT_LIMIT_SECTION).hold(payout)
 
 
 def pay_odds(
@@ -587,6 +595,22 @@ def _bad_beat_hand(state: BlackjackState, seat: SeatState) -> str | None:
         if total >= state.rules.bad_beat_player_total and value < dealer:
             return value.words
     return None
+
+
+def unknown_meters(state: BlackjackState) -> tuple[tuple[str, int, Award], ...]:
+    """``(wager, seat, award)`` for each progressive wager that wins a share of a meter the round
+    does not know: the round waits for that meter before it is settled (:func:`pay_progressive`)."""
+    out = []
+    for wager in PROGRESSIVES:
+        if wager in state.meters:
+            continue
+        for number in sorted(state.seats, reverse=True):
+            seat = state.seats[number]
+            if wager in seat.wagers:
+                claim = _claim(state, number, seat, wager)
+                if claim is not None and isinstance(claim.award, MeterShare):
+                    out.append((wager, number, claim.award))
+    return tuple(out)
 
 
 def settle_remaining(state: BlackjackState, meters: dict[str, Cents]) -> list[Outcome]:

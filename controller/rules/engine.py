@@ -6,7 +6,12 @@ Submission and the meters; ``apply`` takes one event and returns the new state
 or raises :class:`IllegalEvent` (the state is immutable, so a refused event
 changes nothing: a wager after "no more bets", § 639a.7(c), leaves the round as
 it was); ``settle`` gives the :class:`~.settlement.Settlement` once the round is
-complete, and otherwise says what the round is waiting for.
+complete, and otherwise raises :class:`IllegalEvent` saying what the round is waiting for.
+
+Every other hook is declared here with its default (:class:`GameBase`, which every game derives
+from), so callers ask the game and never probe for attributes: ``waiting_for`` (what the round
+waits for, as :class:`~.hooks.Waiting` data), ``open_decisions``, ``hand_dealt_to``,
+``progressives`` and ``devices`` (:mod:`.hooks`).
 
 :class:`Round` drives a game: it keeps the state and the events accepted so
 far, which is exactly what the journal stores and a round record replays.
@@ -14,11 +19,13 @@ far, which is exactly what the journal stores and a round record replays.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from .events import Event
+from .hooks import Devices, Progressive, Waiting
 from .money import Cents
 from .settlement import Settlement
 
@@ -70,6 +77,64 @@ class Game(Protocol[R, S]):
     def settle(self, state: S) -> Settlement:
         """The settlement of a complete round, or :class:`IllegalEvent` saying what is missing."""
 
+    def waiting_for(self, state: S) -> tuple[Waiting, ...]:
+        """What the round waits for before it can be settled; empty exactly when :meth:`settle`
+        succeeds (a void round waits for nothing: it settles by returning every wager)."""
+
+    def open_decisions(self, state: S) -> str:
+        """The decisions players may still make in a round :meth:`settle` could settle now, in
+        words; ``""`` when there are none (see :func:`open_decisions`)."""
+
+    def hand_dealt_to(self, state: S, seat: int) -> int:
+        """Which hand of ``seat`` a card dealt to the seat now goes to (see :func:`hand_dealt_to`)."""
+
+    def progressives(self, rules: R) -> tuple[Progressive, ...]:
+        """The progressive wagers ``rules`` offer, each with its meter (:class:`~.hooks.Progressive`)."""
+
+    def devices(self, rules: R) -> Devices:
+        """The devices a table with ``rules`` needs (:class:`~.hooks.Devices`)."""
+
+
+class GameBase(ABC, Generic[R, S]):
+    """What every game derives from: the hooks each game writes (``start``, ``apply``, ``settle``,
+    ``waiting_for``) and the defaults of the others.
+
+    A subclass sets ``name``, ``title``, ``chapter``, ``rules_class``, ``rules_checks`` and
+    ``joker`` as class attributes and overrides a default only where its rules say otherwise.
+    """
+
+    def decks(self, rules: R) -> int:
+        """One: every round is dealt from one deck (a game with a multi-deck shoe says so)."""
+        return 1
+
+    @abstractmethod
+    def start(self, rules: R, meters: Mapping[str, Cents]) -> S: ...
+
+    @abstractmethod
+    def apply(self, state: S, event: Event) -> S: ...
+
+    @abstractmethod
+    def settle(self, state: S) -> Settlement: ...
+
+    @abstractmethod
+    def waiting_for(self, state: S) -> tuple[Waiting, ...]: ...
+
+    def open_decisions(self, state: S) -> str:
+        """None: most games settle as soon as they can (Asia Poker's surrender is the exception)."""
+        return ""
+
+    def hand_dealt_to(self, state: S, seat: int) -> int:
+        """``0``, the seat's one hand (Blackjack's split hands are the exception)."""
+        return 0
+
+    def progressives(self, rules: R) -> tuple[Progressive, ...]:
+        """None: a game without a progressive wager."""
+        return ()
+
+    def devices(self, rules: R) -> Devices:
+        """None: the dealer keys in what happens (a game dealt by hand, or with dice)."""
+        return Devices()
+
 
 @dataclass
 class Round(Generic[R, S]):
@@ -92,6 +157,10 @@ class Round(Generic[R, S]):
     def settle(self) -> Settlement:
         return self.game.settle(self.state)
 
+    def waiting_for(self) -> tuple[Waiting, ...]:
+        """What the round waits for before it can be settled (:meth:`Game.waiting_for`)."""
+        return self.game.waiting_for(self.state)
+
     def open_decisions(self) -> str:
         """What the players may still decide although the round could be settled; see
         :func:`open_decisions`."""
@@ -103,12 +172,10 @@ def open_decisions(game: Game[Any, S], state: S) -> str:
     in words; ``""`` when there are none.
 
     A game whose rules leave a player a choice after the last event the round needs (Asia Poker's
-    surrender once the dealer's hands are set, § 659a.11(d)) defines ``open_decisions(state)``; the
-    table then settles only when the dealer says so, not as soon as it can. Other games need not
-    define it.
+    surrender once the dealer's hands are set, § 659a.11(d)) overrides ``open_decisions(state)``;
+    the table then settles only when the dealer says so, not as soon as it can.
     """
-    hook: Callable[[S], str] | None = getattr(game, "open_decisions", None)
-    return "" if hook is None else hook(state)
+    return game.open_decisions(state)
 
 
 def play(
@@ -133,7 +200,6 @@ def hand_dealt_to(game: Game[Any, S], state: S, seat: int) -> int:
 
     A dealing shoe deals to a position, not to a hand: at Blackjack a seat that split pairs holds
     several hands, and the card goes to the one in play (§ 633a.11). A game where that matters
-    defines ``hand_dealt_to(state, seat)``.
+    overrides ``hand_dealt_to(state, seat)``.
     """
-    hook: Callable[[S, int], int] | None = getattr(game, "hand_dealt_to", None)
-    return 0 if hook is None else hook(state, seat)
+    return game.hand_dealt_to(state, seat)

@@ -40,447 +40,34 @@ paytables, marked as examples (``docs/games/asia-poker.md``).
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from .asia_poker_game import (
     AsiaPokerGame,
+    AsiaPokerState,
     AsiaTableRules,
-    PayoutLimit,
     Settling,
-    check_equipment,
-    limit_problems,
 )
-from .cards import ACE, SUIT_CHARS, Card
 from .engine import IllegalEvent
-from .money import Award, Cents, MeterShare, MoneyError, Odds, format_money, parse_money, pay_from_meter
-from .options import OptionError, boolean, choice, money, option, paytable
-from .settlement import FLOORPERSON_VALIDATE, NOT_FROM_INVENTORY, PROGRESSIVE_LIGHT, Outcome, Result
-
-# --- the Fortune hands of seven cards -------------------------------------------------------
-
-SEVEN_CARD_STRAIGHT_FLUSH: Final = "seven-card straight flush"
-SEVEN_CARD_STRAIGHT_FLUSH_WITH_A_JOKER: Final = "seven-card straight flush with a joker"
-FIVE_ACES: Final = "five aces"
-ROYAL_FLUSH: Final = "royal flush"
-NATURAL_STRAIGHT_FLUSH: Final = "natural straight flush"
-STRAIGHT_FLUSH_WITH_A_JOKER: Final = "straight flush with a joker"
-FOUR_OF_A_KIND: Final = "four-of-a-kind"
-FULL_HOUSE: Final = "full house"
-FLUSH: Final = "flush"
-THREE_OF_A_KIND: Final = "three-of-a-kind"
-STRAIGHT: Final = "straight"
-THREE_PAIR: Final = "three pair"
-
-FORTUNE_HANDS: Final = (
-    SEVEN_CARD_STRAIGHT_FLUSH,
-    SEVEN_CARD_STRAIGHT_FLUSH_WITH_A_JOKER,
-    FIVE_ACES,
-    ROYAL_FLUSH,
-    NATURAL_STRAIGHT_FLUSH,
-    STRAIGHT_FLUSH_WITH_A_JOKER,
-    FOUR_OF_A_KIND,
+from .fortune_asia_poker_rules import (
+    ENVY_EXAMPLE,
+    FORTUNE_BONUS_EXAMPLE,
+    FORTUNE_RULES_CHECKS,
+    INSURANCE_EXAMPLE,
+    PROGRESSIVE_EXAMPLE,
+    FortuneAsiaPokerRules,
+)
+from .fortune_hands import (
     FULL_HOUSE,
-    FLUSH,
-    THREE_OF_A_KIND,
     STRAIGHT,
     THREE_PAIR,
+    FortuneHand,
+    fortune_hand,
 )
-"""The Fortune hands of seven cards, highest first: the rows of the Fortune Bonus and Envy paytables."""
-
-PROGRESSIVE_HANDS: Final = FORTUNE_HANDS[: FORTUNE_HANDS.index(FULL_HOUSE) + 1]
-"""§ 659a.11(h)(3): "a full house or better": the rows of the Progressive paytable."""
-
-INSURANCE_HANDS: Final = ("ace-high", "king-high", "queen-high", "jack-high", "10-high", "9-high")
-"""§ 659a.11(h)(2): no pair or better, "a 9-high or better", by the highest card: the Insurance rows."""
-
-_HIGH_WORDS: Final = {
-    14: "ace-high",
-    13: "king-high",
-    12: "queen-high",
-    11: "jack-high",
-    10: "10-high",
-    9: "9-high",
-}
-
-
-def _window(top: int, length: int) -> int:
-    """The rank mask of ``length`` consecutive ranks topped by ``top`` (the ace low under 2)."""
-    mask = 0
-    for r in range(top, top - length, -1):
-        mask |= 1 << ((ACE if r == 1 else r) - 2)
-    return mask
-
-
-_FIVE: Final = tuple(_window(top, 5) for top in range(ACE, 4, -1))  # A-K-Q-J-10 ... 5-4-3-2-A
-_SEVEN: Final = tuple(_window(top, 7) for top in range(ACE, 6, -1))  # A-K-...-8 ... 7-6-5-4-3-2-A
-_ROYAL: Final = _FIVE[0]
-
-
-@dataclass(frozen=True, slots=True)
-class FortuneHand:
-    """What the dealer finds rearranging a player's seven cards (§ 659a.11(h)).
-
-    ``row``: the highest of :data:`FORTUNE_HANDS` the cards make, or ``None``;
-    ``pair``: whether they hold a pair (or more of a rank), the joker an ace;
-    ``high_card``: the highest card (the joker an ace), for Insurance.
-    """
-
-    row: str | None
-    pair: bool
-    high_card: int
-
-    @property
-    def insurance_row(self) -> str | None:
-        """The Insurance row: no pair or better, by the highest card (§ 659a.11(h)(2)); else ``None``."""
-        if self.row is not None or self.pair:
-            return None
-        return _HIGH_WORDS.get(self.high_card)
-
-    def at_least(self, row: str) -> bool:
-        return self.row is not None and FORTUNE_HANDS.index(self.row) <= FORTUNE_HANDS.index(row)
-
-
-def fortune_hand(seven: Sequence[Card]) -> FortuneHand:
-    """The Fortune hand of seven cards (§ 659a.11(h): "form the highest ranking hand").
-
-    The joker as § 659a.6(a) allows: an ace, or any card to complete a
-    straight, a flush, a straight flush or a royal flush (so: the fifth ace, the
-    fourth ace of four-of-a-kind, an ace of a full house, three-of-a-kind or
-    three pair; a card of a straight, flush or straight flush of five or seven
-    cards). An ace counts high, or low before 2-3-4 (5-4-3-2-A, 7-6-5-4-3-2-A).
-    """
-    if len(seven) != 7:
-        raise ValueError(f"the Fortune hands are of seven cards, not {len(seven)}")
-    wild = sum(1 for c in seven if c.is_joker)
-    counts = [0] * 15
-    mask = 0
-    suits = dict.fromkeys(SUIT_CHARS, 0)
-    for c in seven:
-        if c.rank:
-            counts[c.rank] += 1
-            mask |= c.bit
-            suits[c.suit] |= c.bit
-    with_ace = counts.copy()
-    with_ace[ACE] += wild
-    pairs = sum(1 for n in with_ace if n >= 2)
-    high_card = ACE if wild else max(r for r in range(2, 15) if counts[r])
-
-    def found(row: str) -> FortuneHand:
-        return FortuneHand(row, pairs > 0, high_card)
-
-    for m in suits.values():
-        for w in _SEVEN:
-            if m == w:
-                return found(SEVEN_CARD_STRAIGHT_FLUSH)
-            if wild and m.bit_count() == 6 and not m & ~w:
-                return found(SEVEN_CARD_STRAIGHT_FLUSH_WITH_A_JOKER)
-    if with_ace[ACE] >= 5:
-        return found(FIVE_ACES)
-    if any((_ROYAL & ~m).bit_count() <= wild for m in suits.values()):
-        return found(ROYAL_FLUSH)
-    if any(not w & ~m for m in suits.values() for w in _FIVE):
-        return found(NATURAL_STRAIGHT_FLUSH)
-    if wild and any((w & ~m).bit_count() <= wild for m in suits.values() for w in _FIVE):
-        return found(STRAIGHT_FLUSH_WITH_A_JOKER)
-    if max(with_ace) >= 4:
-        return found(FOUR_OF_A_KIND)
-    trips = [r for r in range(2, 15) if with_ace[r] >= 3]
-    if trips and pairs >= 2:
-        return found(FULL_HOUSE)
-    if any(m.bit_count() + wild >= 5 for m in suits.values()):
-        return found(FLUSH)
-    if trips:
-        return found(THREE_OF_A_KIND)
-    if any((w & ~mask).bit_count() <= wild for w in _FIVE):
-        return found(STRAIGHT)
-    if pairs >= 3:
-        return found(THREE_PAIR)
-    return FortuneHand(None, pairs > 0, high_card)
-
-
-# --- the Rules Submission -------------------------------------------------------------------
-
-FORTUNE_BONUS_EXAMPLE: Final = {
-    SEVEN_CARD_STRAIGHT_FLUSH: "8,000 to 1",
-    SEVEN_CARD_STRAIGHT_FLUSH_WITH_A_JOKER: "1,000 to 1",
-    FIVE_ACES: "400 to 1",
-    ROYAL_FLUSH: "150 to 1",
-    NATURAL_STRAIGHT_FLUSH: "50 to 1",
-    STRAIGHT_FLUSH_WITH_A_JOKER: "50 to 1",
-    FOUR_OF_A_KIND: "25 to 1",
-    FULL_HOUSE: "5 to 1",
-    FLUSH: "4 to 1",
-    THREE_OF_A_KIND: "3 to 1",
-    STRAIGHT: "2 to 1",
-    THREE_PAIR: "none",
-}
-"""Example Fortune Bonus paytable (modelled on published Fortune Pai Gow Poker tables; not certified)."""
-
-ENVY_EXAMPLE: Final = {
-    SEVEN_CARD_STRAIGHT_FLUSH: "5000.00",
-    SEVEN_CARD_STRAIGHT_FLUSH_WITH_A_JOKER: "500.00",
-    FIVE_ACES: "250.00",
-    ROYAL_FLUSH: "50.00",
-    NATURAL_STRAIGHT_FLUSH: "20.00",
-    STRAIGHT_FLUSH_WITH_A_JOKER: "20.00",
-    FOUR_OF_A_KIND: "5.00",
-}
-"""Example Envy Bonus amounts, four-of-a-kind or better (published Fortune Pai Gow Poker values)."""
-
-INSURANCE_EXAMPLE: Final = {
-    "ace-high": "1 to 1",
-    "king-high": "3 to 1",
-    "queen-high": "4 to 1",
-    "jack-high": "10 to 1",
-    "10-high": "25 to 1",
-    "9-high": "100 to 1",
-}
-"""Example Insurance paytable (illustrative values, not from a certified paytable)."""
-
-PROGRESSIVE_EXAMPLE: Final = {
-    SEVEN_CARD_STRAIGHT_FLUSH: "100% of meter",
-    SEVEN_CARD_STRAIGHT_FLUSH_WITH_A_JOKER: "10% of meter",
-    FIVE_ACES: "500 for 1",
-    ROYAL_FLUSH: "250 for 1",
-    NATURAL_STRAIGHT_FLUSH: "50 for 1",
-    STRAIGHT_FLUSH_WITH_A_JOKER: "50 for 1",
-    FOUR_OF_A_KIND: "25 for 1",
-    FULL_HOUSE: "5 for 1",
-}
-"""Example Progressive paytable (illustrative values, not from a certified paytable)."""
-
-
-def envy_amounts(rows: Iterable[str]) -> Callable[[object], Mapping[str, str | None]]:
-    """Envy Bonus amounts, ``{hand = "5000.00", ...}``: fixed sums, not odds; a row left out pays none.
-
-    The amounts are kept as money text (``"5000.00"``), so the rules write back
-    to the same file (``rules_to_mapping``); :func:`envy_amount` reads one.
-    """
-    names = tuple(rows)
-
-    def parse(raw: object) -> Mapping[str, str | None]:
-        if not isinstance(raw, Mapping):
-            raise OptionError(f"must be a table of hand = amount for hands among {', '.join(names)}")
-        bad = [k for k in raw if k not in names]
-        if bad:
-            close = difflib.get_close_matches(str(bad[0]), names, n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise OptionError(f"has no hand {bad[0]!r}{hint} (hands: {', '.join(names)})")
-        out: dict[str, str | None] = {}
-        for n in names:
-            v = raw.get(n, "none")
-            if v == "none":
-                out[n] = None
-                continue
-            if not isinstance(v, str):
-                raise OptionError(f'{n} = {v!r}: write an amount such as "500.00"')
-            try:
-                cents = parse_money(v, n)
-            except MoneyError as exc:
-                raise OptionError(str(exc)) from None
-            out[n] = format_money(cents) if cents else None
-        return MappingProxyType(out)
-
-    return parse
-
-
-@dataclass(frozen=True)
-class FortuneAsiaPokerRules(AsiaTableRules):
-    """The Rules Submission of a Fortune Asia Poker table (ch. 659a, § 659a.11 as amended)."""
-
-    fortune_asia_poker_minimum: Cents = option(
-        "fortune_asia_poker.minimum",
-        money(1, "one cent"),
-        "5.00",
-        section="§ 659a.12(c)",
-        help="the table's minimum Fortune Asia Poker Wager",
-    )
-    fortune_bonus_offered: bool = option(
-        "fortune_bonus.offered",
-        boolean,
-        False,
-        section="§ 659a.7(e)",
-        help="whether the Fortune Bonus Wager is offered",
-    )
-    fortune_bonus_paytable: Mapping[str, Award | None] = option(
-        "fortune_bonus.paytable",
-        paytable(FORTUNE_HANDS),
-        FORTUNE_BONUS_EXAMPLE,
-        section="§ 659a.11(h)(1), § 659a.12(b)",
-        help="odds per Fortune hand; three pair may be 'none' (then a straight or higher wins)",
-    )
-    fortune_bonus_minimum: Cents = option(
-        "fortune_bonus.minimum",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 659a.12(c)",
-        help="the minimum Fortune Bonus Wager",
-    )
-    envy_qualifying_hand: str = option(
-        "envy.qualifying_hand",
-        choice(*FORTUNE_HANDS),
-        FOUR_OF_A_KIND,
-        section="§ 659a.11(h)(1)(i)(B), (C)",
-        help="the least Envy Bonus Qualifying Hand (that hand or better)",
-    )
-    envy_paytable: Mapping[str, str | None] = option(
-        "envy.paytable",
-        envy_amounts(FORTUNE_HANDS),
-        ENVY_EXAMPLE,
-        section="§ 659a.11(h)(1)(ii), § 659a.12(b)",
-        help="the Envy Bonus paid per qualifying hand of another player, a fixed sum",
-    )
-
-    def envy_amount(self, row: str) -> Cents:
-        """The Envy Bonus for another player's ``row`` (0: none)."""
-        text = self.envy_paytable[row]
-        return parse_money(text) if text else 0
-
-    envy_qualifying_wager: Cents = option(
-        "envy.qualifying_wager",
-        money(1, "one cent"),
-        "5.00",
-        section="§ 659a.11(h)(1)",
-        help="the least Fortune Bonus or Progressive Payout Wager that is a Qualifying Wager (Envy lammer)",
-    )
-    insurance_offered: bool = option(
-        "insurance.offered",
-        boolean,
-        False,
-        section="§ 659a.7(e)",
-        help="whether the Insurance Wager is offered",
-    )
-    insurance_paytable: Mapping[str, Award | None] = option(
-        "insurance.paytable",
-        paytable(INSURANCE_HANDS),
-        INSURANCE_EXAMPLE,
-        section="§ 659a.11(h)(2), § 659a.12(c)",
-        help="odds per highest card of a hand with no pair or better",
-    )
-    insurance_minimum: Cents = option(
-        "insurance.minimum",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 659a.12(c)",
-        help="the minimum Insurance Wager",
-    )
-    progressive_offered: bool = option(
-        "progressive.offered",
-        boolean,
-        False,
-        section="§ 659a.7(e)",
-        help="whether the Progressive Payout Wager is offered",
-    )
-    progressive_paytable: Mapping[str, Award | None] = option(
-        "progressive.paytable",
-        paytable(PROGRESSIVE_HANDS),
-        PROGRESSIVE_EXAMPLE,
-        section="§ 659a.11(h)(3), § 659a.12(d)",
-        help="odds or a share of the meter per hand, full house or better",
-    )
-    progressive_wager: Cents = option(
-        "progressive.wager",
-        money(1, "one cent"),
-        "1.00",
-        section="§ 659a.7(e), § 605a.7",
-        help="the value chip one Progressive Payout Wager is: what the table records for each chip "
-        "its wagering device accepts",
-    )
-    progressive_reset: Cents = option(
-        "progressive.reset",
-        money(1, "one cent"),
-        "10000.00",
-        section="§ 659a.12(d)",
-        help="the meter's reset amount; a share of the meter never takes it below",
-    )
-
-
-def _odds_only(rules_key: str, table: Mapping[str, Award | None]) -> Iterable[str]:
-    for row, award in table.items():
-        if isinstance(award, MeterShare):
-            yield (
-                f"{rules_key} {row} = {award}: a share of the meter is paid only on the Progressive Payout "
-                "Wager (§ 659a.11(h)(3)(ii)(D))"
-            )
-
-
-def check_paytables(rules: FortuneAsiaPokerRules) -> Iterable[str]:
-    """Each wager pays the hands the text says it pays, and only odds except on the Progressive."""
-    yield from _odds_only("fortune_bonus.paytable", rules.fortune_bonus_paytable)
-    yield from _odds_only("insurance.paytable", rules.insurance_paytable)
-    unpaid = [
-        r
-        for r in FORTUNE_HANDS[: FORTUNE_HANDS.index(STRAIGHT) + 1]
-        if rules.fortune_bonus_paytable[r] is None
-    ]
-    if unpaid:
-        yield (
-            f"fortune_bonus.paytable pays nothing on {', '.join(unpaid)}: the Fortune Bonus Wager wins with "
-            '"a straight or higher" (§ 659a.11(h)(1)(i)(B))'
-        )
-    unpaid = [r for r in INSURANCE_HANDS if rules.insurance_paytable[r] is None]
-    if unpaid:
-        yield (
-            f"insurance.paytable pays nothing on {', '.join(unpaid)}: the Insurance Wager wins with no "
-            "pair but "
-            '"a 9-high or better" (§ 659a.11(h)(2)(ii))'
-        )
-    unpaid = [r for r in PROGRESSIVE_HANDS if rules.progressive_paytable[r] is None]
-    if unpaid:
-        yield (
-            f"progressive.paytable pays nothing on {', '.join(unpaid)}: the Progressive Payout Wager "
-            'wins with "a full house or better" (§ 659a.11(h)(3)(ii))'
-        )
-    q = FORTUNE_HANDS.index(rules.envy_qualifying_hand)
-    missing = [r for r in FORTUNE_HANDS[: q + 1] if not rules.envy_paytable[r]]
-    if missing:
-        yield (
-            f"envy.paytable has no amount for {', '.join(missing)}, an Envy Bonus Qualifying Hand "
-            f"({rules.envy_qualifying_hand} or better, § 659a.11(h)(1)(ii))"
-        )
-    extra = [r for r in FORTUNE_HANDS[q + 1 :] if rules.envy_paytable[r] is not None]
-    if extra:
-        yield (
-            f"envy.paytable pays {', '.join(extra)}, below the Envy Bonus Qualifying Hand "
-            f"({rules.envy_qualifying_hand}); raise envy.qualifying_hand or take those rows out"
-        )
-
-
-def _top(table: Mapping[str, Award | None]) -> Odds:
-    odds = [a for a in table.values() if isinstance(a, Odds)]
-    return max(odds, key=lambda o: o.pays / o.per)
-
-
-def most_one_player_wins(rules: FortuneAsiaPokerRules) -> Cents:
-    """The most one player could win per round betting the minimum wagers (§ 659a.12(c)).
-
-    The Fortune Asia Poker Wager at 1 to 1, and where offered the Fortune Bonus
-    and Insurance Wagers at their highest odds; twice that with two adjacent
-    betting areas. Progressive payouts and Envy Bonuses are not payouts on the
-    wager of one hand at odds, and are left out (docs/games/asia-poker.md).
-    """
-    one = rules.fortune_asia_poker_minimum
-    if rules.fortune_bonus_offered:
-        one += _top(rules.fortune_bonus_paytable).net(rules.fortune_bonus_minimum)
-    if rules.insurance_offered:
-        one += _top(rules.insurance_paytable).net(rules.insurance_minimum)
-    return 2 * one if rules.adjacent_betting_areas else one
-
-
-def check_payout_limit(rules: FortuneAsiaPokerRules) -> Iterable[str]:
-    """§ 659a.12(c): the limit is at least $50,000 and what one player could win betting the minimum."""
-    yield from limit_problems(rules, most_one_player_wins(rules))
-
-
-FORTUNE_RULES_CHECKS: Final[tuple[Callable[[Any], Iterable[str]], ...]] = (
-    check_paytables,
-    check_payout_limit,
-    check_equipment,
-)
+from .hooks import Actor, Progressive, Waiting, meter_rows
+from .money import Award, Cents, MeterShare, Odds, format_money, pay_from_meter
+from .payout_limit import PayoutLimit
+from .settlement import FLOORPERSON_VALIDATE, NOT_FROM_INVENTORY, PROGRESSIVE_LIGHT, Outcome, Result
 
 # --- the game -------------------------------------------------------------------------------
 
@@ -531,6 +118,59 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
     def meter_names(self, rules: AsiaTableRules) -> tuple[str, ...]:
         assert isinstance(rules, FortuneAsiaPokerRules)
         return (PROGRESSIVE_METER,) if rules.progressive_offered else ()
+
+    def progressives(self, rules: AsiaTableRules) -> tuple[Progressive, ...]:
+        """The Progressive Payout Wager where offered (§ 659a.7(e), § 659a.11(h)(3)): one chip on
+        the sensor is one wager. The text gives the meter a reset amount and no separate initial
+        amount (§ 659a.12(d)), so a table's first round begins with the meter at its reset."""
+        assert isinstance(rules, FortuneAsiaPokerRules)
+        if not rules.progressive_offered:
+            return ()
+        return (
+            Progressive(
+                name=PROGRESSIVE_METER,
+                title="Progressive Payout Wager",
+                section="§ 659a.7(e), § 659a.11(h)(3), § 659a.12(d)",
+                sensor=True,
+                wager=rules.progressive_wager,
+                initial=rules.progressive_reset,
+                reset=rules.progressive_reset,
+                rate_of_progression=None,
+                meter_rows=meter_rows(rules.progressive_paytable),
+            ),
+        )
+
+    def waiting_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
+        """As Asia Poker's, and then the meter where a hand wins a share of it and no meter is
+        known (§ 659a.11(h)(3)(ii)(D))."""
+        waiting = super().waiting_for(state)
+        if waiting or state.void is not None or PROGRESSIVE_METER in dict(state.meters):
+            return waiting
+        rules = state.rules
+        assert isinstance(rules, FortuneAsiaPokerRules)
+        return tuple(
+            Waiting(
+                Actor.METER,
+                f"the progressive meter: seat {seat} won {award} on the Progressive Payout Wager (a meter "
+                "event, or the record's meters) (§ 659a.11(h)(3)(ii)(D))",
+                "§ 659a.11(h)(3)(ii)(D)",
+                seat,
+            )
+            for seat, award in self._meter_shares(state, rules)
+        )
+
+    def _meter_shares(self, state: AsiaPokerState, rules: FortuneAsiaPokerRules) -> list[tuple[int, Award]]:
+        """The seats whose Progressive Payout Wager wins a share of the meter, from the right."""
+        out: list[tuple[int, Award]] = []
+        for seat in reversed(self.players(state)):
+            if seat in state.voided or not state.stake(seat, PROGRESSIVE):
+                continue
+            hand = fortune_hand(state.cards_of(str(seat)))
+            if hand.row is not None and hand.at_least(FULL_HOUSE):
+                award = rules.progressive_paytable[hand.row]
+                if isinstance(award, MeterShare):
+                    out.append((seat, award))
+        return out
 
     def lammers(self, ctx: Settling) -> list[int]:
         """The seats with an Envy lammer: a Qualifying Wager on a hand not voided.
@@ -718,38 +358,19 @@ GAME: Final = FortuneAsiaPokerGame()
 __all__ = [
     "ENVY_BONUS",
     "ENVY_EXAMPLE",
-    "FIVE_ACES",
-    "FLUSH",
     "FORTUNE_ASIA_POKER",
     "FORTUNE_BONUS",
     "FORTUNE_BONUS_EXAMPLE",
-    "FORTUNE_HANDS",
     "FORTUNE_RULES_CHECKS",
-    "FOUR_OF_A_KIND",
-    "FULL_HOUSE",
     "GAME",
     "INSURANCE",
     "INSURANCE_EXAMPLE",
-    "INSURANCE_HANDS",
-    "NATURAL_STRAIGHT_FLUSH",
     "PROGRESSIVE",
     "PROGRESSIVE_EXAMPLE",
-    "PROGRESSIVE_HANDS",
     "PROGRESSIVE_METER",
-    "ROYAL_FLUSH",
-    "SEVEN_CARD_STRAIGHT_FLUSH",
-    "SEVEN_CARD_STRAIGHT_FLUSH_WITH_A_JOKER",
-    "STRAIGHT",
-    "STRAIGHT_FLUSH_WITH_A_JOKER",
-    "THREE_OF_A_KIND",
-    "THREE_PAIR",
     "FortuneAsiaPokerGame",
     "FortuneAsiaPokerRules",
     "FortuneHand",
-    "check_payout_limit",
-    "check_paytables",
-    "envy_amounts",
     "envy_wager_name",
     "fortune_hand",
-    "most_one_player_wins",
 ]

@@ -36,6 +36,10 @@ found by the reference search. So:
   void the round and return every wager.
 
 ``docs/games/three-card-poker.md`` lists every such choice.
+
+The words and the Rules Submission are :mod:`.three_card_poker_rules`, the settlement
+:mod:`.three_card_poker_settle`; this module is the round: its state, its events, the
+:class:`~.engine.Game`.
 """
 
 from __future__ import annotations
@@ -46,237 +50,30 @@ from types import MappingProxyType
 from typing import Final
 
 from .cards import Card, format_cards
-from .engine import Game, IllegalEvent
+from .engine import Game, GameBase, IllegalEvent
 from .events import Event, seat_of
-from .hand import HandValue, Ranking
-from .money import Award, Cents, Odds, format_money
-from .options import boolean, choice, integer, money, odds, option, paytable
-from .settlement import PAYOUT_LIMITED, Outcome, Result, Settlement, void_all
-from .three_card import (
-    HIGH_CARD,
-    MINI_ROYAL_FLUSH,
-    SIX_CARD_BONUS_HANDS,
-    SUPER_ROYAL_NAME,
-    THREE_CARD_CATEGORY_NAMES,
-    THREE_CARD_POKER,
-    THREE_CARD_POKER_MINI_ROYAL,
-    six_card_bonus_eligible,
-    six_card_bonus_value,
+from .hooks import Actor, Devices, Waiting, in_words
+from .money import Cents, format_money
+from .settlement import Settlement, void_all
+from .three_card_poker_rules import (
+    ACTIONS,
+    ANTE,
+    DEALER,
+    HAND_SIZE,
+    PAIR_PLUS,
+    PLAY,
+    RULES_CHECKS,
+    SEC_DEAL,
+    SEC_DECISION,
+    SEC_IRREGULARITIES,
+    SEC_PLAY,
+    SEC_SIX_CARD_OFFERED,
+    SEC_WAGERS,
+    SIX_CARD_BONUS,
+    WAGERS,
+    ThreeCardPokerRules,
 )
-
-# --- wagers and the words of the text --------------------------------------------------------
-
-ANTE: Final = "ante"
-PLAY: Final = "play"
-ANTE_BONUS: Final = "ante_bonus"
-"""Not a wager of its own: the Ante Bonus paid on the Ante (§ 649a.12(b)); its ``stake`` is the Ante."""
-PAIR_PLUS: Final = "pair_plus"
-SIX_CARD_BONUS: Final = "six_card_bonus"
-
-WAGERS: Final = (ANTE, PAIR_PLUS, SIX_CARD_BONUS)
-"""The wagers placed before "no more bets" (§ 649a.7(c)); the Play Wager comes by a decision."""
-SETTLEMENT_ORDER: Final = (ANTE, PLAY, ANTE_BONUS, PAIR_PLUS, SIX_CARD_BONUS)
-"""Within a seat: Ante and Play, the Ante Bonus, Pair Plus, then the Six Card Bonus (§ 649a.11(c))."""
-
-ACTIONS: Final = (PLAY, "fold")
-HAND_SIZE: Final = 3
-DEALER: Final = "dealer"
-
-MINI_ROYAL_NAME: Final = THREE_CARD_CATEGORY_NAMES[MINI_ROYAL_FLUSH]
-ANTE_BONUS_HANDS: Final = ("straight flush", "three-of-a-kind", "straight")
-"""§ 649a.12(b): the Ante Bonus pays a straight or better (the mini-royal flush by § 649a.12(g)(1))."""
-PAIR_PLUS_HANDS: Final = ("straight flush", "three-of-a-kind", "straight", "flush", "pair")
-"""§ 649a.12(d): the Pair Plus Wager pays a pair or better (the mini-royal flush by § 649a.12(g)(2))."""
-SIX_CARD_PAYTABLES: Final = ("A", "B", "C", "D", "E")
-SUPER_ROYAL_PAYTABLE: Final = "E"
-"""§ 649a.6(d)(8): the Super Royal is a hand only with paytable E of § 649a.12(f)."""
-
-SEC_WAGERS: Final = "§ 649a.7(c)"
-SEC_PLAY: Final = "§ 649a.7(d)(1)"
-SEC_SIX_CARD_OFFERED: Final = "§ 649a.7(d)(5)"
-SEC_DEAL: Final = "§ 649a.8-649a.10"
-SEC_DECISION: Final = "§ 649a.11(b)"
-SEC_FOLD: Final = "§ 649a.11(b)(1)"
-SEC_SETTLE: Final = "§ 649a.11(c)"
-SEC_ANTE_PLAY: Final = "§ 649a.11(c)(3); § 649a.12(a)"
-SEC_ANTE_BONUS: Final = "§ 649a.12(b)"
-SEC_PAIR_PLUS: Final = "§ 649a.11(c)(4); § 649a.12(d)"
-SEC_SIX_CARD: Final = "§ 649a.6(d); § 649a.12(f)"
-SEC_SUPER_ROYAL: Final = "§ 649a.6(d)(8); § 649a.12(f)"
-SEC_MINI_ROYAL_AB: Final = "§ 649a.6(e); § 649a.12(g)(1)"
-SEC_MINI_ROYAL_PP: Final = "§ 649a.6(e); § 649a.12(g)(2)"
-SEC_IRREGULARITIES: Final = "§ 649a.13 (as § 639a.13)"
-
-
-# --- the Rules Submission --------------------------------------------------------------------
-
-
-def _optional(parse: Callable[[object], object]) -> Callable[[object], object]:
-    """``parse``, or ``None`` where the file leaves the option out (or writes ``"none"``)."""
-
-    def inner(raw: object) -> object:
-        if raw is None or raw == "none":
-            return None
-        return parse(raw)
-
-    return inner
-
-
-def _six_card_rows(raw: object) -> object:
-    """The Six Card Bonus paytable; the Super Royal row may be left out (it is ``"none"``)."""
-    rows = paytable(SIX_CARD_BONUS_HANDS)
-    if isinstance(raw, Mapping) and SUPER_ROYAL_NAME not in raw:
-        raw = {SUPER_ROYAL_NAME: "none", **raw}
-    return rows(raw)
-
-
-@dataclass(frozen=True)
-class ThreeCardPokerRules:
-    """What ch. 649a leaves to the certificate holder's Rules Submission (§ 601a.2)."""
-
-    seats: int = option(
-        "seats",
-        integer(1, 7),
-        7,
-        section="§ 649a.2(a)",
-        help="betting positions at the table (at most seven, as § 639a.2(a))",
-    )
-    decks: int = option(
-        "decks",
-        integer(1, 2),
-        1,
-        section="§ 649a.3",
-        help="1, or 2 used alternately with an automated card shuffling device (as § 639a.3(b)); "
-        "every round is dealt from one deck",
-    )
-    ante_bonus_odds: Mapping[str, Award | None] = option(
-        "ante_bonus.odds",
-        paytable(ANTE_BONUS_HANDS),
-        section=SEC_ANTE_BONUS,
-        help="the Ante Bonus paytable, written out: straight flush, three-of-a-kind, straight",
-    )
-    pair_plus_odds: Mapping[str, Award | None] = option(
-        "pair_plus.odds",
-        paytable(PAIR_PLUS_HANDS),
-        section="§ 649a.12(d)",
-        help="the Pair Plus paytable, written out: straight flush down to pair",
-    )
-    six_card_bonus_offered: bool = option(
-        "six_card_bonus.offered",
-        boolean,
-        False,
-        section=SEC_SIX_CARD_OFFERED,
-        help="whether the optional Six Card Bonus Wager is offered",
-    )
-    six_card_bonus_paytable: str = option(
-        "six_card_bonus.paytable",
-        choice(*SIX_CARD_PAYTABLES),
-        "A",
-        section="§ 649a.12(f)",
-        help="the letter of the § 649a.12(f) paytable selected; E adds the Super Royal (§ 649a.6(d)(8))",
-    )
-    six_card_bonus_odds: Mapping[str, Award | None] | None = option(
-        "six_card_bonus.odds",
-        _optional(_six_card_rows),
-        None,
-        section="§ 649a.12(f)",
-        help="that paytable written out: Super Royal (paytable E only) down to three-of-a-kind",
-    )
-    mini_royal_offered: bool = option(
-        "mini_royal.offered",
-        boolean,
-        False,
-        section="§ 649a.12(g)",
-        help="whether the paytables include a mini-royal flush (§ 649a.6(e))",
-    )
-    mini_royal_ante_bonus: Odds | None = option(
-        "mini_royal.ante_bonus",
-        _optional(odds(Odds(5, 1, "to"), "the 5 to 1 minimum of § 649a.12(g)(1)")),
-        None,
-        section="§ 649a.12(g)(1)",
-        help="the Ante Bonus odds of a mini-royal flush, no less than 5 to 1",
-    )
-    mini_royal_pair_plus: Odds | None = option(
-        "mini_royal.pair_plus",
-        _optional(odds(Odds(40, 1, "to"), "the 40 to 1 minimum of § 649a.12(g)(2)")),
-        None,
-        section="§ 649a.12(g)(2)",
-        help="the Pair Plus odds of a mini-royal flush, no less than 40 to 1",
-    )
-    payout_limit: Cents | None = option(
-        "payout_limit",
-        money(optional=True),
-        None,
-        section="§ 601a.2",
-        help="the most any one wager pays (its stake returned besides); none by default",
-    )
-
-
-def check_paytables_pay_odds(rules: ThreeCardPokerRules) -> Iterable[str]:
-    """Every paytable here pays odds: a share of a meter belongs to no Three Card Poker wager here."""
-    tables: list[tuple[str, Mapping[str, Award | None] | None, str]] = [
-        ("ante_bonus.odds", rules.ante_bonus_odds, SEC_ANTE_BONUS),
-        ("pair_plus.odds", rules.pair_plus_odds, "§ 649a.12(d)"),
-        ("six_card_bonus.odds", rules.six_card_bonus_odds, "§ 649a.12(f)"),
-    ]
-    for key, table, section in tables:
-        for hand, award in (table or {}).items():
-            if award is not None and not isinstance(award, Odds):
-                yield f'{key} "{hand}" = {award}: this paytable pays odds such as "5 to 1" ({section})'
-
-
-def check_six_card_bonus(rules: ThreeCardPokerRules) -> Iterable[str]:
-    """The Six Card Bonus paytable is given when offered, with a Super Royal exactly for paytable E."""
-    table = rules.six_card_bonus_odds
-    if rules.six_card_bonus_offered and table is None:
-        yield (
-            "six_card_bonus.odds: missing; six_card_bonus.offered is true, so the Rules Submission "
-            "must give the paytable (§ 649a.12(f))"
-        )
-    if not rules.six_card_bonus_offered and table is not None:
-        yield f"six_card_bonus.odds: given, but six_card_bonus.offered is false ({SEC_SIX_CARD_OFFERED})"
-    if table is None:
-        return
-    super_royal = table[SUPER_ROYAL_NAME]
-    letter = rules.six_card_bonus_paytable
-    if letter == SUPER_ROYAL_PAYTABLE and super_royal is None:
-        yield (
-            f'six_card_bonus.odds "{SUPER_ROYAL_NAME}" = none: paytable E pays a Super Royal '
-            f"(§ 649a.6(d)(8)); give its odds"
-        )
-    if letter != SUPER_ROYAL_PAYTABLE and super_royal is not None:
-        yield (
-            f'six_card_bonus.odds "{SUPER_ROYAL_NAME}" = {super_royal}: only paytable E pays a Super Royal '
-            f"(§ 649a.6(d)(8)), and six_card_bonus.paytable is {letter}"
-        )
-
-
-def check_mini_royal(rules: ThreeCardPokerRules) -> Iterable[str]:
-    """A mini-royal flush is paid only where offered, and then in at least one of the two paytables."""
-    given = [
-        (key, value)
-        for key, value in (
-            ("mini_royal.ante_bonus", rules.mini_royal_ante_bonus),
-            ("mini_royal.pair_plus", rules.mini_royal_pair_plus),
-        )
-        if value is not None
-    ]
-    if rules.mini_royal_offered and not given:
-        yield (
-            "mini_royal.offered is true, but neither mini_royal.ante_bonus nor mini_royal.pair_plus "
-            "gives the odds of a mini-royal flush (§ 649a.12(g))"
-        )
-    if not rules.mini_royal_offered:
-        for key, value in given:
-            yield f"{key} {value}: given, but mini_royal.offered is false (§ 649a.12(g))"
-
-
-RULES_CHECKS: Final[tuple[Callable[[ThreeCardPokerRules], Iterable[str]], ...]] = (
-    check_paytables_pay_odds,
-    check_six_card_bonus,
-    check_mini_royal,
-)
-
+from .three_card_poker_settle import settle_round
 
 # --- the round -------------------------------------------------------------------------------
 
@@ -346,8 +143,8 @@ IRREGULARITIES: Final = (
 
 
 @dataclass(frozen=True)
-class ThreeCardPokerGame:
-    """Three Card Poker as a :class:`~.engine.Game`."""
+class ThreeCardPokerGame(GameBase[ThreeCardPokerRules, ThreeCardPokerState]):
+    """Three Card Poker as a :class:`~.engine.Game`. No progressive wager (the default)."""
 
     name: str = "three-card-poker"
     title: str = "Three Card Poker"
@@ -362,6 +159,15 @@ class ThreeCardPokerGame:
 
     def start(self, rules: ThreeCardPokerRules, meters: Mapping[str, Cents]) -> ThreeCardPokerState:
         return ThreeCardPokerState(rules, MappingProxyType(dict(meters)))
+
+    def waiting_for(self, state: ThreeCardPokerState) -> tuple[Waiting, ...]:
+        return () if state.void else _waiting_for(state)
+
+    def devices(self, rules: ThreeCardPokerRules) -> Devices:
+        """Two decks only alternated with an automated card shuffling device (§ 649a.3, as
+        § 639a.3(b)); the cards may come from an automated dealing shoe (its jam is an
+        irregularity, § 649a.13), which the Rules Submission does not require."""
+        return Devices(shuffler=rules.decks == 2, section="§ 649a.3")
 
     # --- events ----------------------------------------------------------------------------
 
@@ -383,22 +189,23 @@ class ThreeCardPokerGame:
             return void_all(self.name, state.wagers, state.void, state.void_section, state.meters)
         missing = _waiting_for(state)
         if missing:
-            raise IllegalEvent(f"the round is not complete: it waits for {missing}")
-        return _settle(self.name, state)
+            raise IllegalEvent(f"the round is not complete: it waits for {in_words(missing)}")
+        return settle_round(self.name, state)
 
 
-def _waiting_for(state: ThreeCardPokerState) -> str:
+def _waiting_for(state: ThreeCardPokerState) -> tuple[Waiting, ...]:
     if not state.no_more_bets:
-        return '"no more bets"'
+        return (Waiting(Actor.DEALER, '"no more bets"', SEC_WAGERS),)
     undealt = [str(s) for s in sorted(state.wagers) if str(s) not in state.hands]
     if undealt:
-        return f"the cards of seat{'s' if len(undealt) > 1 else ''} {', '.join(undealt)}"
+        what = f"the cards of seat{'s' if len(undealt) > 1 else ''} {', '.join(undealt)}"
+        return (Waiting(Actor.SHOE, what, SEC_DEAL, int(undealt[0]) if len(undealt) == 1 else None),)
     seat = state.next_to_decide
     if seat is not None:
-        return f"seat {seat} to play or fold ({SEC_DECISION})"
+        return (Waiting(Actor.PLAYER, f"seat {seat} to play or fold ({SEC_DECISION})", SEC_DECISION, seat),)
     if DEALER not in state.hands:
-        return "the dealer's cards"
-    return ""
+        return (Waiting(Actor.SHOE, "the dealer's cards", SEC_DEAL),)
+    return ()
 
 
 def _wager(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
@@ -590,195 +397,6 @@ _HANDLERS: Final[Mapping[str, Callable[[ThreeCardPokerState, Event], ThreeCardPo
 }
 
 
-# --- settlement ------------------------------------------------------------------------------
-
-
-def qualifies(dealer: HandValue) -> bool:
-    """The dealer's hand qualifies with a queen-high or better (§ 649a.11(c)(3))."""
-    category, top = dealer.key[0], dealer.key[1]
-    return category > HIGH_CARD or top >= 12
-
-
-def _ranking(rules: ThreeCardPokerRules) -> Ranking:
-    """With a mini-royal flush in a paytable, it outranks a straight flush (§ 649a.6(e))."""
-    return THREE_CARD_POKER_MINI_ROYAL if rules.mini_royal_offered else THREE_CARD_POKER
-
-
-def _award(
-    table: Mapping[str, Award | None], mini_royal: Odds | None, hand: HandValue
-) -> tuple[Odds | None, str]:
-    """The odds ``hand`` wins in ``table`` (``None``: it loses) and the hand's category in that table.
-
-    A mini-royal flush is one only where the paytable includes it (§ 649a.6(e), § 649a.12(g));
-    elsewhere the ace-king-queen of one suit is the straight flush it is.
-    """
-    category = hand.category
-    if category == MINI_ROYAL_NAME:
-        if mini_royal is not None:
-            return mini_royal, category
-        category = "straight flush"
-    award = table.get(category)
-    return (award if isinstance(award, Odds) else None), category
-
-
-def _win(
-    seat: int,
-    wager: str,
-    stake: Cents,
-    won: Cents,
-    limit: Cents | None,
-    hand: str,
-    section: str,
-    note: str,
-) -> Outcome:
-    if limit is not None and won > limit:
-        return Outcome(
-            seat,
-            wager,
-            stake,
-            Result.WIN,
-            limit,
-            hand,
-            f"{section}; § 601a.2",
-            f"{note}; held to the payout limit of {format_money(limit)}",
-            (PAYOUT_LIMITED,),
-        )
-    return Outcome(seat, wager, stake, Result.WIN, won, hand, section, note)
-
-
-def _lose(seat: int, wager: str, stake: Cents, hand: str, section: str, note: str) -> Outcome:
-    return Outcome(seat, wager, stake, Result.LOSE, -stake, hand, section, note)
-
-
-def _push(seat: int, wager: str, stake: Cents, hand: str, section: str, note: str) -> Outcome:
-    return Outcome(seat, wager, stake, Result.PUSH, 0, hand, section, note)
-
-
-def _settle(game: str, state: ThreeCardPokerState) -> Settlement:
-    rules = state.rules
-    ranking = _ranking(rules)
-    dealer_cards = state.hands[DEALER]
-    dealer = ranking.evaluate(dealer_cards)
-    dealer_qualifies = qualifies(dealer)
-    outcomes: list[Outcome] = []
-    for seat in sorted(state.wagers, reverse=True):  # from the dealer's right (§ 649a.11(c))
-        outcomes.extend(_settle_seat(state, seat, ranking, dealer, dealer_qualifies, dealer_cards))
-    words = (
-        f"{dealer.words}; {'qualifies' if dealer_qualifies else 'does not qualify'} (queen-high or better)"
-    )
-    return Settlement(game, tuple(outcomes), dict(state.meters), dealer=words)
-
-
-def _settle_seat(
-    state: ThreeCardPokerState,
-    seat: int,
-    ranking: Ranking,
-    dealer: HandValue,
-    dealer_qualifies: bool,
-    dealer_cards: tuple[Card, ...],
-) -> list[Outcome]:
-    rules, wagers, limit = state.rules, state.wagers[seat], state.rules.payout_limit
-    cards = state.hands[str(seat)]
-    player = ranking.evaluate(cards)
-    folded = state.decisions.get(seat) == "fold"
-    out: list[Outcome] = []
-    if ANTE in wagers:
-        ante = wagers[ANTE]
-        if folded:
-            out.append(_lose(seat, ANTE, ante, player.words, SEC_FOLD, "folded: the Ante Wager is forfeited"))
-        else:
-            play = wagers[PLAY]
-            out.extend(_ante_and_play(seat, ante, play, player, dealer, dealer_qualifies, limit))
-            odds_, category = _award(rules.ante_bonus_odds, rules.mini_royal_ante_bonus, player)
-            if odds_ is not None:
-                section = SEC_MINI_ROYAL_AB if category == MINI_ROYAL_NAME else SEC_ANTE_BONUS
-                out.append(
-                    _win(
-                        seat,
-                        ANTE_BONUS,
-                        ante,
-                        odds_.net(ante),
-                        limit,
-                        player.words,
-                        section,
-                        f"Ante Bonus on a {category} at {odds_}, whatever the dealer's hand",
-                    )
-                )
-    if PAIR_PLUS in wagers:
-        stake = wagers[PAIR_PLUS]
-        if folded:
-            out.append(
-                _lose(
-                    seat, PAIR_PLUS, stake, player.words, SEC_FOLD, "folded: the Pair Plus Wager is forfeited"
-                )
-            )
-        else:
-            odds_, category = _award(rules.pair_plus_odds, rules.mini_royal_pair_plus, player)
-            if odds_ is None:
-                out.append(_lose(seat, PAIR_PLUS, stake, player.words, SEC_PAIR_PLUS, "less than a pair"))
-            else:
-                section = SEC_MINI_ROYAL_PP if category == MINI_ROYAL_NAME else SEC_PAIR_PLUS
-                note = f"{category} at {odds_}, whatever the dealer's hand"
-                out.append(_win(seat, PAIR_PLUS, stake, odds_.net(stake), limit, player.words, section, note))
-    if SIX_CARD_BONUS in wagers:
-        out.append(_six_card_bonus(state, seat, cards, dealer_cards, folded))
-    return out
-
-
-def _ante_and_play(
-    seat: int,
-    ante: Cents,
-    play: Cents,
-    player: HandValue,
-    dealer: HandValue,
-    dealer_qualifies: bool,
-    limit: Cents | None,
-) -> list[Outcome]:
-    """§ 649a.11(c)(3): the Ante and Play Wagers against the dealer; winners paid 1 to 1 (§ 649a.12(a))."""
-    hand, sec = player.words, SEC_ANTE_PLAY
-    if not dealer_qualifies:
-        note = "the dealer does not qualify: the Ante Wager is paid and the Play Wager returned"
-        return [
-            _win(seat, ANTE, ante, ante, limit, hand, sec, note),
-            _push(seat, PLAY, play, hand, sec, note),
-        ]
-    if player > dealer:
-        note = "beats the dealer's qualifying hand"
-        return [
-            _win(seat, ANTE, ante, ante, limit, hand, sec, note),
-            _win(seat, PLAY, play, play, limit, hand, sec, note),
-        ]
-    if player == dealer:
-        note = "ties the dealer's hand: both wagers returned"
-        return [_push(seat, ANTE, ante, hand, sec, note), _push(seat, PLAY, play, hand, sec, note)]
-    note = "loses to the dealer's qualifying hand"
-    return [_lose(seat, ANTE, ante, hand, sec, note), _lose(seat, PLAY, play, hand, sec, note)]
-
-
-def _six_card_bonus(
-    state: ThreeCardPokerState,
-    seat: int,
-    cards: tuple[Card, ...],
-    dealer_cards: tuple[Card, ...],
-    folded: bool,
-) -> Outcome:
-    rules = state.rules
-    stake = state.wagers[seat][SIX_CARD_BONUS]
-    super_royal = rules.six_card_bonus_paytable == SUPER_ROYAL_PAYTABLE
-    value = six_card_bonus_value(cards, dealer_cards, super_royal=super_royal)
-    if folded:
-        return _lose(
-            seat, SIX_CARD_BONUS, stake, value.words, SEC_FOLD, "folded: the Six Card Bonus is forfeited"
-        )
-    table = rules.six_card_bonus_odds
-    assert table is not None  # check_six_card_bonus: offered means the paytable is given
-    award = table.get(value.category) if six_card_bonus_eligible(value) else None
-    if not isinstance(award, Odds):
-        return _lose(seat, SIX_CARD_BONUS, stake, value.words, SEC_SIX_CARD, "less than three-of-a-kind")
-    section = SEC_SUPER_ROYAL if value.category == SUPER_ROYAL_NAME else SEC_SIX_CARD
-    letter = rules.six_card_bonus_paytable
-    note = f"{value.category} of the player's and the dealer's six cards, paytable {letter}, at {award}"
-    return _win(seat, SIX_CARD_BONUS, stake, award.net(stake), rules.payout_limit, value.words, section, note)
-
-
 GAME: Final[Game[ThreeCardPokerRules, ThreeCardPokerState]] = ThreeCardPokerGame()
+
+__all__ = ["GAME", "IRREGULARITIES", "ThreeCardPokerGame", "ThreeCardPokerRules", "ThreeCardPokerState"]

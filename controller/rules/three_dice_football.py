@@ -37,6 +37,11 @@ after the game.
 
 See docs/games/three-dice-football.md for the events, the settlement order and every reading
 of the text.
+
+A throw and the field are :mod:`.three_dice_football_field`, the wagers, their odds and the Rules
+Submission :mod:`.three_dice_football_rules`; this module is the game: its state, its events, its
+settlement. It stays a little over 500 lines: the three are one state machine of one game, each
+under 200 lines.
 """
 
 from __future__ import annotations
@@ -44,433 +49,27 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from typing import Final, Literal
 
-from .engine import Game, IllegalEvent
+from .engine import Game, GameBase, IllegalEvent
 from .events import Event
-from .money import Cents, Odds
-from .options import OptionError, integer, option
+from .hooks import Actor, Waiting
+from .money import Cents
 from .settlement import Outcome, Result, Settlement
-
-NAME: Final = "three-dice-football"
-
-KICKOFF: Final = 20
-"""The Yard Marker starts "in the 20 yard line circle" (§ 661a.6(a)): 20 yards to the end zone."""
-GOAL_TO_GO: Final = 10
-"""Reaching the 10 yard line earns a 1st & Goal (§ 661a.6(e))."""
-DOWNS: Final = 3
-"""Three downs to score or earn a 1st & Goal, three more to score (§ 661a.6(e))."""
-MAX_PLAYS: Final = 6
-"""The longest game (§ 661a.2(b)(6): the game length area is "labeled 1 through 6")."""
-MAX_SEATS: Final = 16
-"""§ 661a.2(a): "wagering locations for a maximum of 16 players"."""
-
-
-# --- a throw ---------------------------------------------------------------------------------
-
-
-class Kind(StrEnum):
-    """What a throw is on the field (§ 661a.6(c))."""
-
-    GAIN = "gain"
-    NO_GAIN = "no_gain"
-    PENALTY = "penalty"
-    TURNOVER = "turnover"
-    TRIPS_TD = "trips_td"
-
-
-KIND_WORDS: Final[Mapping[Kind, str]] = {
-    Kind.GAIN: "gain",
-    Kind.NO_GAIN: "no gain",
-    Kind.PENALTY: "penalty",
-    Kind.TURNOVER: "turnover",
-    Kind.TRIPS_TD: "Trips TD",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """One valid throw: the two green Offensive Dice and the red Defensive Die (§ 661a.1)."""
-
-    green: tuple[int, int]
-    red: int
-
-    @classmethod
-    def of(cls, dice: Sequence[int]) -> Roll:
-        """From ``[green, green, red]``, the order of the ``dice`` event."""
-        if len(dice) != 3 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-            raise ValueError(f"three dice, each 1 to 6 (green, green, red), not {list(dice)!r}")
-        return cls((dice[0], dice[1]), dice[2])
-
-    @property
-    def dice(self) -> tuple[int, int, int]:
-        return (self.green[0], self.green[1], self.red)
-
-    @property
-    def offense(self) -> int:
-        """The total of the Offensive Dice."""
-        return self.green[0] + self.green[1]
-
-    @property
-    def value(self) -> int:
-        """The value of the dice: the Offensive total less the Defensive Die (§ 661a.6(c)(1), (d))."""
-        return self.offense - self.red
-
-    @property
-    def triple(self) -> bool:
-        return self.green[0] == self.green[1] == self.red
-
-    @property
-    def kind(self) -> Kind:
-        if self.triple:  # § 661a.1 "Trips TD": all three dice show the same number
-            return Kind.TRIPS_TD
-        if self.red == 6 and self.offense in (2, 3):  # § 661a.1 "Turnover"
-            return Kind.TURNOVER
-        if self.value < 0:  # § 661a.1 "Penalty", § 661a.6(c)(2)
-            return Kind.PENALTY
-        if self.value == 0:  # § 661a.6(c)(3)
-            return Kind.NO_GAIN
-        return Kind.GAIN  # § 661a.6(c)(1)
-
-    @property
-    def yards(self) -> int:
-        """Yards gained by the value of the dice (0 unless a gain)."""
-        return self.value if self.kind is Kind.GAIN else 0
-
-    def ones(self) -> int:
-        return self.dice.count(1)
-
-    def __str__(self) -> str:
-        text = f"green {self.green[0]}+{self.green[1]}, red {self.red}: {KIND_WORDS[self.kind]}"
-        if self.kind is Kind.GAIN:
-            text += f" of {self.yards} yard{'s' if self.yards != 1 else ''}"
-        return text
-
-
-def all_rolls() -> tuple[Roll, ...]:
-    """The 216 equally likely throws."""
-    return tuple(Roll((a, b), c) for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
-
-
-# --- the field -------------------------------------------------------------------------------
-
-
-class End(StrEnum):
-    """How a game ends."""
-
-    TOUCHDOWN = "touchdown"  # § 661a.1 "Touchdown"
-    TRIPS_TD = "trips_td"  # § 661a.1 "Trips TD"
-    TURNOVER = "turnover"  # § 661a.1 "Turnover"
-    TURNOVER_ON_DOWNS = "turnover_on_downs"  # § 661a.6(e)(1), (2); § 661a.3(d)(3)
-
-    @property
-    def scored(self) -> bool:
-        return self in (End.TOUCHDOWN, End.TRIPS_TD)
-
-
-END_WORDS: Final[Mapping[End, str]] = {
-    End.TOUCHDOWN: "touchdown",
-    End.TRIPS_TD: "Trips TD",
-    End.TURNOVER: "turnover",
-    End.TURNOVER_ON_DOWNS: "turnover on downs",
-}
-
-_ORDINAL: Final = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-@dataclass(frozen=True, slots=True)
-class Field:
-    """The Yard Marker, the Down Puck and the Game Length Puck (§ 661a.6(a))."""
-
-    marker: int = KICKOFF
-    """Yards to the end zone."""
-    down: int = 1
-    goal: bool = False
-    """Whether the 1st & Goal is earned (§ 661a.6(e))."""
-    play: int = 1
-    """The Game Length Puck: the number of the next play."""
-
-    @property
-    def down_name(self) -> str:
-        """The area of the layout the Down Puck is on (§ 661a.2(b)(5))."""
-        return f"{_ORDINAL[self.down]} & Goal" if self.goal else f"{_ORDINAL[self.down]} Down"
-
-    def announcement(self) -> str:
-        """What the dealer announces after a down: the down and the distance (§ 661a.6(d))."""
-        return f"{self.down_name}, {self.marker} yard{'s' if self.marker != 1 else ''} to the end zone"
-
-    def after(self, roll: Roll) -> tuple[Field, End | None]:
-        """The field after ``roll``, and how the game ended if it did."""
-        play = self.play + 1
-        kind = roll.kind
-        if kind is Kind.TRIPS_TD:  # § 661a.6(c)(5): "move the Yard Marker to the end zone"
-            return replace(self, marker=0, play=play), End.TRIPS_TD
-        if kind is Kind.TURNOVER:  # § 661a.6(c)(4): "announce the turnover and end the game"
-            return replace(self, play=play), End.TURNOVER
-        marker = self.marker
-        if kind is Kind.GAIN:  # § 661a.6(c)(1)
-            marker -= roll.yards
-            if marker <= 0:  # § 661a.1 "Touchdown": the 0 yard line is reached (and passed)
-                return replace(self, marker=0, play=play), End.TOUCHDOWN
-        elif kind is Kind.PENALTY:  # § 661a.6(c)(2): back 1 yard, the down is lost
-            marker += 1
-        if not self.goal and marker <= GOAL_TO_GO:  # § 661a.6(e): 1st & Goal "by reaching the 10"
-            return Field(marker, 1, True, play), None
-        if self.down == DOWNS:  # § 661a.6(e)(1), and the three more downs of (e)(2) are spent
-            return replace(self, marker=marker, play=play), End.TURNOVER_ON_DOWNS
-        return Field(marker, self.down + 1, self.goal, play), None
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """How a game ended and on which play."""
-
-    end: End
-    plays: int
-
-    def __str__(self) -> str:
-        if self.end is End.TURNOVER_ON_DOWNS:
-            return f"turnover on downs after play {self.plays}"
-        return f"{END_WORDS[self.end]} on play {self.plays}"
-
-
-# --- the wagers and their odds, § 661a.3 and § 661a.8 -----------------------------------------
-
-GAME_LENGTHS: Final = tuple(f"game_length_{n}" for n in range(1, MAX_PLAYS + 1))
-FULL_GAME_WAGERS: Final = (
-    "touchdown",
-    "defense",
-    "extra_point",
-    "quick_strike_td",
-    "game_changer",
-    *GAME_LENGTHS,
+from .three_dice_football_field import MAX_PLAYS, NAME, End, Field, GameResult, Kind, Roll, all_rolls
+from .three_dice_football_rules import (
+    FULL_GAME_WAGERS,
+    GAME_LENGTHS,
+    SINGLE_PLAY_WAGERS,
+    WAGER_SECTIONS,
+    WAGER_TITLES,
+    WAGERS,
+    Award,
+    ThreeDiceFootballRules,
+    check_game_length_areas,
+    full_game_award,
+    single_play_award,
 )
-"""§ 661a.3(b), in its order."""
-SINGLE_PLAY_WAGERS: Final = (
-    "trips_td",
-    "penalty",
-    "turnover",
-    "cover_three",
-    "no_gain",
-    "big_play",
-    "over_four_yards",
-    "under_four_yards",
-)
-"""§ 661a.3(d), in its order."""
-WAGERS: Final = FULL_GAME_WAGERS + SINGLE_PLAY_WAGERS
-
-_ROMAN: Final = ("i", "ii", "iii", "iv", "v", "vi")
-WAGER_SECTIONS: Final[Mapping[str, str]] = {
-    "touchdown": "§ 661a.3(b)(1); § 661a.8(a)",
-    "defense": "§ 661a.3(b)(2); § 661a.8(a)",
-    "extra_point": "§ 661a.3(b)(3); § 661a.8(a)",
-    "quick_strike_td": "§ 661a.3(b)(4); § 661a.8(a)",
-    "game_changer": "§ 661a.3(b)(5); § 661a.8(a)",
-    **{w: f"§ 661a.3(b)(6)({_ROMAN[i]}); § 661a.8(a)" for i, w in enumerate(GAME_LENGTHS)},
-    **{w: f"§ 661a.3(d)({i}); § 661a.8(b)" for i, w in enumerate(SINGLE_PLAY_WAGERS, start=1)},
-}
-WAGER_TITLES: Final[Mapping[str, str]] = {
-    "touchdown": "Touchdown Wager",
-    "defense": "Defense Wager",
-    "extra_point": "Extra Point Wager",
-    "quick_strike_td": "Quick Strike TD Wager",
-    "game_changer": "Game Changer Wager",
-    **{w: f"Game Length Wager, {n} play{'s' if n > 1 else ''}" for n, w in enumerate(GAME_LENGTHS, 1)},
-    "trips_td": "Trips TD Wager",
-    "penalty": "Penalty Wager",
-    "turnover": "Turnover Wager",
-    "cover_three": "Cover Three Wager",
-    "no_gain": "No Gain Wager",
-    "big_play": "Big Play Wager",
-    "over_four_yards": "Over Four Yards Wager",
-    "under_four_yards": "Under Four Yards Wager",
-}
-
-# § 661a.8(a)
-TOUCHDOWN_ODDS: Final = Odds(1, 1, "to")
-DEFENSE_ODDS: Final = Odds(4, 5, "to")
-EXTRA_POINT_ONE_ONE: Final = Odds(1, 1, "to")
-EXTRA_POINT_TWO_ONES: Final = Odds(10, 1, "to")
-EXTRA_POINT_TRIPLE_ONES: Final = Odds(50, 1, "to")
-EXTRA_POINT_OTHER_TRIPLE: Final = Odds(10, 1, "to")
-QUICK_STRIKE_ODDS: Final[Mapping[int, Odds]] = {
-    1: Odds(8, 1, "to"),
-    2: Odds(5, 1, "to"),
-    3: Odds(3, 1, "to"),
-    4: Odds(1, 1, "to"),
-}
-GAME_CHANGER_ODDS: Final = Odds(5, 1, "to")
-GAME_LENGTH_ODDS: Final[Mapping[int, Odds]] = {
-    1: Odds(22, 1, "to"),
-    2: Odds(22, 1, "to"),
-    3: Odds(6, 5, "to"),
-    4: Odds(5, 1, "to"),
-    5: Odds(3, 1, "to"),
-    6: Odds(6, 1, "to"),
-}
-# § 661a.8(b)
-SINGLE_PLAY_ODDS: Final[Mapping[str, Odds]] = {
-    "trips_td": Odds(30, 1, "to"),
-    "penalty": Odds(9, 1, "to"),
-    "turnover": Odds(60, 1, "to"),
-    "cover_three": Odds(7, 1, "to"),
-    "no_gain": Odds(5, 1, "to"),
-    "big_play": Odds(4, 1, "to"),
-    "over_four_yards": Odds(1, 1, "to"),
-    "under_four_yards": Odds(1, 1, "to"),
-}
-OVER_FOUR_YARDS_TRIPS_ODDS: Final = Odds(7, 1, "to")
-"""§ 661a.8(b): "Over 4 Yards Wager with Trips TD 7 to 1"."""
-
-
-@dataclass(frozen=True, slots=True)
-class Award:
-    """A wager's result: the odds it is paid at (``None``: it loses) and why."""
-
-    odds: Odds | None
-    why: str
-
-
-def single_play_award(wager: str, roll: Roll) -> Award:
-    """A single play wager on ``roll`` (§ 661a.3(d)).
-
-    "The value of the dice determines the outcome of single play wagers, not the actual yards
-    moved on the field" (§ 661a.6(d)): a gain of 9 on the 3 yard line is a Big Play.
-    """
-    kind, yards = roll.kind, roll.yards
-    odds = SINGLE_PLAY_ODDS[wager]
-    won: str | None = None
-    if wager == "trips_td":  # (d)(1)
-        won = "Trips TD" if kind is Kind.TRIPS_TD else None
-        lost = "no Trips TD"
-    elif wager == "penalty":  # (d)(2)
-        won = KIND_WORDS[kind] if kind in (Kind.PENALTY, Kind.TURNOVER) else None
-        lost = "no penalty or turnover"
-    elif wager == "turnover":  # (d)(3): "A turnover on downs does not qualify"
-        won = "turnover" if kind is Kind.TURNOVER else None
-        lost = "no turnover"
-    elif wager == "cover_three":  # (d)(4)
-        won = KIND_WORDS[kind] if kind in (Kind.TRIPS_TD, Kind.PENALTY, Kind.TURNOVER) else None
-        lost = "a gain or no gain"
-    elif wager == "no_gain":  # (d)(5)
-        won = KIND_WORDS[kind] if kind in (Kind.NO_GAIN, Kind.PENALTY, Kind.TURNOVER) else None
-        lost = "a gain or a Trips TD"
-    elif wager == "big_play":  # (d)(6)
-        if kind is Kind.TRIPS_TD:
-            won = "Trips TD"
-        elif yards >= 7:
-            won = "a gain of 7 yards or more"
-        lost = "a gain under 7 yards, no gain, a penalty or a turnover"
-    elif wager == "over_four_yards":  # (d)(7); § 661a.8(b) "with Trips TD 7 to 1"
-        if kind is Kind.TRIPS_TD:
-            return Award(OVER_FOUR_YARDS_TRIPS_ODDS, "Trips TD")
-        if yards >= 5:
-            won = "a gain of 5 yards or more"
-        lost = "a gain under 5 yards, no gain, a penalty or a turnover"
-    elif wager == "under_four_yards":  # (d)(8): "A Trips TD does not qualify"
-        if kind is Kind.GAIN and yards <= 3:
-            won = "a gain of 3 yards or less"
-        elif kind in (Kind.NO_GAIN, Kind.PENALTY, Kind.TURNOVER):
-            won = KIND_WORDS[kind]
-        lost = "a gain of 4 yards or more or a Trips TD"
-    else:
-        raise ValueError(f"{wager!r} is not a single play wager")
-    return Award(odds, won) if won is not None else Award(None, lost)
-
-
-def extra_point_award(roll: Roll) -> Award:
-    """The extra point roll (§ 661a.3(b)(3), § 661a.8(a))."""
-    ones = roll.ones()
-    if ones == 3:
-        return Award(EXTRA_POINT_TRIPLE_ONES, "a triple of 1s")
-    if roll.triple:  # (b)(3)(ii): "Any triple, other than three 1s"
-        return Award(EXTRA_POINT_OTHER_TRIPLE, "a triple other than 1s")
-    if ones == 2:
-        return Award(EXTRA_POINT_TWO_ONES, "a 1 on two of the dice")
-    if ones == 1:
-        return Award(EXTRA_POINT_ONE_ONE, "a 1 on one of the dice")
-    return Award(None, "no 1 and no triple on the extra point roll")
-
-
-def full_game_award(wager: str, result: GameResult, extra_point: Roll | None = None) -> Award:
-    """A full game wager on the game's ``result`` (§ 661a.3(b)); ``extra_point`` is the extra
-    point roll, needed for an Extra Point Wager when the game was won by a touchdown."""
-    scored = result.end.scored
-    if wager == "touchdown":  # (b)(1)
-        return Award(TOUCHDOWN_ODDS, "touchdown or Trips TD") if scored else Award(None, "no touchdown")
-    if wager == "defense":  # (b)(2)
-        return Award(None, "touchdown or Trips TD") if scored else Award(DEFENSE_ODDS, "no touchdown")
-    if wager == "extra_point":  # (b)(3)
-        if not scored:
-            return Award(None, "no touchdown")
-        if extra_point is None:
-            raise ValueError("an Extra Point Wager after a touchdown needs the extra point roll")
-        return extra_point_award(extra_point)
-    if wager == "quick_strike_td":  # (b)(4): "in 4 downs or fewer"
-        if scored and result.plays in QUICK_STRIKE_ODDS:
-            return Award(QUICK_STRIKE_ODDS[result.plays], f"touchdown on play {result.plays}")
-        return Award(None, "no touchdown in 4 plays")
-    if wager == "game_changer":  # (b)(5)
-        if result.end in (End.TRIPS_TD, End.TURNOVER):
-            return Award(GAME_CHANGER_ODDS, END_WORDS[result.end])
-        return Award(None, "neither a Trips TD nor a turnover")
-    if wager in GAME_LENGTHS:  # (b)(6)
-        n = GAME_LENGTHS.index(wager) + 1
-        if result.plays == n:
-            return Award(GAME_LENGTH_ODDS[n], f"the game lasted {n} play{'s' if n > 1 else ''}")
-        return Award(None, f"the game did not last {n} play{'s' if n > 1 else ''}")
-    raise ValueError(f"{wager!r} is not a full game wager")
-
-
-# --- the Rules Submission --------------------------------------------------------------------
-
-
-def _wager_list(raw: object) -> tuple[str, ...]:
-    """``wagers.offered``: a list of wager names (§ 661a.3(b), (d))."""
-    if not isinstance(raw, (list, tuple)) or not raw or not all(isinstance(w, str) for w in raw):
-        raise OptionError('must be a non-empty list of wager names, such as ["touchdown", "defense"]')
-    for w in raw:
-        if w not in WAGERS:
-            close = difflib.get_close_matches(w, WAGERS, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise OptionError(f"{w!r} is not a wager of § 661a.3{hint}")
-    dup = [w for i, w in enumerate(raw) if w in raw[:i]]
-    if dup:
-        raise OptionError(f"lists {dup[0]!r} twice")
-    return tuple(w for w in WAGERS if w in raw)
-
-
-@dataclass(frozen=True)
-class ThreeDiceFootballRules:
-    """What ch. 661a leaves to the table: the seats and the wagers offered."""
-
-    seats: int = option(
-        "seats",
-        integer(1, MAX_SEATS),
-        MAX_SEATS,
-        section="§ 661a.2(a)",
-        help="player positions at the table, numbered clockwise from 1",
-    )
-    wagers_offered: tuple[str, ...] = option(
-        "wagers.offered",
-        _wager_list,
-        list(WAGERS),
-        section="§ 661a.2(b)(3); § 661a.3",
-        help="the wagers of § 661a.3 the certificate holder offers",
-    )
-
-
-def check_game_length_areas(rules: ThreeDiceFootballRules) -> Iterable[str]:
-    """The layout's game length area is "labeled 1 through 6" (§ 661a.2(b)(6)): all six or none."""
-    offered = [w for w in GAME_LENGTHS if w in rules.wagers_offered]
-    if offered and len(offered) != len(GAME_LENGTHS):
-        missing = ", ".join(w for w in GAME_LENGTHS if w not in offered)
-        yield (
-            f"wagers.offered lists {', '.join(offered)} but not {missing}: the game length area is"
-            ' "labeled 1 through 6" (§ 661a.2(b)(6)); offer all six Game Length Wagers or none'
-        )
-
 
 # --- the state -------------------------------------------------------------------------------
 
@@ -561,13 +160,21 @@ class FootballState:
 
     def waiting_for(self) -> str:
         """What the game waits for, in words."""
+        waiting = self.waiting()
+        return waiting.what if waiting is not None else "nothing: the game is over"
+
+    def waiting(self) -> Waiting | None:
+        """What the game waits for, as data; ``None`` once it is over."""
         if self.phase == "over":
-            return "nothing: the game is over"
+            return None
         if self.quarterback is None:
-            return "a Quarterback: the stickperson offers the dice (§ 661a.4(b), (c))"
+            what = "a Quarterback: the stickperson offers the dice (§ 661a.4(b), (c))"
+            return Waiting(Actor.PLAYER, what, "§ 661a.4(b), (c)")
         if self.phase == "extra_point":
-            return "the extra point roll: an Extra Point Wager was placed (§ 661a.6(f)(1))"
-        return f"the throw of play {self.field.play}, {self.field.announcement()}"
+            what = "the extra point roll: an Extra Point Wager was placed (§ 661a.6(f)(1))"
+            return Waiting(Actor.SHOE, what, "§ 661a.6(f)(1)", self.quarterback)
+        what = f"the throw of play {self.field.play}, {self.field.announcement()}"
+        return Waiting(Actor.SHOE, what, "§ 661a.6", self.quarterback)
 
 
 def dice_next(state: FootballState) -> tuple[Literal["retain", "offer"], int]:
@@ -584,8 +191,9 @@ def dice_next(state: FootballState) -> tuple[Literal["retain", "offer"], int]:
 # --- the game --------------------------------------------------------------------------------
 
 
-class ThreeDiceFootball:
-    """The :class:`~.engine.Game` of ch. 661a."""
+class ThreeDiceFootball(GameBase[ThreeDiceFootballRules, FootballState]):
+    """The :class:`~.engine.Game` of ch. 661a: dice, no cards, no progressive, no device (the
+    defaults)."""
 
     name: Final = NAME
     title: Final = "Three Dice Football"
@@ -623,6 +231,11 @@ class ThreeDiceFootball:
             f"Three Dice Football has no {event.type} event; it takes wager, no_more_bets, decision "
             "(accept_dice, reject_dice, retain_dice), dice and irregularity events"
         )
+
+    def waiting_for(self, state: FootballState) -> tuple[Waiting, ...]:
+        """The Quarterback or the throw (:attr:`Actor.SHOE` stands for the dice); none once over."""
+        waiting = state.waiting()
+        return () if waiting is None else (waiting,)
 
     def settle(self, state: FootballState) -> Settlement:
         result = state.result
@@ -871,3 +484,32 @@ def stakes(state: FootballState) -> Mapping[int, Mapping[str, Cents]]:
     for w in state.full_game + state.single_play:
         out.setdefault(w.seat, {})[w.name] = w.stake
     return out
+
+
+__all__ = [
+    "FULL_GAME_WAGERS",
+    "GAME",
+    "GAME_LENGTHS",
+    "IRREGULARITIES",
+    "MAX_PLAYS",
+    "NAME",
+    "SINGLE_PLAY_WAGERS",
+    "WAGERS",
+    "WAGER_SECTIONS",
+    "WAGER_TITLES",
+    "Award",
+    "End",
+    "Field",
+    "FootballState",
+    "GameResult",
+    "Kind",
+    "Roll",
+    "ThreeDiceFootball",
+    "ThreeDiceFootballRules",
+    "all_rolls",
+    "dice_next",
+    "down_outcomes",
+    "full_game_award",
+    "single_play_award",
+    "stakes",
+]

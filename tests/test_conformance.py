@@ -1,0 +1,184 @@
+"""Every registered game through the same checks (docs/new-game.md): a game added to
+``controller.rules.games.GAMES`` is held to these without a line of its own here.
+
+- its examples: a Rules Submission and at least three round records, each replaying to its
+  ``.settlement.json``;
+- at every step of every example: ``waiting_for`` is empty exactly when ``settle`` succeeds, each
+  item says who acts (an :class:`Actor`), on what, citing a section; ``open_decisions`` only
+  when nothing else is awaited; ``hand_dealt_to`` a hand index;
+- a refused event changes nothing, and an accepted one leaves the state before it as it was;
+- its progressives are those its Rules Submission offers, with the submission's amounts, and a
+  round begins with their meters; its devices are those the submission uses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.rules.engine import Game, IllegalEvent, Round
+from controller.rules.events import Event
+from controller.rules.games import GAMES
+from controller.rules.hooks import Actor, Devices, Progressive, initial_meters
+from controller.rules.options import rules_to_mapping
+from controller.rules.record import Record, load_record
+from controller.rules.submission import parse_submission
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+NAMES = sorted(GAMES)
+
+
+def submission_rules(name: str) -> Any:
+    path = EXAMPLES / name / "rules-submission.toml"
+    return parse_submission(path.read_text("utf-8"), GAMES, str(path)).rules
+
+
+def records(name: str) -> list[tuple[Path, Record]]:
+    paths = sorted(p for p in (EXAMPLES / name).glob("*.json") if not p.name.endswith(".settlement.json"))
+    return [(p, load_record(json.loads(p.read_text("utf-8")), GAMES, str(p))) for p in paths]
+
+
+def steps(record: Record) -> Iterator[tuple[Round[Any, Any], Event | None]]:
+    """The round before each event of the record (with that event), then the round at its end."""
+    rnd = Round.begin(record.game, record.rules, record.meters)
+    for event in record.events:
+        yield rnd, event
+        rnd.apply(event)
+    yield rnd, None
+
+
+def settles(game: Game[Any, Any], state: object) -> bool:
+    try:
+        game.settle(state)
+    except IllegalEvent:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_example_replays_to_its_settlement(name: str) -> None:
+    found = records(name)
+    assert len(found) >= 3, f"examples/{name}: at least three round records"
+    for path, record in found:
+        assert record.game is GAMES[name], path
+        rnd = Round.begin(record.game, record.rules, record.meters)
+        for event in record.events:
+            rnd.apply(event)
+        expected = json.loads(path.with_suffix(".settlement.json").read_text("utf-8"))
+        assert rnd.settle().to_json() == expected, path
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_waiting_for_is_empty_exactly_when_the_round_settles(name: str) -> None:
+    for path, record in records(name):
+        saw_waiting = False
+        for rnd, _event in steps(record):
+            waiting = rnd.waiting_for()
+            assert isinstance(waiting, tuple), path
+            assert (not waiting) == settles(rnd.game, rnd.state), (path, len(rnd.events), waiting)
+            saw_waiting = saw_waiting or bool(waiting)
+            for item in waiting:
+                assert isinstance(item.who, Actor) and item.what.strip(), (path, item)
+                assert item.section.startswith("§"), (path, item)
+                assert item.seat is None or item.seat >= 1, (path, item)
+                assert str(item) == item.what and item.to_json()["who"] == str(item.who)
+            if rnd.open_decisions():
+                # Decisions left open are those of a round that could be settled (§ 659a.11(d)).
+                assert not waiting, (path, waiting)
+        assert saw_waiting, f"{path}: a round waits for something before it is complete"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_new_round_waits_for_the_wagers_and_the_dealer(name: str) -> None:
+    rnd = Round.begin(
+        GAMES[name], submission_rules(name), initial_meters(GAMES[name].progressives(submission_rules(name)))
+    )
+    waiting = rnd.waiting_for()
+    assert waiting, "a round with no wager cannot be settled"
+    assert waiting[0].who in (Actor.DEALER, Actor.PLAYER), waiting
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_refused_event_changes_nothing_and_an_accepted_one_keeps_the_state_before(name: str) -> None:
+    game = GAMES[name]
+    # No table has 99 seats, and no text a spilled drink: every game refuses both, at every step.
+    strangers = (
+        Event("wager", seat=99, wager="ante", amount=100),
+        Event("irregularity", kind="spilled_drink"),
+    )
+    for path, record in records(name):
+        for rnd, event in steps(record):
+            before, shown, count = rnd.state, repr(rnd.state), len(rnd.events)
+            for stranger in strangers:
+                with pytest.raises(IllegalEvent):
+                    rnd.apply(stranger)
+                assert rnd.state is before and repr(rnd.state) == shown and len(rnd.events) == count, path
+            if event is not None:
+                after = game.apply(before, event)
+                assert repr(before) == shown and after is not before, (path, event)
+            hands = [game.hand_dealt_to(rnd.state, seat) for seat in range(1, 8)]
+            assert all(isinstance(h, int) and h >= 0 for h in hands), (path, hands)
+
+
+def offered_groups(rules: object) -> dict[str, dict[str, object]]:
+    """The option groups of a Rules Submission that are offered and carry a meter (a reset amount)."""
+    groups: dict[str, dict[str, object]] = {}
+    for key, value in rules_to_mapping(rules).items():
+        group, _, option = key.rpartition(".")
+        if group:
+            groups.setdefault(group, {})[option] = value
+    return {g: opts for g, opts in groups.items() if opts.get("offered") is True and "reset" in opts}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_declared_progressives_are_those_the_rules_submission_offers(name: str) -> None:
+    game = GAMES[name]
+    rules = submission_rules(name)
+    declared = game.progressives(rules)
+    assert all(isinstance(p, Progressive) for p in declared)
+    groups = offered_groups(rules)
+    assert sorted(p.name for p in declared) == sorted(groups)
+    mapping = rules_to_mapping(rules)
+    for p in declared:
+        assert p.section.startswith("§") and p.title
+        assert mapping[f"{p.name}.reset"] == _money(p.reset)
+        # The initial amount is the submission's, or the reset amount where the text gives none.
+        assert mapping.get(f"{p.name}.initial", mapping[f"{p.name}.reset"]) == _money(p.initial)
+        assert p.rate_of_progression == _none(mapping.get(f"{p.name}.rate_of_progression"))
+        if p.sensor:
+            assert p.wager is not None and mapping[f"{p.name}.wager"] == _money(p.wager)
+    # A round begins with every declared meter, and the game takes them.
+    meters = initial_meters(declared)
+    rnd = Round.begin(game, rules, meters)
+    assert set(meters) == {p.name for p in declared}
+    assert settles(game, rnd.state) is False  # the meters alone settle nothing
+
+
+def _money(cents: int | None) -> str:
+    from controller.rules.money import format_money
+
+    assert cents is not None
+    return format_money(cents)
+
+
+def _none(value: object) -> object:
+    return None if value in (None, "", "none") else value
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_declared_devices_follow_the_rules_submission(name: str) -> None:
+    game = GAMES[name]
+    rules = submission_rules(name)
+    devices = game.devices(rules)
+    assert isinstance(devices, Devices)
+    assert set(devices.names) <= {"shoe", "shuffler", "reader"}
+    assert not devices.names or devices.section.startswith("§")
+    mapping = rules_to_mapping(rules)
+    if "dealing" in mapping:
+        assert devices.shoe == (mapping["dealing"] == "automated shoe")
+    if "shuffler" in mapping:
+        assert devices.shuffler == (mapping["shuffler"] == "automated")
