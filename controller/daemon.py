@@ -147,8 +147,11 @@ class Daemon:
         await service.ensure_round()
 
         current = journal.state.current
+        sensed = game_hooks.sensed_progressive(self.submission)
         accepted = (
-            [] if current is None else [w.seat for w in current.wagers() if w.wager == game_hooks.PROGRESSIVE]
+            []
+            if current is None or sensed is None
+            else [w.seat for w in current.wagers() if w.wager == sensed.name]
         )
         self.bridge = bridge = HardwareBridge(service, self._publish)
         service.gpio = ProgressiveTableGameSystem(

@@ -52,6 +52,7 @@ def table_status(
             "events": len(current.events),
             "meters": {k: format_money(v) for k, v in current.meters.items()},
             "waiting_for": game_hooks.waiting_for(current),
+            "waiting": [w.to_json() for w in game_hooks.waiting(current)],
         }
     out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
     out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
