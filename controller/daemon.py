@@ -49,6 +49,7 @@ from .frame_pump import FRAMES_TOPIC, FramePumps
 from .journal import Journal, JournalError, read_boot_id
 from .journal.records import ConfigLoaded, Started
 from .journal.state import TableState
+from .link.table_link import TableLink
 from .rules.engine import Game
 from .rules.games import GAMES
 from .rules.money import Cents
@@ -125,6 +126,8 @@ class Daemon:
         self.bridge: HardwareBridge | None = None
         self.api: ApiServer | None = None
         self.devices: dict[str, SerialDevice] = {}
+        #: The progressive link to the central meter (``[progressive_link]``), if enabled.
+        self.link: TableLink | None = None
         self.frame_pumps: FramePumps | None = None
         self._watchdog: asyncio.Task[None] | None = None
 
@@ -137,7 +140,13 @@ class Daemon:
         self.service = service = TableService(
             journal, self.submission, self.refusals, publish=self._publish, status=self.snapshot
         )
-        await journal.append(Started(__version__, read_boot_id()), source="daemon")
+        link = self.config.progressive_link
+        if link is not None and link.enabled:
+            self.link = TableLink(link, service, TableLink.plan_of(link, service))
+        # The table declares its progressives to the meter each time it loads its Rules
+        # Submission (docs/progressive-link.md, "Declaration").
+        declaration = [] if self.link is None else [self.link.plan.declaration()]
+        await journal.append(Started(__version__, read_boot_id()), source="daemon", outbox=declaration)
         if self.config_path is not None:
             digest = await asyncio.to_thread(_sha256, self.config_path)
             await journal.append(
@@ -177,6 +186,8 @@ class Daemon:
             lambda: self.api is not None and self.api.has_subscribers(FRAMES_TOPIC),
         )
         self.frame_pumps.start()
+        if self.link is not None:
+            self.link.start()
         self.api = api_server_from_config(self.config.api, TableApi(service, self.devices, self.snapshot))
         await self.api.start()
         self._watchdog = self.notifier.start_watchdog(self.healthy)
@@ -202,6 +213,7 @@ class Daemon:
             self._stop_devices,
             self._stop_bridge,
             self._stop_watchdog,
+            self._stop_link,
             self._release_pins,
             self._close_journal,
         ):
@@ -244,6 +256,11 @@ class Daemon:
             watchdog, self._watchdog = self._watchdog, None
             watchdog.cancel()
             await asyncio.gather(watchdog, return_exceptions=True)
+
+    async def _stop_link(self) -> None:
+        if self.link is not None:
+            link, self.link = self.link, None
+            await link.stop()
 
     async def _release_pins(self) -> None:
         if self.service is not None and self.service.gpio is not None:
@@ -290,7 +307,8 @@ class Daemon:
 
     def snapshot(self) -> dict[str, Any]:
         """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds."""
-        return table_status(self.config, self.game.name, self.state, self.devices, self.gpio)
+        link = None if self.link is None else self.link.to_json()
+        return table_status(self.config, self.game.name, self.state, self.devices, self.gpio, link)
 
     def _publish(self, topic: str, data: Mapping[str, Any]) -> None:
         if self.api is not None:

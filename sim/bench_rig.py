@@ -133,6 +133,10 @@ class BenchRig:
     _owned: bool = False
     game: str = CARIBBEAN_STUD
     reader: HoleCardReaderSimulator | None = None
+    table_id: str = TABLE_ID
+    """The table's id (``[table] id`` and the Rules Submission's ``table``)."""
+    extra_config: str = ""
+    """More of the daemon's configuration (a ``[progressive_link]`` section)."""
 
     @property
     def path(self) -> Path:
@@ -165,9 +169,11 @@ class BenchRig:
             if needs_reader(self.game):
                 self.reader = HoleCardReaderSimulator(self.path / "dev" / "reader")
                 await self.reader.start()
+        submission = submission.replace(f'table = "{TABLE_ID}"', f'table = "{self.table_id}"')
         (self.path / "rules-submission.toml").write_text(submission, encoding="utf-8")
         reader = self.reader.path if self.reader is not None else None
         text = config_text(self.path, self.shoe.path, self.shuffler.path, reader)
+        text = text.replace(f'id = "{TABLE_ID}"', f'id = "{self.table_id}"') + self.extra_config
         self.config_path.write_text(text, "utf-8")
         await self.start_daemon()
         return self

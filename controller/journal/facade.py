@@ -213,6 +213,12 @@ class Journal:
         self._check_open()
         return await asyncio.to_thread(self._reader.pending, limit)
 
+    async def outbox_after(self, after_seq: int, limit: int = 100) -> list[OutboxEntry]:
+        """Messages after ``after_seq``, sent or not, oldest first: what the link sends again
+        after the meter's acknowledgement (docs/progressive-link.md, "Exactly once")."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.outbox, after_seq, limit)
+
     async def mark_sent(self, ids: Iterable[str]) -> int:
         """Mark messages sent (the broker acknowledged them); returns how many were not already.
         An id not in the outbox is a ``ValueError`` and marks nothing."""

@@ -104,9 +104,13 @@ class JournalReader:
                 (limit,),
             )
 
-    def outbox(self, after_seq: int = 0) -> list[OutboxEntry]:
-        """Every message after ``after_seq``, sent or not."""
+    def outbox(self, after_seq: int = 0, limit: int | None = None) -> list[OutboxEntry]:
+        """Every message after ``after_seq``, sent or not (at most ``limit``)."""
         with self._lock:
             return outbox_entries(
-                self._conn, self.path, self.table_id, "WHERE o.seq > ? ORDER BY o.seq", (after_seq,)
+                self._conn,
+                self.path,
+                self.table_id,
+                "WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
+                (after_seq, -1 if limit is None else limit),
             )

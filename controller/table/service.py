@@ -20,8 +20,9 @@ from typing import Any, Final
 from hw.gpio import ProgressiveTableGameSystem
 
 from ..journal import Journal, JournalError, Refused
+from ..journal.outbox import Outbound
 from ..journal.records import PAYOUT_VERIFIED, ROUND_SETTLED, BeginRound, Entry, JournalRecord, SettleRound
-from ..journal.state import TableState
+from ..journal.state import OpenRound, TableState
 from ..rules.engine import Game
 from ..rules.events import Event
 from ..rules.submission import Submission
@@ -64,6 +65,9 @@ class TableService:
         self.healthy = True
         self._publish = publish
         self._status = status
+        #: The progressive link's messages at the lock-out (``controller.link``), if linked:
+        #: committed in the same journal append as the ``no_more_bets`` (§ 639a.2(c)(2)).
+        self.contributions: Callable[[OpenRound], list[Outbound]] | None = None
 
     @property
     def state(self) -> TableState:
@@ -133,8 +137,12 @@ class TableService:
         :class:`Refused` if the rules refuse it (it is journaled as refused and reported).
         """
         async with self.round_lock:
+            outbox: list[Outbound] = []
+            current = self.state.current
+            if event.type == "no_more_bets" and self.contributions is not None and current is not None:
+                outbox = self.contributions(current)
             try:
-                appended = await self.journal.append(event, source=source, actor=actor)
+                appended = await self.journal.append(event, source=source, actor=actor, outbox=outbox)
             except Refused as exc:
                 self.report_refusal(exc.record, str(exc))
                 raise

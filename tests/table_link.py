@@ -1,0 +1,73 @@
+"""The table's daemon on a real link for the tests: the bench rig's daemon with a
+``[progressive_link]`` to a real Mosquitto (the shipped configuration) and the central meter."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from controller.api_client import ApiClient
+from sim.bench_rig import BenchRig
+
+from .link_table import LINK, PROGRESSIVE
+from .meter_link import Link, running_link
+from .mosquitto import Broker, Pki
+
+#: Seat 1 folds a losing hand against a dealer who qualifies (the cards keyed by the dealer).
+SEAT_1 = "2c 7d 9s Jh 4c"
+DEALER = "As Ks 9d 6c 4h"
+
+
+def link_section(root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30) -> str:
+    """The daemon's ``[progressive_link]`` for ``table`` (its certificate, user and password)."""
+    password = root / f"{table}-broker-password"
+    password.write_text(pki.passwords[table] + "\n")
+    password.chmod(0o600)
+    return f"""
+[progressive_link]
+host = "{broker.host}"
+port = {broker.port}
+site = "site-a"
+link = "{LINK}"
+ca_file = "{pki.ca_file}"
+cert_file = "{pki.cert(table)}"
+key_file = "{pki.key(table)}"
+username = "{table}"
+password_file = "{password}"
+timeout_seconds = {timeout}
+progressives = {{ progressive = "{PROGRESSIVE}" }}
+"""
+
+
+def linked_rig(root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30) -> BenchRig:
+    """A bench rig (not yet entered) whose daemon is table ``table`` on the link."""
+    directory = root / table
+    directory.mkdir(parents=True, exist_ok=True)
+    return BenchRig(
+        directory=directory, table_id=table, extra_config=link_section(root, pki, broker, table, timeout)
+    )
+
+
+async def api_round(api: ApiClient, progressive: bool = True) -> None:
+    """One Caribbean Stud round keyed through the API: seat 1's ante (and a Progressive Payout
+    Wager of 1.00), "no more bets", the cards, seat 1 folds: settled, the next round begun."""
+    await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+    if progressive:
+        await api.submit_event({"type": "wager", "seat": 1, "wager": "progressive", "amount": "1.00"})
+    await api.submit_event({"type": "no_more_bets"})
+    await api.submit_event({"type": "cards", "to": "1", "cards": SEAT_1})
+    await api.submit_event({"type": "cards", "to": "dealer", "cards": DEALER})
+    await api.submit_event({"type": "decision", "seat": 1, "action": "fold"})
+
+
+@contextlib.asynccontextmanager
+async def linked_table(
+    root: Path, pki: Pki, table: str, timeout: int = 30
+) -> AsyncIterator[tuple[Link, BenchRig]]:
+    """The broker and the meter (``running_link``), and table ``table``'s daemon on them."""
+    async with (
+        running_link(root, pki, {table: "site-a"}) as link,
+        linked_rig(root, pki, link.broker, table, timeout) as rig,
+    ):
+        yield link, rig
