@@ -21,9 +21,9 @@ from sim.bench_rig import BenchRig
 from wire import Award, Share, Topics, encode
 
 from .link_table import LINK, PARAMS, PROGRESSIVE
-from .meter_link import Link
+from .meter_link import Link, running_link
 from .mosquitto import USERS, Pki
-from .table_link import api_round, linked_table
+from .table_link import api_round, linked_rig, linked_table
 from .test_meter_link import contributions_in_store
 
 pytestmark = pytest.mark.asyncio
@@ -215,3 +215,118 @@ async def test_a_forged_award_on_a_wrong_topic_changes_nothing(tmp_path: Path, p
         assert publisher.state.forged >= 3
         assert daemon.state.last_seq == before
         assert json.dumps(daemon.snapshot()["link"]["amounts"]) == json.dumps({PROGRESSIVE: "10000.00"})
+
+
+ROYAL = "As Ks Qs Js Ts"
+NO_QUALIFY = "2c 7d 9h 4c 3d"
+
+
+async def royal_until_decision(api: ApiClient) -> None:
+    """Seat 1's ante and Progressive Payout Wager, "no more bets", a royal flush dealt."""
+    await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+    await api.submit_event({"type": "wager", "seat": 1, "wager": "progressive", "amount": "1.00"})
+    await api.submit_event({"type": "no_more_bets"})
+    await api.submit_event({"type": "cards", "to": "1", "cards": ROYAL})
+    await api.submit_event({"type": "cards", "to": "dealer", "cards": NO_QUALIFY})
+
+
+async def settled_progressive(api: ApiClient, round_id: str) -> dict[str, object]:
+    rounds = (await api.list_rounds(5))["rounds"]
+    summary = next(r for r in rounds if r["round"] == round_id)
+    assert summary["status"] == "settled", summary
+    line: dict[str, object] = summary["settlement"]["seats"]["1"]["progressive"]
+    return line
+
+
+def money_text(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+async def test_a_hit_is_pending_until_the_award_and_settles_from_it(tmp_path: Path, pki: Pki) -> None:
+    """A royal flush while the meter is away: the claim is journaled with the decision, the round
+    shows PENDING and waits; the meter back, its award settles the round at the meter as it
+    stood (§ 639a.12(d)(4)), flagged for the floorperson and not paid from the inventory; the
+    round replays from the journal to the same settlement."""
+    async with linked_table(tmp_path, pki, "t1") as (link, rig):
+        daemon = daemon_of(rig)
+        async with await ApiClient.connect(rig.socket) as api:
+            for _ in range(3):
+                await api_round(api)
+            await until(lambda: daemon.state.devices.get(PROGRESSIVE_LINK) is not None, 10, "the link up")
+            round_id = daemon.round_id
+            assert round_id is not None
+            await royal_until_decision(api)
+            await link.stop_meter()
+            await until(lambda: daemon.state.progressive_link_down is not None, 10, "the link down")
+            await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
+            await until(lambda: bool(daemon.snapshot()["link"]["pending"]), 5, "PENDING")
+            status = await api.status()
+            assert status["round"]["id"] == round_id  # the round waits for the meter
+            assert [w["who"] for w in status["round"]["waiting"]] == ["meter"]
+            (pending,) = status["link"]["pending"]
+            assert pending["status"] == "PENDING" and pending["seat"] == 1
+            assert pending["award"] == {"share": "100"}
+            await asyncio.sleep(1.0)
+            assert daemon.round_id == round_id  # still pending without the meter
+            await link.start_meter()
+            await until(lambda: daemon.round_id != round_id, 15, "the award settling the round")
+            meter = PARAMS.initial + int(Fraction(4 * 100) * PARAMS.rate / 100)
+            line = await settled_progressive(api, round_id)
+            # The player is paid the meter; the net is that less the 1.00 wager (collected).
+            assert line["result"] == "win" and line["net"] == f"+{money_text(meter - 100)}"
+            flags = line["flags"]
+            assert isinstance(flags, list) and "not_paid_from_inventory" in flags
+            assert daemon.journal is not None
+            recalled = await daemon.journal.recall(round_id)
+            assert recalled.consistent and recalled.replayed is not None
+            meter_events = [r for r in recalled.records if r.body.get("type") == "meter"]
+            assert [(r.source, r.body["amount"]) for r in meter_events] == [("link", money_text(meter))]
+            assert meter_amount(link) == PARAMS.reset
+            await until(
+                lambda: daemon.snapshot()["link"]["amounts"].get(PROGRESSIVE) == money_text(PARAMS.reset),
+                10,
+                "the reset meter on the table's API",
+            )
+
+
+async def test_two_tables_claim_100_percent_within_milliseconds(tmp_path: Path, pki: Pki) -> None:
+    """Two daemons' royal flushes claimed at once: the meter pays one the meter and the next the
+    reset amount, in the order it received them; both tables' settlements and the meter agree."""
+    tables = {"t1": "site-a", "t2": "site-a"}
+    async with (
+        running_link(tmp_path, pki, tables) as link,
+        linked_rig(tmp_path, pki, link.broker, "t1") as r1,
+        linked_rig(tmp_path, pki, link.broker, "t2") as r2,
+    ):
+        d1, d2 = daemon_of(r1), daemon_of(r2)
+        async with await ApiClient.connect(r1.socket) as a1, await ApiClient.connect(r2.socket) as a2:
+            for _ in range(5):
+                await api_round(a1)
+                await api_round(a2)
+            ids = (d1.round_id, d2.round_id)
+            await royal_until_decision(a1)
+            await royal_until_decision(a2)
+            # 5 rounds at each table and the two royal rounds: 12 wagers of 1.00.
+            meter = PARAMS.initial + int(Fraction(12 * 100) * PARAMS.rate / 100)
+            for d in (d1, d2):
+                last = max(contribution_seqs(Path(str(d.config.journal.path))))
+                await until(
+                    lambda d=d, last=last: d.link is not None and d.link.publisher.state.applied_seq >= last,
+                    10,
+                    "the contributions",
+                )
+            assert meter_amount(link) == meter
+            await asyncio.gather(
+                a1.submit_event({"type": "decision", "seat": 1, "action": "bet"}),
+                a2.submit_event({"type": "decision", "seat": 1, "action": "bet"}),
+            )
+            await until(lambda: d1.round_id != ids[0] and d2.round_id != ids[1], 15, "both awards")
+            lines = [await settled_progressive(a, i) for a, i in ((a1, ids[0]), (a2, ids[1]))]
+            nets = sorted(str(line["net"]) for line in lines)
+            # Paid the meter, then the reset amount; each net of its 1.00 wager.
+            assert nets == sorted([f"+{money_text(meter - 100)}", f"+{money_text(PARAMS.reset - 100)}"])
+            assert d1.link is not None and d2.link is not None
+            awards = [*d1.link.publisher.state.awards.values(), *d2.link.publisher.state.awards.values()]
+            first, second = sorted(awards, key=lambda a: a.award_seq)
+            assert (first.paid, second.paid) == (meter, PARAMS.reset)
+            assert meter_amount(link) == PARAMS.reset

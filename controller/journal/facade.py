@@ -219,6 +219,11 @@ class Journal:
         self._check_open()
         return await asyncio.to_thread(self._reader.outbox, after_seq, limit)
 
+    async def outbox_of_round(self, round_id: str, kind: str) -> list[OutboxEntry]:
+        """The messages of ``kind`` (``"hit"``) committed with round ``round_id``'s records."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.outbox_of_round, round_id, kind)
+
     async def mark_sent(self, ids: Iterable[str]) -> int:
         """Mark messages sent (the broker acknowledged them); returns how many were not already.
         An id not in the outbox is a ``ValueError`` and marks nothing."""

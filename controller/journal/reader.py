@@ -104,6 +104,17 @@ class JournalReader:
                 (limit,),
             )
 
+    def outbox_of_round(self, round_id: str, kind: str) -> list[OutboxEntry]:
+        """The messages of ``kind`` committed with a record of round ``round_id``, in order."""
+        with self._lock:
+            return outbox_entries(
+                self._conn,
+                self.path,
+                self.table_id,
+                "WHERE e.round_id = ? AND o.kind = ? ORDER BY o.seq",
+                (round_id, kind),
+            )
+
     def outbox(self, after_seq: int = 0, limit: int | None = None) -> list[OutboxEntry]:
         """Every message after ``after_seq``, sent or not (at most ``limit``)."""
         with self._lock:

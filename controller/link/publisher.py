@@ -227,6 +227,10 @@ class LinkPublisher:
             if seq <= applied and seq not in state.awards and seq not in state.refusals
         ]
 
+    def remember_hits(self, entries: list[OutboxEntry]) -> None:
+        """Hits journaled before this run (or not yet sent by it), to send again until awarded."""
+        self._hits.update((e.seq, e) for e in entries if e.kind == Hit.kind)
+
     def queue_depth(self) -> int:
         """Messages the meter has not acknowledged (as far as this run has seen the outbox)."""
         return max(0, self.last_outbox_seq - self.state.applied_seq)

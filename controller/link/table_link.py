@@ -15,12 +15,17 @@ import contextlib
 import logging
 from typing import Final
 
+from wire import Award
+
 from ..config import ProgressiveLinkSection
 from ..journal import JournalError
+from ..journal.outbox import Outbound, OutboxEntry
 from ..journal.records import DeviceOffline, DeviceOnline
-from ..journal.state import PROGRESSIVE_LINK, DeviceStatus
+from ..journal.state import PROGRESSIVE_LINK, DeviceStatus, OpenRound
+from ..rules.events import Event
 from ..table import game_hooks
 from ..table.service import TableService
+from .hits import claims_after, meter_events, waits_for_meter
 from .outbound import LinkPlan
 from .publisher import LinkPublisher
 
@@ -42,14 +47,63 @@ class TableLink:
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
+        #: The hit claims of the round waiting for the meter (loaded from the journal's outbox).
+        self._claims: dict[str, list[OutboxEntry]] = {}
+        service.link = self
+
+    # -- what the table service asks (LinkHooks) --
+
+    @property
+    def linked(self) -> frozenset[str]:
+        return frozenset(self.plan.meter_ids)
+
+    def outbox_for(self, current: OpenRound, event: Event) -> list[Outbound]:
+        if event.type == "no_more_bets":
+            return self.plan.contributions(current)
+        return claims_after(current, event, self.plan.meter_ids)
+
+    def meter_events(self, current: OpenRound) -> list[Event] | None:
+        if not waits_for_meter(current):
+            return []
+        state = self.publisher.state
+        amounts = {
+            meter_id: state.amounts[meter_id].amount if meter_id in state.amounts else params.reset
+            for meter_id, params in self.plan.parameters.items()
+        }
+        return meter_events(current, self.plan.meter_ids, self.awards_of(current.round_id), amounts)
+
+    def awards_of(self, round_id: str) -> dict[str, Award] | None:
+        """The first award of each meter among the round's claims; ``None`` while one is pending
+        (or the claims are not yet loaded)."""
+        claims = self._claims.get(round_id)
+        if claims is None:
+            return None
+        awards = self.publisher.state.awards
+        if any(c.seq not in awards for c in claims):
+            return None
+        out: dict[str, Award] = {}
+        for award in sorted((awards[c.seq] for c in claims), key=lambda a: a.award_seq):
+            out.setdefault(award.progressive, award)
+        return out
+
+    def pending(self) -> list[dict[str, object]]:
+        """The current round's hits claimed and not yet awarded: PENDING at the table."""
+        current = self.service.state.current
+        if current is None:
+            return []
+        awards = self.publisher.state.awards
+        return [
+            {**dict(c.payload), "seq": c.seq, "status": "PENDING"}
+            for c in self._claims.get(current.round_id, [])
+            if c.seq not in awards
+        ]
 
     @classmethod
     def plan_of(cls, link: ProgressiveLinkSection, service: TableService) -> LinkPlan:
         return LinkPlan.of(game_hooks.progressives(service.submission), link)
 
     def start(self) -> None:
-        """Contributions go out at the lock-out from now on; the publisher and watch run."""
-        self.service.contributions = self.plan.contributions
+        """The publisher and the watch run."""
         self._tasks = [
             asyncio.create_task(self.publisher.run(self._stop), name="link-publisher"),
             asyncio.create_task(self._watch(), name="link-watch"),
@@ -72,6 +126,7 @@ class TableLink:
             self._wake.clear()
             try:
                 await self.check()
+                await self.complete_round()
             except JournalError:
                 return  # the service has locked the table and the watchdog stops
             except Exception:
@@ -90,6 +145,18 @@ class TableLink:
             back = DeviceOnline(PROGRESSIVE_LINK, "the meter is heard")
             await self.service.journal_entry(back, "link", None)
 
+    async def complete_round(self) -> None:
+        """A round waiting for the meter: load its claims (sent again until awarded), and settle
+        it once every claim's award has come."""
+        current = self.service.state.current
+        if current is None or not waits_for_meter(current):
+            return
+        claims = await self.service.journal.outbox_of_round(current.round_id, "hit")
+        self._claims = {current.round_id: claims}
+        self.publisher.remember_hits(claims)
+        if self.meter_events(current) is not None:
+            await self.service.complete_from_link()
+
     def to_json(self) -> dict[str, object]:
         """The link for the API's status and ``tablectl link``."""
         out = self.publisher.state.to_json(self.publisher.queue_depth())
@@ -99,6 +166,7 @@ class TableLink:
         out["port"] = self.link.port
         out["progressives"] = dict(self.plan.meter_ids)
         out["journaled_down"] = self.service.state.progressive_link_down
+        out["pending"] = self.pending()
         return out
 
 

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from hw.gpio import ProgressiveTableGameSystem
 
@@ -38,6 +38,21 @@ Publish = Callable[[str, Mapping[str, Any]], None]
 #: The records after which the won lamps and the floorperson light may change (besides an
 #: accepted ``no_more_bets`` event): see :func:`.lamps.payout_lamps`.
 _LAMP_KINDS: Final = frozenset({ROUND_SETTLED, PAYOUT_VERIFIED})
+
+
+class LinkHooks(Protocol):
+    """What the table service asks of the progressive link (``controller.link.TableLink``)."""
+
+    @property
+    def linked(self) -> frozenset[str]:
+        """The progressive wagers whose meter the central meter holds."""
+
+    def outbox_for(self, current: OpenRound, event: Event) -> list[Outbound]:
+        """The link's messages ``event`` causes (contributions at the lock-out, hit claims)."""
+
+    def meter_events(self, current: OpenRound) -> list[Event] | None:
+        """The ``meter`` events that complete ``current`` from the meter's word; empty when it
+        needs none, ``None`` while a hit's award is pending."""
 
 
 class TableService:
@@ -65,9 +80,8 @@ class TableService:
         self.healthy = True
         self._publish = publish
         self._status = status
-        #: The progressive link's messages at the lock-out (``controller.link``), if linked:
-        #: committed in the same journal append as the ``no_more_bets`` (§ 639a.2(c)(2)).
-        self.contributions: Callable[[OpenRound], list[Outbound]] | None = None
+        #: The progressive link (``controller.link``), if the table is linked to a central meter.
+        self.link: LinkHooks | None = None
 
     @property
     def state(self) -> TableState:
@@ -87,6 +101,10 @@ class TableService:
         """Begin a round if none is open, with the meters it begins with (§ 639a.12(d)(3))."""
         if self.state.current is None:
             meters = game_hooks.opening_meters(self.submission, self.state)
+            if self.link is not None:
+                # The central meter holds a linked progressive's meter: the round takes it from
+                # the meter's award (or last amount) when it needs it (§ 639a.12(d)(4)).
+                meters = {k: v for k, v in meters.items() if k not in self.link.linked}
             record = await self.journal_entry(
                 BeginRound(self.game.name, self.submission.rules, meters), "daemon", None
             )
@@ -97,8 +115,22 @@ class TableService:
         """Settle the round as soon as it is complete, unless players may still decide something
         (Asia Poker's surrender, § 659a.11(d)): then the dealer settles (``settle_round``)."""
         current = self.state.current
+        if current is not None and self.link is not None:
+            for event in self.link.meter_events(current) or ():
+                try:
+                    appended = await self.journal.append(event, source="link")
+                except Refused as exc:
+                    self.report_refusal(exc.record, str(exc))
+                    return
+                self.publish_record(appended.record)
+            current = self.state.current
         if current is not None and game_hooks.settles_itself(current):
             await self.settle("daemon", None)
+
+    async def complete_from_link(self) -> None:
+        """The meter's word came (an award, an amount): settle a round that waited for it."""
+        async with self.round_lock:
+            await self.settle_if_complete()
 
     async def settle(self, source: str, actor: str | None) -> JournalRecord | None:
         """Journal the settlement, begin the next round and unlock the wagering devices."""
@@ -137,10 +169,10 @@ class TableService:
         :class:`Refused` if the rules refuse it (it is journaled as refused and reported).
         """
         async with self.round_lock:
-            outbox: list[Outbound] = []
             current = self.state.current
-            if event.type == "no_more_bets" and self.contributions is not None and current is not None:
-                outbox = self.contributions(current)
+            # The link's messages this event causes, committed with it (the lock-out's
+            # contributions, a hit's claim): docs/progressive-link.md, "Exactly once".
+            outbox = [] if self.link is None or current is None else self.link.outbox_for(current, event)
             try:
                 appended = await self.journal.append(event, source=source, actor=actor, outbox=outbox)
             except Refused as exc:
