@@ -17,10 +17,11 @@ import pytest
 from controller.api_client import ApiClient
 from controller.daemon import Daemon
 from controller.journal.state import PROGRESSIVE_LINK
+from meter.config import load
 from sim.bench_rig import BenchRig
-from wire import Award, Share, Topics, encode
+from wire import Award, Parameters, Share, Topics, encode
 
-from .link_table import LINK, PARAMS, PROGRESSIVE
+from .link_table import LINK, PARAMS, PROGRESSIVE, meter_config
 from .meter_link import Link, running_link
 from .mosquitto import USERS, Pki
 from .table_link import api_round, linked_rig, linked_table
@@ -330,3 +331,30 @@ async def test_two_tables_claim_100_percent_within_milliseconds(tmp_path: Path, 
             first, second = sorted(awards, key=lambda a: a.award_seq)
             assert (first.paid, second.paid) == (meter, PARAMS.reset)
             assert meter_amount(link) == PARAMS.reset
+
+
+async def test_a_declaration_the_meter_refuses_is_journaled_and_shown(tmp_path: Path, pki: Pki) -> None:
+    """The meter's link configuration says 15%, the table's Rules Submission 18%: the meter
+    refuses the declaration naming the field; the table journals it, shows it, and does not
+    recognize progressive wagers (nothing of them would be applied)."""
+    async with running_link(tmp_path, pki, {"t4": "site-a"}, meter=False) as link:
+        other = Parameters(PARAMS.initial, PARAMS.reset, Fraction(15))
+        link.config_path = meter_config(
+            tmp_path / "meter", link.broker, pki, {"t4": "site-a"}, {PROGRESSIVE: other}
+        )
+        link.config = load(link.config_path)
+        await link.start_meter()
+        async with linked_rig(tmp_path, pki, link.broker, "t4") as rig:
+            daemon = daemon_of(rig)
+            await until(lambda: daemon.state.progressive_link_down is not None, 10, "the refusal journaled")
+            down = daemon.state.progressive_link_down
+            assert down is not None and "rate_of_progression" in down and "15%" in down
+            status = daemon.snapshot()["link"]
+            assert status["verdict"]["accepted"] is False
+            assert status["verdict"]["field"] == f"payload.progressives.{PROGRESSIVE}.rate_of_progression"
+            async with await ApiClient.connect(rig.socket) as api:
+                await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+                with pytest.raises(Exception, match="progressive link is down"):
+                    await api.submit_event(
+                        {"type": "wager", "seat": 1, "wager": "progressive", "amount": "1.00"}
+                    )
