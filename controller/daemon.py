@@ -44,11 +44,12 @@ from hw.shuffler import Shuffler
 
 from . import __version__, sd_notify
 from .api import ApiServer, ApiStartError, api_server_from_config
-from .config import DEFAULT_PATH, Config, load_config
+from .config import DEFAULT_PATH, Config, ConfigError, load_config
 from .frame_pump import FRAMES_TOPIC, FramePumps
 from .journal import Journal, JournalError, read_boot_id
 from .journal.records import ConfigLoaded, Started
 from .journal.state import TableState
+from .link.outbound import LinkPlan, LinkPlanError
 from .link.table_link import TableLink
 from .rules.engine import Game
 from .rules.games import GAMES
@@ -338,7 +339,14 @@ def build_parser() -> argparse.ArgumentParser:
 def prepare(path: Path) -> tuple[Config, Submission]:
     """The configuration and the Rules Submission, or :class:`RulesError` with every problem."""
     config = load_config(path)
-    return config, load_submission(config)
+    submission = load_submission(config)
+    link = config.progressive_link
+    if link is not None and link.enabled:
+        try:
+            LinkPlan.of(game_hooks.progressives(submission), link)
+        except LinkPlanError as exc:
+            raise ConfigError(str(path), [f"[progressive_link]: {exc}"]) from None
+    return config, submission
 
 
 async def serve(daemon: Daemon) -> None:

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import aiomqtt
 import pytest
+from cryptography import x509
 
 from controller.api_client import ApiClient
 from controller.daemon import Daemon
 from controller.journal.state import PROGRESSIVE_LINK
+from controller.tablectl import main as tablectl_main
 from meter.config import load
 from sim.bench_rig import BenchRig
 from wire import Award, Parameters, Share, Topics, encode
@@ -358,3 +360,45 @@ async def test_a_declaration_the_meter_refuses_is_journaled_and_shown(tmp_path: 
                     await api.submit_event(
                         {"type": "wager", "seat": 1, "wager": "progressive", "amount": "1.00"}
                     )
+
+
+async def test_tablectl_link_and_doctor(tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str]) -> None:
+    """``tablectl link`` shows the daemon's link (connected, the meter's word, the queue, the
+    meter's amount, the certificate); ``tablectl doctor`` checks the broker with the table's
+    certificate and the certificates' expiry, each line with what to do."""
+    async with linked_table(tmp_path, pki, "t2") as (link, rig):
+        daemon = daemon_of(rig)
+        async with await ApiClient.connect(rig.socket) as api:
+            await api_round(api)
+        await until(lambda: daemon.snapshot()["link"]["applied_seq"] >= 2, 10, "the meter's ack")
+        args = ["link", "--socket", str(rig.socket), "--config", str(rig.config_path)]
+        assert await asyncio.to_thread(tablectl_main, [*args, "--json"]) == 0
+        shown = json.loads(capsys.readouterr().out)
+        assert shown["connected"] is True and shown["queue_depth"] == 0
+        assert shown["amounts"] == {PROGRESSIVE: "10000.18"}
+        cert = x509.load_pem_x509_certificate(pki.cert("t2").read_bytes())
+        expected = (cert.not_valid_after_utc.timestamp() - time.time()) / 86400
+        assert abs(shown["certificate_days_left"] - expected) < 0.2
+        assert await asyncio.to_thread(tablectl_main, args) == 0
+        text = capsys.readouterr().out
+        assert "connected" in text and "progressive wagering: OPEN" in text
+        assert f"meter {PROGRESSIVE}: 10000.18 (from the meter)" in text
+        code = await asyncio.to_thread(
+            tablectl_main, ["doctor", "--config", str(rig.config_path), "--socket", str(rig.socket)]
+        )
+        lines = capsys.readouterr().out.splitlines()
+        broker = next(line for line in lines if " broker:" in line)
+        assert broker.startswith("ok") and "TLS" in broker
+        assert any(line.startswith("ok   certificate cert_file") for line in lines)
+        assert any(line.startswith("ok   journal") for line in lines)
+        failed = [line for line in lines if line.startswith("FAIL")]
+        assert code == (1 if failed else 0)
+        assert all(" -> " in line for line in failed)  # each with what to do
+        link.broker.stop()
+        await asyncio.to_thread(
+            tablectl_main, ["doctor", "--config", str(rig.config_path), "--socket", str(rig.socket)]
+        )
+        lines = capsys.readouterr().out.splitlines()
+        broker = next(line for line in lines if " broker:" in line)
+        assert broker.startswith("FAIL") and "mosquitto" in broker
+        link.broker.start()

@@ -219,6 +219,11 @@ class Journal:
         self._check_open()
         return await asyncio.to_thread(self._reader.outbox, after_seq, limit)
 
+    async def last_outbox_seq(self) -> int:
+        """The seq of the last message committed to the outbox (``0``: none yet)."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.last_outbox_seq)
+
     async def outbox_of_round(self, round_id: str, kind: str) -> list[OutboxEntry]:
         """The messages of ``kind`` (``"hit"``) committed with round ``round_id``'s records."""
         self._check_open()

@@ -104,6 +104,12 @@ class JournalReader:
                 (limit,),
             )
 
+    def last_outbox_seq(self) -> int:
+        """The seq of the last message committed to the outbox (``0``: none yet)."""
+        with self._lock:
+            rows = query(self._conn, self.path, "SELECT coalesce(max(seq), 0) FROM outbox", ())
+        return int(rows[0][0])
+
     def outbox_of_round(self, round_id: str, kind: str) -> list[OutboxEntry]:
         """The messages of ``kind`` committed with a record of round ``round_id``, in order."""
         with self._lock:

@@ -47,6 +47,8 @@ class TableLink:
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
+        #: The oldest message the meter has not acknowledged (refreshed by the watch).
+        self._oldest: OutboxEntry | None = None
         #: The hit claims of the round waiting for the meter (loaded from the journal's outbox).
         self._claims: dict[str, list[OutboxEntry]] = {}
         service.link = self
@@ -127,6 +129,7 @@ class TableLink:
             try:
                 await self.check()
                 await self.complete_round()
+                await self.refresh_queue()
             except JournalError:
                 return  # the service has locked the table and the watchdog stops
             except Exception:
@@ -144,6 +147,14 @@ class TableLink:
             log.info("progressive link available: progressive wagers are recognized again")
             back = DeviceOnline(PROGRESSIVE_LINK, "the meter is heard")
             await self.service.journal_entry(back, "link", None)
+
+    async def refresh_queue(self) -> None:
+        """The queue's depth and its oldest message, from the journal's outbox."""
+        journal = self.service.journal
+        publisher = self.publisher
+        publisher.last_outbox_seq = max(publisher.last_outbox_seq, await journal.last_outbox_seq())
+        oldest = await journal.outbox_after(publisher.state.applied_seq, 1)
+        self._oldest = oldest[0] if oldest else None
 
     async def complete_round(self) -> None:
         """A round waiting for the meter: load its claims (sent again until awarded), and settle
@@ -167,6 +178,9 @@ class TableLink:
         out["progressives"] = dict(self.plan.meter_ids)
         out["journaled_down"] = self.service.state.progressive_link_down
         out["pending"] = self.pending()
+        old = self._oldest
+        if old is not None and old.seq > self.publisher.state.applied_seq:
+            out["oldest_unacknowledged"] = {"seq": old.seq, "kind": old.kind, "round": old.round_id}
         return out
 
 
