@@ -50,7 +50,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from sim.bench_rig import run
 
     directory = Path(args.keep) if args.keep is not None else None
-    return int(run(args.rounds, args.seed, directory, game=args.game))
+    return int(run(args.rounds, args.seed, directory, game=args.game, link=args.link))
 
 
 def add_bench_command(sub: Any) -> None:
@@ -77,6 +77,12 @@ def _add_arguments(bench: argparse.ArgumentParser) -> None:
     )
     bench.add_argument("--seed", type=int, help="the dealer's random seed, to repeat a run")
     bench.add_argument("--keep", metavar="DIR", help="keep the configuration and the journal in DIR")
+    bench.add_argument(
+        "--link",
+        action="store_true",
+        help="Caribbean Stud on a progressive link: Mosquitto and the central meter beside the daemon; "
+        "the meter moves at each lock-out and a last round's royal flush is paid from it",
+    )
     bench.set_defaults(func=cmd_bench)
 
 

@@ -9,35 +9,14 @@ from pathlib import Path
 
 from controller.api_client import ApiClient
 from sim.bench_rig import BenchRig
+from sim.link_rig import link_section
 
-from .link_table import LINK, PROGRESSIVE
 from .meter_link import Link, running_link
 from .mosquitto import Broker, Pki
 
 #: Seat 1 folds a losing hand against a dealer who qualifies (the cards keyed by the dealer).
 SEAT_1 = "2c 7d 9s Jh 4c"
 DEALER = "As Ks 9d 6c 4h"
-
-
-def link_section(root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30) -> str:
-    """The daemon's ``[progressive_link]`` for ``table`` (its certificate, user and password)."""
-    password = root / f"{table}-broker-password"
-    password.write_text(pki.passwords[table] + "\n")
-    password.chmod(0o600)
-    return f"""
-[progressive_link]
-host = "{broker.host}"
-port = {broker.port}
-site = "site-a"
-link = "{LINK}"
-ca_file = "{pki.ca_file}"
-cert_file = "{pki.cert(table)}"
-key_file = "{pki.key(table)}"
-username = "{table}"
-password_file = "{password}"
-timeout_seconds = {timeout}
-progressives = {{ progressive = "{PROGRESSIVE}" }}
-"""
 
 
 def linked_rig(root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30) -> BenchRig:

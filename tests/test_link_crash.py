@@ -25,11 +25,12 @@ import pytest
 
 from controller.api_client import ApiClient, ApiConnectionError, ApiError
 from sim.bench_rig import RULES_SUBMISSION, TABLE_ID, config_text
+from sim.link_rig import link_section
 
 from .link_table import PARAMS, PROGRESSIVE
 from .meter_link import running_link
 from .mosquitto import REPO, Pki
-from .table_link import DEALER, SEAT_1, link_section
+from .table_link import DEALER, SEAT_1
 from .test_meter_link import contributions_in_store
 
 pytestmark = pytest.mark.asyncio

@@ -8,6 +8,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from controller.daemon import Daemon
 from controller.journal.state import PROGRESSIVE_LINK
 from controller.tablectl import main as tablectl_main
 from meter.config import load
-from sim.bench_rig import BenchRig
+from sim.bench_rig import BenchRig, run_bench
 from wire import Award, Parameters, Share, Topics, encode
 
 from .link_table import LINK, PARAMS, PROGRESSIVE, meter_config
@@ -402,3 +403,20 @@ async def test_tablectl_link_and_doctor(tmp_path: Path, pki: Pki, capsys: pytest
         broker = next(line for line in lines if " broker:" in line)
         assert broker.startswith("FAIL") and "mosquitto" in broker
         link.broker.start()
+
+
+async def test_the_bench_rig_on_the_link_shows_the_meter_moving_and_a_hit_paid() -> None:
+    """``table-bench --link`` (``bash scripts/run``'s default): Mosquitto and the meter started,
+    the meter's amount after each round, a royal flush PENDING then paid from the meter."""
+    lines: list[str] = []
+    assert await run_bench(2, 3, say=lines.append, link=True) == 0, "\n".join(lines)
+    meters = [line for line in lines if line.startswith("central meter cs-floor:")]
+    amounts = [line.split()[3] for line in meters]
+    assert amounts[0] == "10000.00" and amounts[1] < amounts[2]  # the meter moves
+    assert amounts[-1] == "10000.00"  # reset after the royal flush
+    assert any(line.startswith("table shows PENDING") for line in lines)
+    award = next(line for line in lines if line.startswith("the meter's award"))
+    # The meter before the royal round, plus 18% of that round's own 1.00 wager.
+    before = Decimal(amounts[-2]) + Decimal("0.18")
+    assert f"paid {before}" in award
+    assert any("validate, then hand-pay: not from the table inventory" in line for line in lines)
