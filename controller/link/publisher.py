@@ -37,10 +37,16 @@ from .state import LinkState
 
 log = logging.getLogger("controller.link")
 
-#: Messages in flight at once (the meter waits in memory for a gap to fill; order is the seq's).
-WINDOW: Final = 20
+#: Messages in flight at once: the shipped broker's ``max_inflight_messages`` (the meter waits in
+#: memory for a gap to fill; the order is the seq's).
+WINDOW: Final = 100
 #: Seconds to wait for the retained ack after subscribing, before sending from it.
 ACK_GRACE: Final = 0.2
+
+
+def _log_failure(future: asyncio.Future[int]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("progressive link: marking messages sent failed: %s", future.exception())
 
 
 def tls_context(link: ProgressiveLinkSection) -> ssl.SSLContext | None:
@@ -181,13 +187,20 @@ class LinkPublisher:
         await asyncio.sleep(ACK_GRACE)  # the retained ack first: where the meter is
         cursor = self.state.applied_seq
         last_sent = time.monotonic()
+        marking: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        marking.set_result(0)
         while True:
             entries = await self.journal.outbox_after(cursor, WINDOW)
             if entries:
                 await asyncio.gather(*(client.publish(topic, wire_bytes(e), qos=1) for e in entries))
                 unsent = [e.message_id for e in entries if e.sent_wall_ns is None]
                 if unsent:
-                    await self.journal.mark_sent(unsent)  # the broker has them (its PUBACK)
+                    # The broker has them (its PUBACK). Marked while the next window goes out:
+                    # ``sent_wall_ns`` says where a message got to, the meter's ack decides what
+                    # is sent again, so the mark need not hold the next window back.
+                    await marking
+                    marking = asyncio.ensure_future(self.journal.mark_sent(unsent))
+                    marking.add_done_callback(_log_failure)
                 self._hits.update((e.seq, e) for e in entries if e.kind == Hit.kind)
                 cursor = entries[-1].seq
                 self.state.sent_seq = max(self.state.sent_seq, cursor)
