@@ -19,12 +19,17 @@ SEAT_1 = "2c 7d 9s Jh 4c"
 DEALER = "As Ks 9d 6c 4h"
 
 
-def linked_rig(root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30) -> BenchRig:
-    """A bench rig (not yet entered) whose daemon is table ``table`` on the link."""
+def linked_rig(
+    root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30, game: str = "caribbean-stud"
+) -> BenchRig:
+    """A bench rig (not yet entered) whose daemon is table ``table`` on the link, dealing ``game``."""
     directory = root / table
     directory.mkdir(parents=True, exist_ok=True)
     return BenchRig(
-        directory=directory, table_id=table, extra_config=link_section(root, pki, broker, table, timeout)
+        directory=directory,
+        table_id=table,
+        game=game,
+        extra_config=link_section(root, pki, broker, table, timeout),
     )
 
 

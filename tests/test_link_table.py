@@ -420,3 +420,40 @@ async def test_the_bench_rig_on_the_link_shows_the_meter_moving_and_a_hit_paid()
     before = Decimal(amounts[-2]) + Decimal("0.18")
     assert f"paid {before}" in award
     assert any("validate, then hand-pay: not from the table inventory" in line for line in lines)
+
+
+async def test_blackjacks_three_progressives_contribute_to_their_meters(tmp_path: Path, pki: Pki) -> None:
+    """Bad Beat, Hit and Run and Straight Jack (§ 633a.6(e)(8), (10), (11)) declared by the
+    Blackjack daemon as its Rules Submission files them; the lock-out's contributions raise each
+    meter by its own rate, and the table's API shows each meter from the meter's topics."""
+    bj = {
+        "bad_beat": Parameters(250_000, 250_000, Fraction(12)),
+        "hit_and_run": Parameters(100_000, 100_000, Fraction(10)),
+        "straight_jack": Parameters(500_000, 500_000, Fraction(15)),
+    }
+    async with running_link(tmp_path, pki, {"t3": "site-a"}, meter=False) as link:
+        link.config_path = meter_config(tmp_path / "meter", link.broker, pki, {"t3": "site-a"}, bj)
+        link.config = load(link.config_path)
+        await link.start_meter()
+        async with linked_rig(tmp_path, pki, link.broker, "t3", game="blackjack") as rig:
+            daemon = daemon_of(rig)
+            await until(lambda: daemon.snapshot()["link"]["verdict"] is not None, 10, "the meter's verdict")
+            assert daemon.snapshot()["link"]["verdict"]["accepted"] is True
+            async with await ApiClient.connect(rig.socket) as api:
+                for event in (
+                    {"type": "wager", "seat": 1, "wager": "blackjack", "amount": "10.00"},
+                    {"type": "wager", "seat": 1, "wager": "bad_beat", "amount": "5.00"},
+                    {"type": "wager", "seat": 1, "wager": "straight_jack", "amount": "2.00"},
+                    {"type": "wager", "seat": 2, "wager": "blackjack", "amount": "10.00"},
+                    {"type": "wager", "seat": 2, "wager": "bad_beat", "amount": "1.00"},
+                    {"type": "no_more_bets"},
+                ):
+                    await api.submit_event(event)
+            expected = {"bad_beat": "2500.72", "hit_and_run": "1000.00", "straight_jack": "5000.30"}
+            await until(lambda: daemon.snapshot()["link"]["amounts"] == expected, 10, "the three meters")
+            assert link.store is not None
+            assert {k: p.amount for k, p in link.store.ledger.progressives.items()} == {
+                "bad_beat": 250_072,
+                "hit_and_run": 100_000,
+                "straight_jack": 500_030,
+            }
