@@ -11,8 +11,10 @@ with ``ok <id>`` once the daemon has handled it:
   for that position already: the shoe never deals a position twice).
 
 ``--chips``: the chips on the devices when the power comes back (a chip stays where it is when
-the daemon dies). ``ready`` on stdout once the daemon is up. ``tests/test_crash_daemon.py`` kills
-it with SIGKILL at random moments; everything the hardware did dies with it, as at a power cut.
+the daemon dies). ``--table``: the table's id; ``--extra-config FILE``: more of the daemon's
+configuration (a ``[progressive_link]`` section: ``tests/test_link_crash.py``). ``ready`` on
+stdout once the daemon is up. ``tests/test_crash_daemon.py`` kills it with SIGKILL at random
+moments; everything the hardware did dies with it, as at a power cut.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
 
-from sim.bench_rig import LOCK_OUT_PIN, SEAT_PINS, BenchRig
+from sim.bench_rig import LOCK_OUT_PIN, SEAT_PINS, TABLE_ID, BenchRig
 
 EDGE = 0.03
 """Past the debounce window (20 ms) between two edges of one input."""
@@ -59,7 +61,7 @@ async def _deal(rig: BenchRig, position: str, cards: str) -> None:
     await rig.deal(position, cards)
 
 
-async def _serve(directory: Path, chips: list[int]) -> None:
+async def _serve(directory: Path, chips: list[int], table: str, extra_config: str) -> None:
     factory = MockFactory(pin_class=ChipPin)
     for seat in chips:
         pin = factory.pin(SEAT_PINS[seat][0])
@@ -68,7 +70,8 @@ async def _serve(directory: Path, chips: list[int]) -> None:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    async with BenchRig(directory=directory, factory=factory) as rig:
+    rig = BenchRig(directory=directory, factory=factory, table_id=table, extra_config=extra_config)
+    async with rig:
         print("ready", flush=True)
         while line := (await reader.readline()).decode().strip():
             number, command, *args = line.split()
@@ -88,9 +91,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="daemon_child", description=__doc__)
     parser.add_argument("directory", type=Path)
     parser.add_argument("--chips", default="", help="seats with a chip on their device, such as 1,3")
+    parser.add_argument("--table", default=TABLE_ID, help="the table's id")
+    parser.add_argument("--extra-config", type=Path, help="a file of more of the daemon's configuration")
     args = parser.parse_args()
     chips = [int(s) for s in args.chips.split(",") if s]
-    asyncio.run(_serve(args.directory, chips))
+    extra = "" if args.extra_config is None else args.extra_config.read_text(encoding="utf-8")
+    asyncio.run(_serve(args.directory, chips, args.table, extra))
 
 
 if __name__ == "__main__":

@@ -139,6 +139,22 @@ def topic_prefix(raw: object) -> str:
     return raw
 
 
+def meter_progressives(raw: object) -> Mapping[str, str]:
+    """``{wager = "meter id"}``: each progressive wager of the game and the central meter's
+    progressive it contributes to (the meter's ``[progressives.<id>]``)."""
+    if not isinstance(raw, Mapping):
+        raise OptionError('must be a table like { progressive = "cs-floor" }')
+    out: dict[str, str] = {}
+    for wager, meter_id in raw.items():
+        if not isinstance(meter_id, str) or not _NAME.fullmatch(meter_id):
+            raise OptionError(
+                f"{wager}: the meter's progressive id is 1 to 32 letters, digits, '.', '_' or '-' "
+                "(a level of the link's topics)"
+            )
+        out[str(wager)] = meter_id
+    return MappingProxyType(out)
+
+
 def host_name(raw: object) -> str:
     if isinstance(raw, str):
         try:
@@ -308,7 +324,28 @@ class ProgressiveLinkSection:
         "password_file", optional_path, None, section=f"{DOCS}#progressive_link"
     )
     topic_prefix: str = option(
-        "topic_prefix", topic_prefix, "table-controller", section=f"{DOCS}#progressive_link"
+        "topic_prefix",
+        topic_prefix,
+        "progressive",
+        section=f"{DOCS}#progressive_link",
+        help="the link's topic root: the meter's [link] root",
+    )
+    link: str = option(
+        "link", table_name, "floor", section=f"{DOCS}#progressive_link", help="the meter's [link] id"
+    )
+    timeout_seconds: int = option(
+        "timeout_seconds",
+        integer(1, 3600),
+        30,
+        section=f"{DOCS}#progressive_link",
+        help="no word from the meter this long: progressive wagering stops (G2S noProgInfo)",
+    )
+    progressives: Mapping[str, str] = option(
+        "progressives",
+        meter_progressives,
+        {},
+        section=f"{DOCS}#progressive_link",
+        help="the game's progressive wager -> the meter's progressive id",
     )
 
 

@@ -44,11 +44,13 @@ from hw.shuffler import Shuffler
 
 from . import __version__, sd_notify
 from .api import ApiServer, ApiStartError, api_server_from_config
-from .config import DEFAULT_PATH, Config, load_config
+from .config import DEFAULT_PATH, Config, ConfigError, load_config
 from .frame_pump import FRAMES_TOPIC, FramePumps
 from .journal import Journal, JournalError, read_boot_id
 from .journal.records import ConfigLoaded, HardwareFact, Started
 from .journal.state import TableState
+from .link.outbound import LinkPlan, LinkPlanError
+from .link.table_link import TableLink
 from .rules.engine import Game
 from .rules.games import GAMES
 from .rules.money import Cents
@@ -129,6 +131,8 @@ class Daemon:
         self.bridge: HardwareBridge | None = None
         self.api: ApiServer | None = None
         self.devices: dict[str, SerialDevice] = {}
+        #: The progressive link to the central meter (``[progressive_link]``), if enabled.
+        self.link: TableLink | None = None
         self.frame_pumps: FramePumps | None = None
         self._watchdog: asyncio.Task[None] | None = None
 
@@ -146,9 +150,19 @@ class Daemon:
             status=self.snapshot,
             shoe_installed="shoe" in self.config.serial_devices(),
         )
+        link = self.config.progressive_link
+        if link is not None and link.enabled:
+            self.link = TableLink(link, service, TableLink.plan_of(link, service))
+        # The table declares its progressives to the meter each time it loads its Rules
+        # Submission (docs/progressive-link.md, "Declaration").
+        declaration = [] if self.link is None else [self.link.plan.declaration()]
         if journal.previous_shutdown != "clean":
             log.warning("journal: the daemon was not shut down cleanly last time (journaled in 'started')")
-        await journal.append(Started(__version__, read_boot_id(), journal.previous_shutdown), source="daemon")
+        await journal.append(
+            Started(__version__, read_boot_id(), journal.previous_shutdown),
+            source="daemon",
+            outbox=declaration,
+        )
         # The write failures of the last run, kept beside the journal: journaled now.
         failures = write_failures.take(journal.path)
         for failure in failures:
@@ -168,8 +182,11 @@ class Daemon:
             await service.open_wagering(f"round {opened.round_id} open for wagers")
 
         current = journal.state.current
+        sensed = game_hooks.sensed_progressive(self.submission)
         accepted = (
-            [] if current is None else [w.seat for w in current.wagers() if w.wager == game_hooks.PROGRESSIVE]
+            []
+            if current is None or sensed is None
+            else [w.seat for w in current.wagers() if w.wager == sensed.name]
         )
         self.bridge = bridge = HardwareBridge(service, self._publish)
         service.gpio = ProgressiveTableGameSystem(
@@ -195,6 +212,8 @@ class Daemon:
             lambda: self.api is not None and self.api.has_subscribers(FRAMES_TOPIC),
         )
         self.frame_pumps.start()
+        if self.link is not None:
+            self.link.start()
         self.api = api_server_from_config(self.config.api, TableApi(service, self.devices, self.snapshot))
         await self.api.start()
         self._watchdog = self.notifier.start_watchdog(self.healthy)
@@ -220,6 +239,7 @@ class Daemon:
             self._stop_devices,
             self._stop_bridge,
             self._stop_watchdog,
+            self._stop_link,
             self._release_pins,
             self._close_journal,
         ):
@@ -262,6 +282,11 @@ class Daemon:
             watchdog, self._watchdog = self._watchdog, None
             watchdog.cancel()
             await asyncio.gather(watchdog, return_exceptions=True)
+
+    async def _stop_link(self) -> None:
+        if self.link is not None:
+            link, self.link = self.link, None
+            await link.stop()
 
     async def _release_pins(self) -> None:
         if self.service is not None and self.service.gpio is not None:
@@ -308,7 +333,8 @@ class Daemon:
 
     def snapshot(self) -> dict[str, Any]:
         """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds."""
-        return table_status(self.config, self.game.name, self.state, self.devices, self.gpio)
+        link = None if self.link is None else self.link.to_json()
+        return table_status(self.config, self.game.name, self.state, self.devices, self.gpio, link)
 
     def _publish(self, topic: str, data: Mapping[str, Any]) -> None:
         if self.api is not None:
@@ -338,7 +364,14 @@ def build_parser() -> argparse.ArgumentParser:
 def prepare(path: Path) -> tuple[Config, Submission]:
     """The configuration and the Rules Submission, or :class:`RulesError` with every problem."""
     config = load_config(path)
-    return config, load_submission(config)
+    submission = load_submission(config)
+    link = config.progressive_link
+    if link is not None and link.enabled:
+        try:
+            LinkPlan.of(game_hooks.progressives(submission), link)
+        except LinkPlanError as exc:
+            raise ConfigError(str(path), [f"[progressive_link]: {exc}"]) from None
+    return config, submission
 
 
 async def serve(daemon: Daemon) -> None:

@@ -30,6 +30,7 @@ from .rules.record import RecordError, load_record, replay
 from .rules.submission import parse_submission
 from .rules.three_dice_football_odds import analyze, format_table
 from .tablectl_daemon import add_daemon_commands, check_daemon_config, is_daemon_config
+from .tablectl_link import add_link_commands
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -259,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo_p.set_defaults(func=cmd_demo)
 
     add_daemon_commands(sub)
+    add_link_commands(sub)
     _add_plugin_commands(sub)
 
     version = sub.add_parser("version", help="print the version")

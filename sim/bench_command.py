@@ -51,7 +51,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     directory = Path(args.keep) if args.keep is not None else None
     console = display_present() if args.console == "auto" else args.console == "yes"
-    return int(run(args.rounds, args.seed, directory, game=args.game, console=console))
+    return int(run(args.rounds, args.seed, directory, game=args.game, console=console, link=args.link))
 
 
 def add_bench_command(sub: Any) -> None:
@@ -83,6 +83,12 @@ def _add_arguments(bench: argparse.ArgumentParser) -> None:
         choices=("auto", "yes", "no"),
         default="auto",
         help="open the dealer's touchscreen (table-ui) beside the rig: auto = when a display is present",
+    )
+    bench.add_argument(
+        "--link",
+        action="store_true",
+        help="Caribbean Stud on a progressive link: Mosquitto and the central meter beside the daemon; "
+        "the meter moves at each lock-out and a last round's royal flush is paid from it",
     )
     bench.set_defaults(func=cmd_bench)
 

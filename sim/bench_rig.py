@@ -41,6 +41,7 @@ from controller.daemon import Daemon, load_submission
 from controller.rules.cards import Card, standard_deck
 from controller.rules.games import GAMES
 from controller.rules.hooks import Devices
+from controller.rules.money import format_money
 from controller.rules.submission import parse_submission
 from sim.devices import HoleCardReaderSimulator, ShoeSimulator, ShufflerSimulator
 
@@ -145,6 +146,10 @@ class BenchRig:
     game: str = CARIBBEAN_STUD
     reader: HoleCardReaderSimulator | None = None
     devices: Devices | None = None
+    table_id: str = TABLE_ID
+    """The table's id (``[table] id`` and the Rules Submission's ``table``)."""
+    extra_config: str = ""
+    """More of the daemon's configuration (a ``[progressive_link]`` section)."""
 
     @property
     def path(self) -> Path:
@@ -176,6 +181,7 @@ class BenchRig:
         if self.devices.hole_card_reader:
             self.reader = HoleCardReaderSimulator(self.path / "dev" / "reader")
             await self.reader.start()
+        submission = submission.replace(f'table = "{TABLE_ID}"', f'table = "{self.table_id}"')
         (self.path / "rules-submission.toml").write_text(submission, encoding="utf-8")
         users = self.path / "users.json"
         if not users.exists():
@@ -183,6 +189,7 @@ class BenchRig:
             save_users(users, {floor.user: make_user(floor.user, Role.FLOOR, floor.pin)})
         reader = self.reader.path if self.reader is not None else None
         text = config_text(self.path, self.shoe.path, self.shuffler.path, reader)
+        text = text.replace(f'id = "{TABLE_ID}"', f'id = "{self.table_id}"') + self.extra_config
         self.config_path.write_text(text, "utf-8")
         await self.start_daemon()
         return self
@@ -400,6 +407,66 @@ class ScriptedDealer:
             raise RuntimeError(f"round {round_id} did not settle: it waits for {waiting}")
         return summary
 
+    # --- on the progressive link (table-bench --link) ---------------------------------------------
+
+    async def wait_for_meter(self) -> None:
+        """Until the daemon has the central meter's word (its amount on the API)."""
+        daemon = self.rig.daemon
+        assert daemon is not None
+        await self.rig.wait_for(lambda: bool(daemon.snapshot()["link"].get("amounts")), timeout=20)
+        await self.say_meter()
+
+    async def say_meter(self) -> None:
+        """The meter as the table's API shows it, once the meter has every contribution."""
+        daemon = self.rig.daemon
+        assert daemon is not None and daemon.link is not None
+        publisher = daemon.link.publisher
+        await daemon.link.refresh_queue()
+        last = publisher.last_outbox_seq
+        await self.rig.wait_for(lambda: publisher.state.applied_seq >= last, timeout=20)
+        await asyncio.sleep(0.1)  # the amount follows the ack
+        link = (await self.api.status())["link"]
+        for name, amount in link["amounts"].items():
+            self.say(f"central meter {name}: {amount} (on the table's API, from the meter)")
+
+    async def play_hit_round(self) -> dict[str, Any]:
+        """A royal flush at seat 1 with a Progressive Payout Wager: PENDING at the table until
+        the meter's award, then paid at 100% of the meter as it stood (§ 639a.12(d)(4)), for a
+        floorperson to validate and hand-pay, not from the table inventory (§ 639a.11(c)(5))."""
+        rig, api, say = self.rig, self.api, self.say
+        daemon = rig.daemon
+        assert daemon is not None
+        round_id = (await api.status())["round"]["id"]
+        say(f"--- round {round_id}: a royal flush")
+        await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+        await rig.place_chip(1)
+        await rig.press_lock_out()
+        await rig.deal(1, "As Ks Qs Js Ts")
+        await rig.deal("dealer", "2c 7d 9h 4c 3d")
+        await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
+        say("seat 1: royal flush, bet; the table claims the progressive")
+        current = (await api.status())["round"]
+        if current["id"] == round_id and any(w["who"] == "meter" for w in current["waiting"]):
+            say(f"table shows PENDING: the round waits for {current['waiting_for']}")
+        await rig.wait_for(lambda: daemon.round_id != round_id, timeout=20)
+        await rig.lift_chip(1)
+        rounds = (await api.list_rounds(5))["rounds"]
+        summary: dict[str, Any] = next(r for r in rounds if r["round"] == round_id)
+        for line in describe_settlement(summary):
+            say(line)
+        for award in daemon.link.publisher.state.awards.values() if daemon.link is not None else ():
+            say(
+                f"the meter's award {award.award_seq}: paid {format_money(award.paid)}, "
+                f"the meter from {format_money(award.meter_before)} to {format_money(award.meter_after)}"
+            )
+        for payout in (await api.status())["pending_payouts"]:
+            say(
+                f"waits for a floorperson: seat {payout['seat']} {payout['wager']} {payout['net']} "
+                "(validate, then hand-pay: not from the table inventory)"
+            )
+        await self.say_meter()
+        return summary
+
 
 def describe_settlement(summary: Mapping[str, Any]) -> list[str]:
     settlement = summary.get("settlement") or {}
@@ -423,6 +490,7 @@ async def run_bench(
     game: str = CARIBBEAN_STUD,
     make_dealer: Callable[[BenchRig, ApiClient, random.Random, Callable[[str], object]], Any] | None = None,
     console: bool = False,
+    link: bool = False,
 ) -> int:
     """Play ``rounds`` rounds of ``game`` on a fresh rig; 0 if the daemon refused nothing the
     dealer did not mean it to refuse, else 1 with what was refused.
@@ -432,24 +500,61 @@ async def run_bench(
 
     Caribbean Stud: the first round has a progressive chip placed after the lock-out (refused on
     purpose, § 639a.7(c)) and, with 3 rounds or more, the last one a shoe jam (void). Every other
-    game: ``sim.bench_games``.
+    game: ``sim.bench_games``. ``link``: Mosquitto and the central meter beside the daemon
+    (``sim.link_rig``); the meter's amount after each round, then a royal flush paid from it.
 
     ``console``: the dealer's touchscreen (``table-ui``) opens on the rig's socket beside the
     scripted dealer, who plays as usual; once the rounds are played the rig serves on until its
     window is closed (docs/bench-rig.md).
     """
     rng = random.Random(seed)
+    if link:
+        if game != CARIBBEAN_STUD:
+            say("FAILED: --link plays Caribbean Stud (its progressive is on the bench's meter)")
+            return 2
+        from sim.link_rig import LinkRig
+
+        with LinkRig.running(TABLE_ID) as link_rig:
+            say(
+                f"progressive link: Mosquitto on {link_rig.broker.port}, the meter's log {link_rig.meter_log}"
+            )
+            return await _run_rig(
+                rounds, rng, seed, say, directory, game, make_dealer, link_rig.daemon_config, console
+            )
+    return await _run_rig(rounds, rng, seed, say, directory, game, make_dealer, "", console)
+
+
+async def _run_rig(
+    rounds: int,
+    rng: random.Random,
+    seed: int,
+    say: Callable[[str], object],
+    directory: Path | None,
+    game: str,
+    make_dealer: Callable[[BenchRig, ApiClient, random.Random, Callable[[str], object]], Any] | None,
+    link_config: str,
+    console: bool,
+) -> int:
     failure = ""
-    async with BenchRig(directory, game=game) as rig, _console(rig, say) if console else _nothing() as ui:
+    async with (
+        BenchRig(directory, game=game, extra_config=link_config) as rig,
+        _console(rig, say) if console else _nothing() as ui,
+    ):
         say(f"bench rig: {game}, {rig.path}, seed {seed}; shoe {rig.shoe.path if rig.shoe else '-'}")
         provoked = 0
         async with await ApiClient.connect(rig.socket) as api:
             try:
                 if game == CARIBBEAN_STUD:
                     dealer = ScriptedDealer(rig, api, rng, say)
+                    if link_config:
+                        await dealer.wait_for_meter()
                     for n in range(rounds):
-                        jam = 2 if rounds >= 3 and n == rounds - 1 else None
+                        jam = 2 if rounds >= 3 and n == rounds - 1 and not link_config else None
                         await dealer.play_round(jam_after=jam, late_chip=n == 0)
+                        if link_config:
+                            await dealer.say_meter()
+                    if link_config:
+                        await dealer.play_hit_round()
                     provoked = dealer.provoked
                 else:
                     from sim.bench_games import game_dealer
@@ -520,11 +625,14 @@ def run(
     directory: Path | None = None,
     game: str = CARIBBEAN_STUD,
     console: bool = False,
+    link: bool = False,
 ) -> int:
     """Blocking entry point for ``table-bench``; ``directory`` keeps the rig's files there."""
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**32)
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(KeyboardInterrupt):
-        return asyncio.run(run_bench(rounds, chosen, directory=directory, game=game, console=console))
+        return asyncio.run(
+            run_bench(rounds, chosen, directory=directory, game=game, console=console, link=link)
+        )
     return 130

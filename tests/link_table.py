@@ -13,17 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
-from pathlib import Path
 
 import aiomqtt
 
+from sim.link_rig import LINK, PARAMS, PROGRESSIVE, meter_config, meter_process
 from wire import (
     Ack,
     Amount,
@@ -43,11 +40,9 @@ from wire import (
     decode_meter_message,
 )
 
-from .mosquitto import REPO, Broker, Pki
+from .mosquitto import Broker, Pki
 
-LINK = "floor"
-PROGRESSIVE = "cs-floor"
-PARAMS = Parameters(initial=1_000_000, reset=1_000_000, rate=Fraction(18))
+__all__ = ["LINK", "PARAMS", "PROGRESSIVE", "SimTable", "meter_config", "meter_process"]
 
 
 @dataclass
@@ -221,53 +216,3 @@ class SimTable:
 
     async def all_acked(self, timeout: float = 20.0) -> None:
         await self.wait(lambda: self.acked == len(self.outbox), timeout, f"ack of seq {len(self.outbox)}")
-
-
-def meter_config(
-    root: Path,
-    broker: Broker,
-    pki: Pki,
-    tables: Mapping[str, str],
-    progressives: Mapping[str, Parameters] | None = None,
-    heartbeat: int = 2,
-) -> Path:
-    """A meter configuration (TOML) in ``root`` for ``tables`` (id -> site) on ``broker``."""
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "broker-password").write_text(pki.passwords["progressive-meter"] + "\n")
-    lines = [
-        "[link]",
-        f'id = "{LINK}"',
-        f"heartbeat_seconds = {heartbeat}",
-        "[store]",
-        'path = "meter.db"',
-        "[broker]",
-        f'host = "{broker.host}"',
-        f"port = {broker.port}",
-        'username = "progressive-meter"',
-        'password_file = "broker-password"',
-        f'ca_file = "{pki.ca_file}"',
-        f'cert_file = "{pki.cert("progressive-meter")}"',
-        f'key_file = "{pki.key("progressive-meter")}"',
-    ]
-    for pid, p in (progressives or {PROGRESSIVE: PARAMS}).items():
-        j = p.to_json()
-        lines += [f"[progressives.{pid}]", *(f'{k} = "{v}"' for k, v in j.items())]
-    for table, site in tables.items():
-        linked = ", ".join(f'"{pid}"' for pid in (progressives or {PROGRESSIVE: PARAMS}))
-        lines += [f"[tables.{table}]", f'site = "{site}"', f"progressives = [{linked}]"]
-    path = root / "meter.toml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def meter_process(config: Path, log: Path) -> subprocess.Popen[bytes]:
-    """``python -m meter run`` as its own process (PYTHONPATH: the repository first)."""
-    import os
-
-    env = {**os.environ, "PYTHONPATH": f"{REPO}:{os.environ.get('PYTHONPATH', '')}"}
-    out = open(log, "ab")  # noqa: SIM115 - the process keeps it
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "meter", "--config", str(config), "run"], stdout=out, stderr=out, env=env
-    )
-    out.close()
-    return proc

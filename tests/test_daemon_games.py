@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from controller.api_client import ApiClient, ApiError
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
+from controller.table import game_hooks
 from sim.bench_rig import TABLE_ID, config_text
 from sim.devices import HoleCardReaderSimulator, ShoeSimulator, ShufflerSimulator, SimulatedDevice
 
@@ -517,3 +518,46 @@ def test_garbage_and_damaged_frames_never_crash_the_daemon() -> None:
             noisy()
         finally:
             runner.run(manager.__aexit__(None, None, None))
+
+
+# --- the progressives the game declares, through the daemon ----------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_fortune_asia_poker_round_begins_with_its_meter() -> None:
+    """The game declares its progressive (§ 659a.11(h)(3)) with the meter's reset amount and no
+    initial one (§ 659a.12(d)): the table's first round begins there, and the sensor's chip is
+    the declared wager."""
+    async with game_table("fortune-asia-poker") as table:
+        (progressive,) = game_hooks.progressives(table.daemon.submission)
+        assert progressive.sensor and progressive.initial == progressive.reset
+        status = await table.api.status()
+        assert status["round"]["meters"] == {progressive.name: "10000.00"}
+        assert table.daemon.progressive_wager == progressive.wager == 100
+        # The round waits for the wagers: the words, and the data beside them.
+        assert status["round"]["waiting_for"]
+        assert status["round"]["waiting"] and {"who", "what"} <= set(status["round"]["waiting"][0])
+
+
+@pytest.mark.asyncio
+async def test_blackjacks_three_progressives_are_in_its_rounds_meters() -> None:
+    """Bad Beat, Hit and Run and Straight Jack (§ 633a.6(e)(8), (10), (11)): each declared with
+    its meter, each in the round's meters from the first round, and the next round begins with
+    the meters the last one journaled."""
+    async with game_table("blackjack") as table:
+        names = {p.name: p.initial for p in game_hooks.progressives(table.daemon.submission)}
+        assert len(names) == 3
+        first = (await table.api.status())["round"]
+        # From the example submission: 5,000.00, 1,000.00, 2,500.00 (initial amounts).
+        assert sorted(first["meters"].values()) == ["1000.00", "2500.00", "5000.00"]
+        assert set(first["meters"]) == set(names)
+        await table.event(type="wager", seat=1, wager="blackjack", amount="10.00")
+        await table.event(type="no_more_bets")
+        for position, card in ((1, "9s"), ("dealer", "7h"), (1, "8d")):
+            assert await table.deal(position, card)
+        await table.event(type="decision", seat=1, action="stand")
+        assert await table.deal("dealer", "Th")  # 17 stands; 9 + 8 = 17: a push
+        assert (await table.round_id()) != first["id"]
+        settlement = await table.settlement(first["id"])
+        second = (await table.api.status())["round"]
+        assert second["meters"] == settlement["meters"] == first["meters"]

@@ -34,6 +34,7 @@ from controller.journal import (
     JournalWriteError,
     Outbound,
     Refused,
+    Step,
     UnknownRound,
     read_boot_id,
 )
@@ -782,3 +783,48 @@ async def test_a_closed_journal_says_so(tmp_path: Path) -> None:
     await journal.close()
     with pytest.raises(JournalError, match="closed"):
         await journal.append(LockOut("x"), source="link")
+
+
+@pytest.mark.asyncio
+async def test_a_group_commits_each_steps_outbox_chained_a_refused_steps_dropped(tmp_path: Path) -> None:
+    """``append_many``: each accepted step's outbox in the one transaction, covered by the hash
+    chain; a refused step's outbox dropped; an outbox made from the state the step is applied to
+    sees the steps before it (the lock-out's contributions count the sensed wagers)."""
+    path = tmp_path / "j.sqlite3"
+    record = example(CARIBBEAN)
+    wagers = [e for e in record.events if e.type == "wager"]
+    async with await Journal.open(path, TABLE) as journal:
+        await journal.append(BeginRound(record.game.name, record.rules), source="dealer-ui", actor="d")
+
+        def counted(state: TableState) -> list[Outbound]:
+            assert state.current is not None
+            return [Outbound("contribution", {"wagers": len(state.current.wagers())})]
+
+        steps = [
+            *(Step(w, "gpio") for w in wagers),
+            Step(Event("no_more_bets"), "gpio", outbox=(Outbound("hit", {"never": 1}),), refuse="not now"),
+            Step(Event("no_more_bets"), "gpio", outbox=counted),
+        ]
+        outcomes = await journal.append_many(steps)
+        assert isinstance(outcomes[-2], Refused)
+        last = outcomes[-1]
+        assert not isinstance(last, Refused)
+        assert [(m.kind, m.payload, m.event_seq) for m in last.outbox] == [
+            ("contribution", {"wagers": len(wagers)}, last.record.seq)
+        ]
+        assert [m.kind for m in await journal.pending()] == ["contribution"]
+        # A malformed message journals nothing of the group.
+        before = journal.state.last_seq
+        with pytest.raises((TypeError, ValueError)):
+            await journal.append_many(
+                [Step(Unlock("x"), "link", outbox=(Outbound("hit", {"amount": 1.5j}),))]
+            )
+        assert journal.state.last_seq == before
+    with JournalReader(path) as reader:
+        assert reader.verify() == reader.recover()  # the chain walked over the outbox too
+    conn = raw(path)
+    conn.execute("DROP TRIGGER outbox_only_marked_sent")  # a careless hand, past the guard
+    conn.execute("UPDATE outbox SET payload = replace(payload, 'wagers', 'wagerz')")
+    conn.close()
+    with pytest.raises(JournalCorrupt):
+        await Journal.open(path, TABLE)

@@ -67,12 +67,16 @@ class Appended:
 @dataclass(frozen=True)
 class Step:
     """One entry of :meth:`Journal.append_many`. ``refuse``: journal it as ``refused`` with this
-    reason without asking the rules (the table's authority refused it, docs/authority.md)."""
+    reason without asking the rules (the table's authority refused it, docs/authority.md).
+    ``outbox``: the messages it causes, committed with it (dropped if it is refused); or what
+    makes them from the state the step is applied to (the steps before it in the transaction
+    included: the lock-out's contributions count the wagers the sensors added in it)."""
 
     entry: Entry
     source: str
     actor: str | None = None
     refuse: str | None = None
+    outbox: tuple[Outbound, ...] | Callable[[TableState], Iterable[Outbound]] = ()
 
 
 StepOutcome = Appended | Refused
@@ -219,8 +223,9 @@ class Journal:
         as ``refused`` (its :class:`Refused` is its outcome; the others still count). With
         ``request`` (a client's idempotency key) a ``request`` record naming the steps' seqs and
         whether the last was accepted closes the transaction, so a retry is answered from the
-        journal, even after a restart. Malformed input raises ``ValueError``/``TypeError`` and
-        journals nothing.
+        journal, even after a restart. Each accepted step's ``outbox`` is committed in the same
+        transaction (a refused step's is dropped). Malformed input raises
+        ``ValueError``/``TypeError`` and journals nothing.
         """
         self._check_open()
         if not steps:
@@ -229,7 +234,11 @@ class Journal:
             _check_source(step.source, step.actor, step.entry)
         head = self._head
         prepared: list[tuple[JournalRecord, TableState, Refused | None]] = []
+        outboxes: list[tuple[tuple[str, str, str, Mapping[str, Any]], ...]] = []
         for step in steps:
+            # Made and checked before anything is submitted: a malformed message journals nothing.
+            outbox = step.outbox(head) if callable(step.outbox) else step.outbox
+            outboxes.append(tuple(_outbound(m) for m in outbox))
             meta = RecordMeta(
                 head.last_seq + 1,
                 str(uuid.uuid4()),
@@ -257,7 +266,10 @@ class Journal:
             )
             record, head = head.prepare(entry, meta)
             prepared.append((record, head, None))
-        futures = self._submit_group([(record, after) for record, after, _ in prepared])
+        messages = [outboxes[i] if i < len(steps) and p[2] is None else () for i, p in enumerate(prepared)]
+        futures = self._submit_group(
+            [(r, after, m) for (r, after, _), m in zip(prepared, messages, strict=True)]
+        )
         out: list[StepOutcome] = []
         for (record, after, refusal), future in zip(prepared, futures, strict=True):
             entries = await future
@@ -265,12 +277,13 @@ class Journal:
         return out[: len(steps)]
 
     def _submit_group(
-        self, records: list[tuple[JournalRecord, TableState]]
+        self,
+        records: list[tuple[JournalRecord, TableState, tuple[tuple[str, str, str, Mapping[str, Any]], ...]]],
     ) -> list[asyncio.Future[tuple[OutboxEntry, ...]]]:
         items = []
-        for record, after in records:
+        for record, after, messages in records:
             future: asyncio.Future[tuple[OutboxEntry, ...]] = self._loop.create_future()
-            items.append(PendingAppend(record, dumps(record.body), (), after, self._epoch, future))
+            items.append(PendingAppend(record, dumps(record.body), messages, after, self._epoch, future))
             self._head = after
         self._writer.submit_group(tuple(items))
         return [item.future for item in items]
@@ -317,6 +330,22 @@ class Journal:
         """Messages committed and not yet marked sent, oldest first."""
         self._check_open()
         return await asyncio.to_thread(self._reader.pending, limit)
+
+    async def outbox_after(self, after_seq: int, limit: int = 100) -> list[OutboxEntry]:
+        """Messages after ``after_seq``, sent or not, oldest first: what the link sends again
+        after the meter's acknowledgement (docs/progressive-link.md, "Exactly once")."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.outbox, after_seq, limit)
+
+    async def last_outbox_seq(self) -> int:
+        """The seq of the last message committed to the outbox (``0``: none yet)."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.last_outbox_seq)
+
+    async def outbox_of_round(self, round_id: str, kind: str) -> list[OutboxEntry]:
+        """The messages of ``kind`` (``"hit"``) committed with round ``round_id``'s records."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.outbox_of_round, round_id, kind)
 
     async def mark_sent(self, ids: Iterable[str]) -> int:
         """Mark messages sent (the broker acknowledged them); returns how many were not already.

@@ -118,9 +118,30 @@ class JournalReader:
                 (limit,),
             )
 
-    def outbox(self, after_seq: int = 0) -> list[OutboxEntry]:
-        """Every message after ``after_seq``, sent or not."""
+    def last_outbox_seq(self) -> int:
+        """The seq of the last message committed to the outbox (``0``: none yet)."""
+        with self._lock:
+            rows = query(self._conn, self.path, "SELECT coalesce(max(seq), 0) FROM outbox", ())
+        return int(rows[0][0])
+
+    def outbox_of_round(self, round_id: str, kind: str) -> list[OutboxEntry]:
+        """The messages of ``kind`` committed with a record of round ``round_id``, in order."""
         with self._lock:
             return outbox_entries(
-                self._conn, self.path, self.table_id, "WHERE o.seq > ? ORDER BY o.seq", (after_seq,)
+                self._conn,
+                self.path,
+                self.table_id,
+                "WHERE e.round_id = ? AND o.kind = ? ORDER BY o.seq",
+                (round_id, kind),
+            )
+
+    def outbox(self, after_seq: int = 0, limit: int | None = None) -> list[OutboxEntry]:
+        """Every message after ``after_seq``, sent or not (at most ``limit``)."""
+        with self._lock:
+            return outbox_entries(
+                self._conn,
+                self.path,
+                self.table_id,
+                "WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
+                (after_seq, -1 if limit is None else limit),
             )

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..rules.engine import IllegalEvent
+from ..rules.hooks import in_words
 from ..rules.record import RECORD_VERSION
 from ..rules.settlement import Settlement
 from .errors import UnknownRound
@@ -66,12 +66,10 @@ def recall_round(conn: sqlite3.Connection, path: Path, table_id: str, round_id: 
     # The same fold that accepted the events replays them.
     state = fold(table_id, [begin, *events], path)
     assert state.current is not None
-    replayed: Settlement | None = None
-    waiting_for = ""
-    try:
-        replayed = state.current.settlement()
-    except IllegalEvent as exc:
-        waiting_for = str(exc)
+    # What the round waits for, as the game declares it (its ``waiting_for`` hook).
+    waiting = state.current.round.waiting_for()
+    replayed: Settlement | None = None if waiting else state.current.settlement()
+    waiting_for = in_words(waiting)
     summary = RoundSummary.of(round_id, state.current.game, begin.seq, begin.wall_ns, end)
     return RecalledRound(
         summary,

@@ -126,6 +126,11 @@ class OpenRound:
         return self.round.settle()
 
 
+#: The device name under which the progressive link's losses and returns are journaled
+#: (``device_offline`` / ``device_online``): while it is offline, progressive wagers are refused.
+PROGRESSIVE_LINK: Final = "progressive_link"
+
+
 @dataclass(frozen=True)
 class DeviceStatus:
     online: bool
@@ -326,6 +331,15 @@ class TableState:
             requests = dict(list(requests.items())[-MAX_REQUESTS:])
         return dataclasses.replace(self, requests=requests)
 
+    @property
+    def progressive_link_down(self) -> str | None:
+        """Why the progressive link is journaled down (its ``device_offline`` detail), or
+        ``None``: up, or never journaled (a table without a link)."""
+        link = self.devices.get(PROGRESSIVE_LINK)
+        if link is None or link.online:
+            return None
+        return link.detail or "no word from the meter"
+
     def _open_round(self, record: JournalRecord) -> OpenRound:
         if self.current is None:
             raise TableRefusal("no round is open: a round begins (with its game and rules) before its events")
@@ -369,6 +383,14 @@ class TableState:
             # Cards the deck cannot hold (two aces of spades from one deck) are refused like
             # any event the rules refuse.
             raise IllegalEvent(str(exc)) from None
+        down = self.progressive_link_down
+        if down is not None and event.type == "wager" and _is_progressive(rnd, event.wager):
+            # N.J.A.C. 13:69E-1.39B, G2S noProgInfo: a table that has lost its progressive
+            # controller does not recognize progressive wagers; the base game goes on.
+            raise TableRefusal(
+                f"seat {event.seat} {event.wager}: progressive wagers are not recognized while "
+                f"the progressive link is down ({down})"
+            )
         state = rnd.game.apply(rnd.state, event)  # IllegalEvent: refused, nothing changed
         # A new Round rather than Round.apply: the state before stays as it was, so a write
         # that fails leaves the table where the journal is.
@@ -584,3 +606,8 @@ def _meters(raw: object, seq: int) -> dict[str, Cents]:
         except MoneyError as exc:
             raise FoldError(f"seq {seq}: {exc}") from None
     return out
+
+
+def _is_progressive(rnd: Round[Any, Any], wager: str | None) -> bool:
+    """``wager`` is one of the progressive wagers the round's game declares."""
+    return wager is not None and any(p.name == wager for p in rnd.game.progressives(rnd.rules))

@@ -245,7 +245,7 @@ class TableApi:
             round_id = current.round_id
             reason = game_hooks.incomplete(current)
             if reason is not None:
-                raise CommandError(ErrorCode.REFUSED, f"round {round_id}: {reason}")
+                raise CommandError(ErrorCode.REFUSED, f"round {round_id} cannot be settled yet: {reason}")
             record = await service.settle(source, who)
         if record is None:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])

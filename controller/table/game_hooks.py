@@ -1,12 +1,11 @@
 """What the table asks of the game, each question in one place.
 
-The daemon's parts ask the game four things: what one chip on a wagering device is, which meters
-a round begins with, what a round still waits for, and which hand of a seat a shoe's card goes
-to. Until the ``Game`` protocol declares these as hooks, the answers are found here by the
-Rules Submission's attribute names (``progressive_wager``, ``progressive_offered``,
-``progressive_initial``), by ``engine.open_decisions`` / ``engine.hand_dealt_to``, and by the
-text of the :class:`IllegalEvent` a settlement raises; each such call site is in this module
-alone, so moving to the protocol's hooks changes this module and nothing else.
+The daemon's parts ask the game what one chip on a wagering device is, which progressives and
+meters a round begins with, what a round still waits for, and which hand of a seat a shoe's card
+goes to. Each answer comes from the game's hooks (:class:`~controller.rules.engine.Game`,
+:mod:`controller.rules.hooks`): ``progressives(rules)``, ``waiting_for(state)``,
+``open_decisions(state)``, ``hand_dealt_to(state, seat)``; this module is where the daemon calls
+them.
 """
 
 from __future__ import annotations
@@ -15,62 +14,98 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..journal.state import OpenRound, TableState
-from ..rules.engine import IllegalEvent, hand_dealt_to
 from ..rules.events import Event
+from ..rules.hooks import Progressive, Waiting, in_words
 from ..rules.money import Cents, parse_money
 from ..rules.submission import Submission
 
-#: The progressive wager's name in the rules core (Caribbean Stud, Three Card Poker, Hold 'Em Bonus).
+#: The sensor-counted progressive wager's name in the rules core (Caribbean Stud, Three Card
+#: Poker, Hold 'Em Bonus, Fortune Asia Poker); the name a sensed chip is wagered under when the
+#: game declares no sensor-counted progressive (the rules then refuse it, naming the game).
 PROGRESSIVE: Final = "progressive"
+
+
+def progressives(submission: Submission) -> tuple[Progressive, ...]:
+    """The progressive wagers the Rules Submission offers, as the game declares them (§ 601a.2)."""
+    return tuple(submission.game.progressives(submission.rules))
+
+
+def sensed_progressive(submission: Submission) -> Progressive | None:
+    """The progressive a sensor of the Progressive Table Game System counts (§ 639a.8(b)), or
+    ``None``: a game without one (Blackjack's progressives are placed on the touchscreen)."""
+    return next((p for p in progressives(submission) if p.sensor), None)
 
 
 def progressive_wager(submission: Submission) -> Cents | None:
     """What one chip on a wagering device is: the Rules Submission's Progressive Payout Wager
-    (§ 639a.2(c)); ``None`` for a game without one. The sensor knows a chip is there, not its
-    value."""
-    wager = getattr(submission.rules, "progressive_wager", None)
-    return wager if isinstance(wager, int) else None
+    (§ 639a.2(c)); ``None`` for a game without a sensor-counted one. The sensor knows a chip is
+    there, not its value."""
+    sensed = sensed_progressive(submission)
+    return None if sensed is None else sensed.wager
 
 
 def sensed_wager(submission: Submission, seat: int) -> Event:
-    """The ``wager progressive`` event of a chip sensed at ``seat`` (§ 639a.8(b)).
+    """The wager event of a chip sensed at ``seat`` (§ 639a.8(b)).
 
-    A game without the wager: the rules refuse it, naming the game (journaled as refused).
+    A game without a sensor-counted progressive: the rules refuse it, naming the game (journaled
+    as refused).
     """
-    amount = progressive_wager(submission)
-    return Event("wager", seat=seat, wager=PROGRESSIVE, amount=amount if amount is not None else 1)
+    sensed = sensed_progressive(submission)
+    name = PROGRESSIVE if sensed is None else sensed.name
+    amount = sensed.wager if sensed is not None and sensed.wager is not None else 1
+    return Event("wager", seat=seat, wager=name, amount=amount)
 
 
-def opening_meters(submission: Submission, state: TableState) -> dict[str, Cents]:
-    """The meters a new round begins with: the last journaled, else those a RAM clear carried
-    over, else the Rules Submission's initial amount (§ 639a.12(d)(3)). The central meter's
-    amounts come over the link."""
-    rules = submission.rules
-    if not getattr(rules, "progressive_offered", False):
-        return {}
+def opening_meters(
+    submission: Submission, state: TableState, link: Mapping[str, Cents] | None = None
+) -> dict[str, Cents]:
+    """The meters a new round begins with, for each progressive the game declares: the central
+    meter's amount when the link has one (``link``), else the last journaled, else those a RAM
+    clear carried over, else the Rules Submission's initial amount (§ 639a.12(d)(3))."""
+    out: dict[str, Cents] = {}
+    for progressive in progressives(submission):
+        name = progressive.name
+        if link is not None and name in link:
+            out[name] = link[name]
+            continue
+        journaled = _last_journaled(state, name)
+        if journaled is not None:
+            out[name] = journaled
+        elif name in state.carried_meters:
+            out[name] = state.carried_meters[name]
+        elif progressive.initial is not None:
+            out[name] = progressive.initial
+    return out
+
+
+def _last_journaled(state: TableState, name: str) -> Cents | None:
     for summary in reversed(state.recent):
         meters = (summary.settlement or {}).get("meters")
-        if isinstance(meters, Mapping) and isinstance(meters.get(PROGRESSIVE), str):
-            return {PROGRESSIVE: parse_money(meters[PROGRESSIVE], "meter")}
-    if PROGRESSIVE in state.carried_meters:
-        return {PROGRESSIVE: state.carried_meters[PROGRESSIVE]}
-    initial = getattr(rules, "progressive_initial", None)
-    return {PROGRESSIVE: initial} if isinstance(initial, int) else {}
+        if isinstance(meters, Mapping) and isinstance(meters.get(name), str):
+            return parse_money(meters[name], f"meter {name}")
+    return None
+
+
+def waiting(current: OpenRound) -> tuple[Waiting, ...]:
+    """What the round waits for, as the game declares it; empty once it can be settled."""
+    return current.round.waiting_for()
 
 
 def incomplete(current: OpenRound) -> str | None:
     """Why the round cannot be settled yet, in the rules core's words; ``None`` once it can."""
-    try:
-        current.settlement()
-    except IllegalEvent as exc:
-        return str(exc)
-    return None
+    items = waiting(current)
+    return in_words(items) if items else None
+
+
+def open_decisions(current: OpenRound) -> str:
+    """What players may still decide in a round that could be settled now (``""``: nothing)."""
+    return current.round.game.open_decisions(current.round.state)
 
 
 def settles_itself(current: OpenRound) -> bool:
     """The round is complete and no player may still decide anything: the table settles it at
     once. Otherwise (Asia Poker's surrender, § 659a.11(d)) the dealer settles it."""
-    return incomplete(current) is None and not current.round.open_decisions()
+    return not waiting(current) and not open_decisions(current)
 
 
 def waiting_for(current: OpenRound) -> str:
@@ -78,11 +113,11 @@ def waiting_for(current: OpenRound) -> str:
     reason = incomplete(current)
     if reason is not None:
         return reason
-    decisions = current.round.open_decisions()
+    decisions = open_decisions(current)
     return f"the dealer to settle the round; {decisions}" if decisions else ""
 
 
 def hand_of_seat(current: OpenRound, seat: int) -> int:
     """Which hand of ``seat`` a card from the shoe goes to (``0``: its one hand); a seat that
     split pairs holds several hands (§ 633a.11)."""
-    return hand_dealt_to(current.round.game, current.round.state, seat)
+    return current.round.game.hand_dealt_to(current.round.state, seat)

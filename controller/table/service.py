@@ -16,11 +16,12 @@ import contextlib
 import logging
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from hw.gpio import ProgressiveTableGameSystem
 
 from ..journal import Appended, Journal, JournalError, Refused, Step, StepOutcome
+from ..journal.outbox import Outbound
 from ..journal.records import (
     PAYOUT_VERIFIED,
     ROUND_SETTLED,
@@ -32,7 +33,7 @@ from ..journal.records import (
     SettleRound,
     Unlock,
 )
-from ..journal.state import RequestOutcome, TableState
+from ..journal.state import OpenRound, RequestOutcome, TableState
 from ..rules.engine import Game
 from ..rules.events import Event
 from ..rules.submission import Submission
@@ -57,6 +58,21 @@ class Repeated(Exception):
         super().__init__(f"request {key!r} was answered at seq {outcome.seqs[-1]}")
         self.key = key
         self.outcome = outcome
+
+
+class LinkHooks(Protocol):
+    """What the table service asks of the progressive link (``controller.link.TableLink``)."""
+
+    @property
+    def linked(self) -> frozenset[str]:
+        """The progressive wagers whose meter the central meter holds."""
+
+    def outbox_for(self, current: OpenRound, event: Event) -> list[Outbound]:
+        """The link's messages ``event`` causes (contributions at the lock-out, hit claims)."""
+
+    def meter_events(self, current: OpenRound) -> list[Event] | None:
+        """The ``meter`` events that complete ``current`` from the meter's word; empty when it
+        needs none, ``None`` while a hit's award is pending."""
 
 
 class TableService:
@@ -90,6 +106,8 @@ class TableService:
         self.press_pending: object | None = None
         self._publish = publish
         self._status = status
+        #: The progressive link (``controller.link``), if the table is linked to a central meter.
+        self.link: LinkHooks | None = None
 
     @property
     def state(self) -> TableState:
@@ -109,6 +127,10 @@ class TableService:
         """Begin a round if none is open, with the meters it begins with (§ 639a.12(d)(3))."""
         if self.state.current is None:
             meters = game_hooks.opening_meters(self.submission, self.state)
+            if self.link is not None:
+                # The central meter holds a linked progressive's meter: the round takes it from
+                # the meter's award (or last amount) when it needs it (§ 639a.12(d)(4)).
+                meters = {k: v for k, v in meters.items() if k not in self.link.linked}
             record = await self.journal_entry(
                 BeginRound(self.game.name, self.submission.rules, meters), "daemon", None
             )
@@ -119,8 +141,19 @@ class TableService:
         """Settle the round as soon as it is complete, unless players may still decide something
         (Asia Poker's surrender, § 659a.11(d)): then the dealer settles (``settle_round``)."""
         current = self.state.current
+        if current is not None and self.link is not None:
+            for event in self.link.meter_events(current) or ():
+                outcome = await self._append(Step(event, "link"), None)
+                if isinstance(outcome, Refused):
+                    return
+            current = self.state.current
         if current is not None and game_hooks.settles_itself(current):
             await self.settle("daemon", None)
+
+    async def complete_from_link(self) -> None:
+        """The meter's word came (an award, an amount): settle a round that waited for it."""
+        async with self.round_lock:
+            await self.settle_if_complete()
 
     async def settle(self, source: str, actor: str | None) -> JournalRecord | None:
         """Journal the settlement, begin the next round and unlock the wagering devices."""
@@ -189,13 +222,23 @@ class TableService:
             entry: Entry = IrregularityReported(event.to_json(), verdict.await_floor)
             outcome = await self._append(Step(entry, source, actor), request)
         else:
-            outcome = await self._append(Step(event, source, actor, verdict.refuse), request)
+            step = Step(event, source, actor, verdict.refuse, self._link_outbox(event))
+            outcome = await self._append(step, request)
         if isinstance(outcome, Refused):
             if verdict.refuse is not None:
                 raise authority.NotAuthorized(str(outcome), outcome.record)
             raise outcome
         await self.settle_if_complete()
         return outcome.record
+
+    def _link_outbox(self, event: Event) -> tuple[Outbound, ...] | Callable[[TableState], list[Outbound]]:
+        """The link's messages ``event`` causes (the lock-out's contributions, a hit's claim),
+        made from the state it is applied to and committed with it: docs/progressive-link.md,
+        "Exactly once"."""
+        link = self.link
+        if link is None:
+            return ()
+        return lambda state: [] if state.current is None else link.outbox_for(state.current, event)
 
     async def _append(self, step: Step, request: str | None) -> StepOutcome:
         try:
@@ -260,12 +303,15 @@ class TableService:
             self.gpio.lock()
             if current is not None and not current.no_more_bets:
                 seats = [s for s, n in self.gpio.accepted_by_seat.items() if n]
-                steps = [Step(game_hooks.sensed_wager(self.submission, s), "gpio") for s in seats]
+                wagers = [game_hooks.sensed_wager(self.submission, s) for s in seats]
+                steps = [Step(w, "gpio", outbox=self._link_outbox(w)) for w in wagers]
         if current is not None and not current.no_more_bets and not self.state.locked_out:
             steps.append(Step(LockOut(f"no more bets ({source})"), source, actor))
         nmb = Event("no_more_bets")
         verdict = authority.judge(nmb, source, self.state, shoe_installed=self.shoe_installed)
-        steps.append(Step(nmb, source, actor, verdict.refuse))
+        # The contributions ride on ``no_more_bets``: made from the round as the steps before it
+        # leave it, so they count the wagers the sensors added in this transaction (§ 639a.12(d)(2)).
+        steps.append(Step(nmb, source, actor, verdict.refuse, self._link_outbox(nmb)))
         try:
             outcomes = await self.journal.append_many(steps, request=request)
         except JournalError:

@@ -33,6 +33,7 @@ def table_status(
     state: TableState,
     devices: Mapping[str, SerialDevice],
     gpio: ProgressiveTableGameSystem | None,
+    link: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds."""
     current = state.current
@@ -52,10 +53,12 @@ def table_status(
             "events": len(current.events),
             "meters": {k: format_money(v) for k, v in current.meters.items()},
             "waiting_for": _waiting_for(state, current),
+            "waiting": [w.to_json() for w in game_hooks.waiting(current)],
         }
     out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
     out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
-    out["link"] = link_status(config)
+    # The link as the meter's topics have it (amounts only from there), else as configured.
+    out["link"] = dict(link) if link is not None else link_status(config)
     out["devices"] = {
         name: {"state": device.state, "online": device.state == "online"} for name, device in devices.items()
     }

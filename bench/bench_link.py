@@ -1,0 +1,207 @@
+"""The table's side of the progressive link: the outbox draining after an outage, and a wager at
+the lock-out to the new meter amount on the table's API.
+
+Run: ``PYTHONPATH=. .venv/bin/python bench/bench_link.py [--backlog 5000] [--rounds 200]``
+(needs ``mosquitto``: scripts/system-deps).
+
+A real Mosquitto with the shipped configuration (TLS with client certificates, passwords, ACL)
+on loopback and the central meter as its own process (``python -m meter run``, its store with
+``synchronous=FULL``), both from ``sim.link_rig``.
+
+1. **Drain**: a journal (``synchronous=FULL``) holds a declaration and ``--backlog``
+   contributions that the lock-outs committed while the link was down; the table's publisher
+   (``controller.link.LinkPublisher``, 20 in flight, in seq order, the journal's ``mark_sent``
+   on each PUBACK) then starts: timed until the meter's ack covers the last seq, i.e. every
+   contribution durable in the meter's store and acknowledged back. Peer, the same broker in
+   the same run: a bare aiomqtt QoS 1 publish loop (20 in flight, the same payload size).
+2. **Latency**: the daemon (the bench rig, in this process) with a Progressive Payout Wager
+   keyed through its local API; timed from the ``no_more_bets`` request to the first
+   ``status`` from the API whose ``link.amounts`` shows the new meter (polled). Peer: a bare
+   aiomqtt QoS 1 publish to a subscriber through the same broker (the round trip's floor).
+Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import aiomqtt
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from controller.api_client import ApiClient
+from controller.config import parse_config
+from controller.journal import Journal
+from controller.journal.outbox import Outbound
+from controller.journal.records import Started
+from controller.link.publisher import LinkPublisher
+from sim.bench_rig import TABLE_ID, BenchRig, config_text
+from sim.link_rig import PARAMS, PROGRESSIVE, LinkRig
+from wire import Contribution, Declaration
+
+SEAT_1 = "2c 7d 9s Jh 4c"
+DEALER = "As Ks 9d 6c 4h"
+
+
+async def peer_rate(rig: LinkRig, messages: int, size: int) -> float:
+    """A bare aiomqtt QoS 1 publish loop, 20 in flight, on the table's own topic and user."""
+    payload = b"x" * size
+    async with aiomqtt.Client(
+        rig.broker.host,
+        rig.broker.port,
+        username=rig.table,
+        password=rig.pki.passwords[rig.table],
+        identifier=f"peer-{uuid.uuid4().hex[:6]}",
+        tls_context=rig.pki.context(rig.table),
+    ) as client:
+        client.pending_calls_threshold = 10**6
+        topic = f"progressive/floor/site/site-a/table/{rig.table}/status"  # the meter ignores it
+        start = time.perf_counter()
+        for i in range(0, messages, 20):
+            await asyncio.gather(
+                *(client.publish(topic, payload, qos=1) for _ in range(min(20, messages - i)))
+            )
+        return messages / (time.perf_counter() - start)
+
+
+async def drain(backlog: int) -> None:
+    with LinkRig.running(TABLE_ID) as rig:
+        root = Path(tempfile.mkdtemp(prefix="bench-link-"))
+        text = config_text(root) + rig.daemon_config
+        config = parse_config(text, "bench", gpio_check=None)
+        assert config.progressive_link is not None
+        journal = await Journal.open(root / "journal.sqlite", TABLE_ID)
+        try:
+            declaration = Declaration({PROGRESSIVE: PARAMS}).to_json()
+            await journal.append(
+                Started("bench", "bench"), source="daemon", outbox=[Outbound("declaration", declaration)]
+            )
+            contribution = Contribution(PROGRESSIVE, 2, 500).to_json()
+            start = time.perf_counter()
+            for i in range(0, backlog, 100):
+                await asyncio.gather(
+                    *(
+                        journal.append(
+                            Started("bench", "bench"),
+                            source="daemon",
+                            outbox=[Outbound("contribution", contribution)],
+                        )
+                        for _ in range(min(100, backlog - i))
+                    )
+                )
+            committed = time.perf_counter() - start
+            publisher = LinkPublisher(config.progressive_link, TABLE_ID, journal)
+            stop = asyncio.Event()
+            start = time.perf_counter()
+            task = asyncio.create_task(publisher.run(stop))
+            while publisher.state.applied_seq < backlog + 1:
+                await asyncio.sleep(0.005)
+            elapsed = time.perf_counter() - start
+            stop.set()
+            await task
+            size = len((await journal.outbox_after(1, 1))[0].envelope().__repr__())
+        finally:
+            await journal.close()
+        peer = await peer_rate(rig, backlog, size)
+    print(
+        f"outbox drain: {backlog} contributions committed while the link was down "
+        f"({backlog / committed:.0f}/s to the journal)"
+    )
+    print(
+        f"  publisher until the meter's ack of the last: {backlog / elapsed:8.0f} messages/s "
+        f"({elapsed:.2f} s, connect included)"
+    )
+    print(f"  peer, bare aiomqtt QoS 1 publish loop to the same broker: {peer:8.0f} messages/s")
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def latency(rounds: int) -> None:
+    with LinkRig.running(TABLE_ID) as rig:
+        async with BenchRig(extra_config=rig.daemon_config) as bench:
+            daemon = bench.daemon
+            assert daemon is not None
+            await bench.wait_for(lambda: bool(daemon.snapshot()["link"].get("amounts")), timeout=20)
+            times: list[float] = []
+            warm_up = 0.0
+            # Seat 1's chip stays on its sensor: a Progressive Payout Wager counted at each lock-out.
+            await bench.place_chip(1)
+            async with await ApiClient.connect(bench.socket) as api:
+                for n in range(rounds + 1):  # the first: a warm-up, not counted (below)
+                    before = (await api.status())["link"]["amounts"][PROGRESSIVE]
+                    await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+                    start = time.perf_counter()
+                    await api.submit_event({"type": "no_more_bets"})
+                    while (await api.status())["link"]["amounts"][PROGRESSIVE] == before:
+                        pass
+                    if n:
+                        times.append((time.perf_counter() - start) * 1000)
+                    else:
+                        # The table may have declared before the meter, just started, subscribed:
+                        # that declaration is sent again after the stalled ack (2 s).
+                        warm_up = (time.perf_counter() - start) * 1000
+                    await api.submit_event({"type": "cards", "to": "1", "cards": SEAT_1})
+                    await api.submit_event({"type": "cards", "to": "dealer", "cards": DEALER})
+                    await api.submit_event({"type": "decision", "seat": 1, "action": "fold"})
+        peer = await peer_round_trip(rig, rounds)
+    print(f"wager at the lock-out -> the new meter on the table's API, {rounds} rounds:")
+    print(f"  p50 {pct(times, 50):6.1f} ms  p99 {pct(times, 99):6.1f} ms  max {max(times):6.1f} ms")
+    print(f"  (the warm-up round after the start, not counted: {warm_up:.0f} ms)")
+    print(
+        f"  peer, bare aiomqtt QoS 1 publish -> subscriber, same broker: p50 {pct(peer, 50):6.1f} ms  "
+        f"p99 {pct(peer, 99):6.1f} ms"
+    )
+
+
+async def peer_round_trip(rig: LinkRig, n: int) -> list[float]:
+    topic = f"progressive/floor/site/site-a/table/{rig.table}/status"
+    kw = {
+        "username": rig.table,
+        "password": rig.pki.passwords[rig.table],
+        "tls_context": rig.pki.context(rig.table),
+    }
+    out: list[float] = []
+    # The table's user may write its status topic but not read it: the meter's user reads it.
+    async with (
+        aiomqtt.Client(rig.broker.host, rig.broker.port, identifier="peer-pub", **kw) as pub,
+        aiomqtt.Client(
+            rig.broker.host,
+            rig.broker.port,
+            identifier="peer-sub",
+            username="progressive-meter",
+            password=rig.pki.passwords["progressive-meter"],
+            tls_context=rig.pki.context("progressive-meter"),
+        ) as sub,
+    ):
+        await sub.subscribe(topic, qos=1)
+        messages = sub.messages
+        for i in range(n):
+            start = time.perf_counter()
+            await pub.publish(topic, f"peer {i}".encode(), qos=1)
+            async for m in messages:
+                if m.payload == f"peer {i}".encode():
+                    break
+            out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument("--backlog", type=int, default=5000)
+    p.add_argument("--rounds", type=int, default=200)
+    args = p.parse_args()
+    asyncio.run(drain(args.backlog))
+    asyncio.run(latency(args.rounds))
+
+
+if __name__ == "__main__":
+    main()

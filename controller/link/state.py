@@ -1,0 +1,98 @@
+"""What the table knows of the central meter: only what came on the meter's topics.
+
+Amounts (each kept only if its ``record_seq`` is higher than the last, so an old retained
+amount never replaces a newer one), the retained ack (how far the meter has applied this
+table's messages, and its verdict on the table's declaration), the meter's awards and refusals,
+and the time of the last word from the meter. :meth:`LinkState.unavailable` says whether
+progressive wagering is open: no word from the meter for ``timeout`` seconds (G2S noProgInfo,
+N.J.A.C. 13:69E-1.39B), the meter's own "offline", or a refused declaration closes it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from wire import Ack, Amount, Award, MeterMessage, MeterStatus, Refusal, format_money
+
+
+@dataclass
+class LinkState:
+    """The link as the table sees it; fed by the publisher, read by the daemon and the API."""
+
+    timeout: float
+    started: float = field(default_factory=time.monotonic)
+    connected: bool = False
+    last_word: float | None = None
+    """``time.monotonic()`` of the last message from the meter."""
+    last_word_wall: float | None = None
+    meter_online: bool = False
+    amounts: dict[str, Amount] = field(default_factory=dict)
+    ack: Ack | None = None
+    ack_moved: float = field(default_factory=time.monotonic)
+    awards: dict[int, Award] = field(default_factory=dict)
+    refusals: dict[int, Refusal] = field(default_factory=dict)
+    sent_seq: int = 0
+    """The highest seq the broker acknowledged this run (its PUBACK; not trusted for more)."""
+    forged: int = 0
+    """Messages dropped: on no meter topic of this table, or not decodable as the meter's."""
+
+    @property
+    def applied_seq(self) -> int:
+        return 0 if self.ack is None else self.ack.applied_seq
+
+    def heard(self, message: MeterMessage) -> None:
+        """Take one decoded message from the meter's topics."""
+        now = time.monotonic()
+        self.last_word, self.last_word_wall = now, time.time()
+        if isinstance(message, Ack):
+            if self.ack is None or message.applied_seq > self.ack.applied_seq:
+                self.ack_moved = now
+            self.ack = message
+        elif isinstance(message, Award):
+            self.awards.setdefault(message.seq, message)
+        elif isinstance(message, Refusal):
+            self.refusals.setdefault(message.seq, message)
+        elif isinstance(message, Amount):
+            old = self.amounts.get(message.progressive)
+            if old is None or message.record_seq > old.record_seq:
+                self.amounts[message.progressive] = message
+        elif isinstance(message, MeterStatus):
+            self.meter_online = message.status == "online"
+
+    def unavailable(self, now: float | None = None) -> str | None:
+        """Why progressive wagering is closed now, in words; ``None`` while it is open."""
+        now = time.monotonic() if now is None else now
+        verdict = None if self.ack is None else self.ack.verdict
+        if verdict is not None and not verdict.accepted:
+            return f"the meter refused the table's declaration: {verdict.reason or verdict.field}"
+        if self.last_word is None:
+            if now - self.started >= self.timeout:
+                return f"no word from the meter since the daemon started ({self.timeout:g} s)"
+            return None
+        if now - self.last_word >= self.timeout:
+            return f"no word from the meter for {now - self.last_word:.0f} s (limit {self.timeout:g} s)"
+        if not self.meter_online:
+            return "the meter is offline (its last will)"
+        return None
+
+    def to_json(self, queue_depth: int | None = None) -> dict[str, object]:
+        """For the API's status and ``tablectl link``; amounts only as the meter sent them."""
+        verdict = None if self.ack is None or self.ack.verdict is None else self.ack.verdict.to_json()
+        out: dict[str, object] = {
+            "connected": self.connected,
+            "meter_online": self.meter_online,
+            "last_word_seconds_ago": (
+                None if self.last_word is None else round(time.monotonic() - self.last_word, 3)
+            ),
+            "last_word_wall": self.last_word_wall,
+            "applied_seq": self.applied_seq,
+            "sent_seq": self.sent_seq,
+            "verdict": verdict,
+            "unavailable": self.unavailable(),
+            "amounts": {k: format_money(a.amount) for k, a in sorted(self.amounts.items())},
+            "forged_dropped": self.forged,
+        }
+        if queue_depth is not None:
+            out["queue_depth"] = queue_depth
+        return out

@@ -1,0 +1,188 @@
+"""The link as a part of the daemon: the publisher's task and the watch over the meter's word.
+
+The watch journals the link's losses and returns (``device_offline`` / ``device_online`` of
+:data:`~controller.journal.state.PROGRESSIVE_LINK`) once a second at most: while it is journaled
+offline the fold refuses progressive wagers (N.J.A.C. 13:69E-1.39B; G2S noProgInfo, 30 s by
+default: ``[progressive_link] timeout_seconds``), the base game goes on, and wagering resumes by
+itself when the meter is heard again. A refused declaration (the meter's verdict, the field
+named) is journaled the same way, with the meter's reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Final
+
+from wire import Award
+
+from ..config import ProgressiveLinkSection
+from ..journal import JournalError
+from ..journal.outbox import Outbound, OutboxEntry
+from ..journal.records import DeviceOffline, DeviceOnline
+from ..journal.state import PROGRESSIVE_LINK, DeviceStatus, OpenRound
+from ..rules.events import Event
+from ..table import game_hooks
+from ..table.service import TableService
+from .hits import claims_after, meter_events, waits_for_meter
+from .outbound import LinkPlan
+from .publisher import LinkPublisher
+
+log = logging.getLogger("controller.link")
+
+#: How often the watch compares the meter's last word with the timeout.
+WATCH_SECONDS: Final = 0.5
+
+
+class TableLink:
+    """The progressive link of one table: its plan, its publisher, its watch."""
+
+    def __init__(self, link: ProgressiveLinkSection, service: TableService, plan: LinkPlan) -> None:
+        self.link = link
+        self.service = service
+        self.plan = plan
+        journal = service.journal
+        self.publisher = LinkPublisher(link, journal.table_id, journal, on_change=self._changed)
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._wake = asyncio.Event()
+        #: The oldest message the meter has not acknowledged (refreshed by the watch).
+        self._oldest: OutboxEntry | None = None
+        #: The hit claims of the round waiting for the meter (loaded from the journal's outbox).
+        self._claims: dict[str, list[OutboxEntry]] = {}
+        service.link = self
+
+    # -- what the table service asks (LinkHooks) --
+
+    @property
+    def linked(self) -> frozenset[str]:
+        return frozenset(self.plan.meter_ids)
+
+    def outbox_for(self, current: OpenRound, event: Event) -> list[Outbound]:
+        if event.type == "no_more_bets":
+            return self.plan.contributions(current)
+        return claims_after(current, event, self.plan.meter_ids)
+
+    def meter_events(self, current: OpenRound) -> list[Event] | None:
+        if not waits_for_meter(current):
+            return []
+        state = self.publisher.state
+        amounts = {
+            meter_id: state.amounts[meter_id].amount if meter_id in state.amounts else params.reset
+            for meter_id, params in self.plan.parameters.items()
+        }
+        return meter_events(current, self.plan.meter_ids, self.awards_of(current.round_id), amounts)
+
+    def awards_of(self, round_id: str) -> dict[str, Award] | None:
+        """The first award of each meter among the round's claims; ``None`` while one is pending
+        (or the claims are not yet loaded)."""
+        claims = self._claims.get(round_id)
+        if claims is None:
+            return None
+        awards = self.publisher.state.awards
+        if any(c.seq not in awards for c in claims):
+            return None
+        out: dict[str, Award] = {}
+        for award in sorted((awards[c.seq] for c in claims), key=lambda a: a.award_seq):
+            out.setdefault(award.progressive, award)
+        return out
+
+    def pending(self) -> list[dict[str, object]]:
+        """The current round's hits claimed and not yet awarded: PENDING at the table."""
+        current = self.service.state.current
+        if current is None:
+            return []
+        awards = self.publisher.state.awards
+        return [
+            {**dict(c.payload), "seq": c.seq, "status": "PENDING"}
+            for c in self._claims.get(current.round_id, [])
+            if c.seq not in awards
+        ]
+
+    @classmethod
+    def plan_of(cls, link: ProgressiveLinkSection, service: TableService) -> LinkPlan:
+        return LinkPlan.of(game_hooks.progressives(service.submission), link)
+
+    def start(self) -> None:
+        """The publisher and the watch run."""
+        self._tasks = [
+            asyncio.create_task(self.publisher.run(self._stop), name="link-publisher"),
+            asyncio.create_task(self._watch(), name="link-watch"),
+        ]
+
+    async def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        tasks, self._tasks = self._tasks, []
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _changed(self) -> None:
+        self._wake.set()
+
+    async def _watch(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(WATCH_SECONDS):
+                    await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self.check()
+                await self.complete_round()
+                await self.refresh_queue()
+            except JournalError:
+                return  # the service has locked the table and the watchdog stops
+            except Exception:
+                log.exception("progressive link: the watch failed")
+
+    async def check(self) -> None:
+        """Journal a loss or a return of the link, if the meter's word says one happened."""
+        state = self.service.state
+        reason = self.publisher.state.unavailable()
+        journaled = state.devices.get(PROGRESSIVE_LINK)
+        if reason is not None and (journaled is None or journaled.online):
+            log.warning("progressive link unavailable: %s; progressive wagers are not recognized", reason)
+            await self.service.journal_entry(DeviceOffline(PROGRESSIVE_LINK, reason), "link", None)
+        elif reason is None and self.publisher.state.last_word is not None and not _online(journaled):
+            log.info("progressive link available: progressive wagers are recognized again")
+            back = DeviceOnline(PROGRESSIVE_LINK, "the meter is heard")
+            await self.service.journal_entry(back, "link", None)
+
+    async def refresh_queue(self) -> None:
+        """The queue's depth and its oldest message, from the journal's outbox."""
+        journal = self.service.journal
+        publisher = self.publisher
+        publisher.last_outbox_seq = max(publisher.last_outbox_seq, await journal.last_outbox_seq())
+        oldest = await journal.outbox_after(publisher.state.applied_seq, 1)
+        self._oldest = oldest[0] if oldest else None
+
+    async def complete_round(self) -> None:
+        """A round waiting for the meter: load its claims (sent again until awarded), and settle
+        it once every claim's award has come."""
+        current = self.service.state.current
+        if current is None or not waits_for_meter(current):
+            return
+        claims = await self.service.journal.outbox_of_round(current.round_id, "hit")
+        self._claims = {current.round_id: claims}
+        self.publisher.remember_hits(claims)
+        if self.meter_events(current) is not None:
+            await self.service.complete_from_link()
+
+    def to_json(self) -> dict[str, object]:
+        """The link for the API's status and ``tablectl link``."""
+        out = self.publisher.state.to_json(self.publisher.queue_depth())
+        out["configured"] = True
+        out["enabled"] = self.link.enabled
+        out["host"] = self.link.host
+        out["port"] = self.link.port
+        out["progressives"] = dict(self.plan.meter_ids)
+        out["journaled_down"] = self.service.state.progressive_link_down
+        out["pending"] = self.pending()
+        old = self._oldest
+        if old is not None and old.seq > self.publisher.state.applied_seq:
+            out["oldest_unacknowledged"] = {"seq": old.seq, "kind": old.kind, "round": old.round_id}
+        return out
+
+
+def _online(status: DeviceStatus | None) -> bool:
+    return status is not None and status.online

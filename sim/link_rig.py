@@ -1,0 +1,129 @@
+"""The bench rig's progressive link: a real Mosquitto (the shipped configuration, certificates
+made at run time with trustme) and the central meter (``python -m meter run``) beside the
+daemon, for ``table-bench --link`` (docs/bench-rig.md). The tests use the same pieces.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from wire import Parameters
+
+from .mosquitto import REPO, Broker, Pki
+
+LINK = "floor"
+PROGRESSIVE = "cs-floor"
+#: The bench rig's Caribbean Stud progressive, as its Rules Submission files it (§ 639a.12(d)).
+PARAMS = Parameters(initial=1_000_000, reset=1_000_000, rate=Fraction(18))
+
+
+def meter_config(
+    root: Path,
+    broker: Broker,
+    pki: Pki,
+    tables: Mapping[str, str],
+    progressives: Mapping[str, Parameters] | None = None,
+    heartbeat: int = 2,
+) -> Path:
+    """A meter configuration (TOML) in ``root`` for ``tables`` (id -> site) on ``broker``."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "broker-password").write_text(pki.passwords["progressive-meter"] + "\n")
+    lines = [
+        "[link]",
+        f'id = "{LINK}"',
+        f"heartbeat_seconds = {heartbeat}",
+        "[store]",
+        'path = "meter.db"',
+        "[broker]",
+        f'host = "{broker.host}"',
+        f"port = {broker.port}",
+        'username = "progressive-meter"',
+        'password_file = "broker-password"',
+        f'ca_file = "{pki.ca_file}"',
+        f'cert_file = "{pki.cert("progressive-meter")}"',
+        f'key_file = "{pki.key("progressive-meter")}"',
+    ]
+    for pid, p in (progressives or {PROGRESSIVE: PARAMS}).items():
+        j = p.to_json()
+        lines += [f"[progressives.{pid}]", *(f'{k} = "{v}"' for k, v in j.items())]
+    for table, site in tables.items():
+        linked = ", ".join(f'"{pid}"' for pid in (progressives or {PROGRESSIVE: PARAMS}))
+        lines += [f"[tables.{table}]", f'site = "{site}"', f"progressives = [{linked}]"]
+    path = root / "meter.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def meter_process(config: Path, log: Path) -> subprocess.Popen[bytes]:
+    """``python -m meter run`` as its own process (PYTHONPATH: the repository first)."""
+    env = {**os.environ, "PYTHONPATH": f"{REPO}:{os.environ.get('PYTHONPATH', '')}"}
+    out = open(log, "ab")  # noqa: SIM115 - the process keeps it
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meter", "--config", str(config), "run"], stdout=out, stderr=out, env=env
+    )
+    out.close()
+    return proc
+
+
+def link_section(root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30) -> str:
+    """The daemon's ``[progressive_link]`` for ``table`` (its certificate, user and password)."""
+    password = root / f"{table}-broker-password"
+    password.write_text(pki.passwords[table] + "\n")
+    password.chmod(0o600)
+    return f"""
+[progressive_link]
+host = "{broker.host}"
+port = {broker.port}
+site = "site-a"
+link = "{LINK}"
+ca_file = "{pki.ca_file}"
+cert_file = "{pki.cert(table)}"
+key_file = "{pki.key(table)}"
+username = "{table}"
+password_file = "{password}"
+timeout_seconds = {timeout}
+progressives = {{ progressive = "{PROGRESSIVE}" }}
+"""
+
+
+@dataclass
+class LinkRig:
+    """Mosquitto and the meter for one bench table; :meth:`running` starts and stops them."""
+
+    root: Path
+    table: str
+    pki: Pki
+    broker: Broker
+    meter: subprocess.Popen[bytes]
+    meter_log: Path
+
+    @property
+    def daemon_config(self) -> str:
+        return link_section(self.root, self.pki, self.broker, self.table)
+
+    @classmethod
+    @contextlib.contextmanager
+    def running(cls, table: str) -> Iterator[LinkRig]:
+        root = Path(tempfile.mkdtemp(prefix="link-"))
+        pki = Pki(root / "pki", users=("progressive-meter", table))
+        broker = Broker(root, pki)
+        broker.start()
+        meter: subprocess.Popen[bytes] | None = None
+        try:
+            config = meter_config(root / "meter", broker, pki, {table: "site-a"})
+            log = root / "meter.log"
+            meter = meter_process(config, log)
+            yield cls(root, table, pki, broker, meter, log)
+        finally:
+            if meter is not None:
+                meter.terminate()
+                meter.wait(timeout=10)
+            broker.stop()

@@ -1,0 +1,58 @@
+"""The table's daemon on a real link for the tests: the bench rig's daemon with a
+``[progressive_link]`` to a real Mosquitto (the shipped configuration) and the central meter."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from controller.api_client import ApiClient
+from sim.bench_rig import BenchRig
+from sim.link_rig import link_section
+
+from .meter_link import Link, running_link
+from .mosquitto import Broker, Pki
+
+#: Seat 1 folds a losing hand against a dealer who qualifies (the cards keyed by the dealer).
+SEAT_1 = "2c 7d 9s Jh 4c"
+DEALER = "As Ks 9d 6c 4h"
+
+
+def linked_rig(
+    root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30, game: str = "caribbean-stud"
+) -> BenchRig:
+    """A bench rig (not yet entered) whose daemon is table ``table`` on the link, dealing ``game``."""
+    directory = root / table
+    directory.mkdir(parents=True, exist_ok=True)
+    return BenchRig(
+        directory=directory,
+        table_id=table,
+        game=game,
+        extra_config=link_section(root, pki, broker, table, timeout),
+    )
+
+
+async def api_round(api: ApiClient, rig: BenchRig, progressive: bool = True) -> None:
+    """One Caribbean Stud round keyed through the API: seat 1's ante (and a chip on its
+    progressive sensor: a Progressive Payout Wager of 1.00, counted at the lock-out, § 639a.8(b);
+    it stays there for the next round), "no more bets", the cards, seat 1 folds: settled, the next
+    round begun."""
+    await (rig.place_chip(1) if progressive else rig.lift_chip(1))
+    await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+    await api.submit_event({"type": "no_more_bets"})
+    await rig.deal(1, SEAT_1)
+    await rig.deal("dealer", DEALER)
+    await api.submit_event({"type": "decision", "seat": 1, "action": "fold"})
+
+
+@contextlib.asynccontextmanager
+async def linked_table(
+    root: Path, pki: Pki, table: str, timeout: int = 30
+) -> AsyncIterator[tuple[Link, BenchRig]]:
+    """The broker and the meter (``running_link``), and table ``table``'s daemon on them."""
+    async with (
+        running_link(root, pki, {table: "site-a"}) as link,
+        linked_rig(root, pki, link.broker, table, timeout) as rig,
+    ):
+        yield link, rig

@@ -1,0 +1,167 @@
+"""The link's parts without a broker: the configuration's new keys, the table's declaration
+and contributions from the game's declared progressives, the hits found by the game itself, and
+when progressive wagering closes (the meter's last word, its will, its verdict)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from controller.config import parse_config
+from controller.journal.outbox import OutboxEntry
+from controller.journal.state import OpenRound
+from controller.link.hits import claims_after, hits
+from controller.link.outbound import LinkPlan, LinkPlanError
+from controller.link.publisher import wire_bytes
+from controller.link.state import LinkState
+from controller.rules.engine import Round
+from controller.rules.events import Event
+from controller.rules.games import GAMES
+from controller.rules.submission import parse_submission
+from controller.table import game_hooks
+from wire import Ack, Amount, MeterStatus, Verdict, decode_table_message
+
+from .test_config import MINIMAL, problems_of
+
+REPO = Path(__file__).resolve().parent.parent
+LINK = '[progressive_link]\nhost = "127.0.0.1"\nsite = "PA"\nca_file = "/ca.pem"\n'
+
+
+def submission(game: str):  # type: ignore[no-untyped-def]
+    path = REPO / "examples" / game / "rules-submission.toml"
+    return parse_submission(path.read_text("utf-8"), GAMES, str(path))
+
+
+def link_section(extra: str = ""):  # type: ignore[no-untyped-def]
+    config = parse_config(MINIMAL + LINK + extra, "t.toml", gpio_check=None)
+    assert config.progressive_link is not None
+    return config.progressive_link
+
+
+def test_the_link_keys_and_their_checks() -> None:
+    link = link_section()
+    assert (link.timeout_seconds, link.link, link.topic_prefix, dict(link.progressives)) == (
+        30,
+        "floor",
+        "progressive",
+        {},
+    )
+    assert link_section('progressives = { progressive = "cs-floor" }\n').progressives == {
+        "progressive": "cs-floor"
+    }
+    problems = problems_of(MINIMAL + LINK + "timeout_seconds = 0\n")
+    assert problems[0].startswith("[progressive_link] timeout_seconds = 0:")
+    problems = problems_of(MINIMAL + LINK + 'progressives = { progressive = "a/b" }\n')
+    assert "progressive: the meter's progressive id" in problems[0]
+
+
+def test_blackjacks_three_progressives_are_declared_and_contribute_apart() -> None:
+    sub = submission("blackjack")
+    plan = LinkPlan.of(game_hooks.progressives(sub), link_section())
+    assert set(plan.parameters) == {"bad_beat", "hit_and_run", "straight_jack"}
+    declared = plan.declaration().payload["progressives"]
+    assert isinstance(declared, dict) and declared["bad_beat"]["rate_of_progression"] == "12%"
+    rnd = Round.begin(sub.game, sub.rules)
+    for e in (
+        Event("wager", seat=1, wager="blackjack", amount=1000),
+        Event("wager", seat=1, wager="bad_beat", amount=500),
+        Event("wager", seat=2, wager="blackjack", amount=1000),
+        Event("wager", seat=2, wager="bad_beat", amount=100),
+        Event("wager", seat=2, wager="straight_jack", amount=200),
+    ):
+        rnd.apply(e)
+    current = OpenRound("r1", 1, 0, {}, {}, rnd)
+    out = {m.payload["progressive"]: m.payload for m in plan.contributions(current)}
+    assert out == {
+        "bad_beat": {"progressive": "bad_beat", "wagers": 2, "wagered": "6.00"},
+        "straight_jack": {"progressive": "straight_jack", "wagers": 1, "wagered": "2.00"},
+    }
+
+
+def test_a_progressive_without_a_rate_cannot_be_declared() -> None:
+    """Fortune Asia Poker's Rules Submission gives the meter a reset amount and no rate of
+    progression (§ 659a.12(d)): the meter could not check it, so the link refuses to declare it."""
+    (p,) = game_hooks.progressives(submission("fortune-asia-poker"))
+    assert p.rate_of_progression is None
+    with pytest.raises(LinkPlanError, match="gives no rate_of_progression"):
+        LinkPlan.of((p,), link_section())
+
+
+def test_a_royal_flush_is_found_by_the_game_and_claimed_at_100_percent() -> None:
+    sub = submission("caribbean-stud")
+    rnd = Round.begin(sub.game, sub.rules)
+    for e in (
+        Event("wager", seat=1, wager="ante", amount=1000),
+        Event("wager", seat=1, wager="progressive", amount=100),
+        Event("wager", seat=2, wager="ante", amount=1000),
+        Event("wager", seat=2, wager="progressive", amount=100),
+        Event("no_more_bets"),
+    ):
+        rnd.apply(e)
+    from controller.rules.cards import parse_cards
+
+    rnd.apply(Event("cards", to="1", cards=tuple(parse_cards("As Ks Qs Js Ts"))))
+    rnd.apply(Event("cards", to="2", cards=tuple(parse_cards("2c 2d 5h 9s Jd"))))
+    rnd.apply(Event("cards", to="dealer", cards=tuple(parse_cards("3c 7d 9h 4c 8d"))))
+    rnd.apply(Event("decision", seat=1, action="bet"))
+    current = OpenRound("r1", 1, 0, {}, {}, rnd)
+    (claim,) = claims_after(current, Event("decision", seat=2, action="fold"), {"progressive": "cs-floor"})
+    assert claim.kind == "hit"
+    assert claim.payload == {
+        "progressive": "cs-floor",
+        "seat": 1,
+        "hand": claim.payload["hand"],
+        "award": {"share": "100"},
+    }
+    rnd.apply(Event("decision", seat=2, action="fold"))
+    found = hits(rnd, rnd.state, ["progressive"])
+    assert [(h.seat, h.share) for h in found] == [(1, Fraction(100))]
+
+
+def test_the_outbox_entry_goes_on_the_wire_as_the_wire_decodes_it() -> None:
+    entry = OutboxEntry(
+        "t1",
+        3,
+        "0b5e2c1a-7f43-4e0e-8d7c-5a1f3e9b2c44",
+        17,
+        "e-17",
+        "r-1",
+        "contribution",
+        {"progressive": "cs-floor", "wagers": 2, "wagered": "2.00"},
+    )
+    message = decode_table_message(wire_bytes(entry))
+    assert (message.table, message.seq, message.round) == ("t1", 3, "r-1")
+    bad = OutboxEntry(
+        "t1",
+        4,
+        "0b5e2c1a-7f43-4e0e-8d7c-5a1f3e9b2c44",
+        18,
+        "e-18",
+        None,
+        "contribution",
+        {"progressive": "cs-floor", "wagers": 2, "wagered": 2.5},
+    )
+    with pytest.raises(ValueError, match="has a fraction"):
+        wire_bytes(bad)
+    assert json.loads(wire_bytes(entry))["schema"] == 1
+
+
+def test_progressive_wagering_closes_without_the_meters_word_and_opens_again() -> None:
+    state = LinkState(timeout=30, started=1000.0)
+    assert state.unavailable(now=1010.0) is None  # starting: give the meter its time
+    assert "since the daemon started" in (state.unavailable(now=1031.0) or "")
+    state.heard(MeterStatus("online", 10, 1))
+    heard = state.last_word
+    assert heard is not None and state.unavailable(now=heard + 29) is None
+    assert "no word from the meter for 30 s" in (state.unavailable(now=heard + 30) or "")
+    state.heard(Amount("cs-floor", 1_000_018, 7))
+    state.heard(Amount("cs-floor", 1_000_000, 6))  # an older amount, retained: not shown
+    assert state.amounts["cs-floor"].amount == 1_000_018
+    state.heard(MeterStatus("offline", 10, 0))
+    assert "offline" in (state.unavailable() or "")
+    state.heard(MeterStatus("online", 10, 2))
+    state.heard(Ack("t1", 1, Verdict(1, False, "payload.progressives.cs-floor.reset", "the reset differs")))
+    assert "refused" in (state.unavailable() or "") and "the reset differs" in (state.unavailable() or "")
