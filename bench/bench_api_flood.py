@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.api_client import ApiClient
-from sim.bench_rig import EDGE_GAP, LOCK_OUT_PIN, BenchRig
+from sim.bench_rig import LOCK_OUT_PIN, BenchRig, timed_lock_out
 
 TIMEOUT = 5.0
 AIM_P99_MS = 10.0
@@ -75,19 +75,7 @@ async def presses(rig: BenchRig, n: int) -> list[float]:
         await api.subscribe(["event"])
         notes = api.notifications()
         for _ in range(n):
-            start = time.perf_counter()
-            await asyncio.to_thread(pin.drive_low)
-            async with asyncio.timeout(TIMEOUT):
-                async for note in notes:
-                    if note.data.get("body", {}).get("type") == "no_more_bets":
-                        break
-            out.append((time.perf_counter() - start) * 1000)
-            async with asyncio.timeout(TIMEOUT):
-                async for note in notes:
-                    if note.data.get("kind") == "round_begin":
-                        break
-            await asyncio.to_thread(pin.drive_high)
-            await asyncio.sleep(EDGE_GAP)
+            out.append(await timed_lock_out(pin, notes, TIMEOUT))
     return out
 
 

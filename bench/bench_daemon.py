@@ -54,6 +54,7 @@ from sim.bench_rig import (
     config_text,
     plays,
     shuffled_deck,
+    timed_lock_out,
 )
 
 TIMEOUT = 5.0
@@ -84,19 +85,7 @@ async def lock_out(rounds: int) -> tuple[list[float], list[float]]:
             await api.subscribe(["event"])
             notes = api.notifications()
             for _ in range(rounds):
-                start = time.perf_counter()
-                await asyncio.to_thread(pin.drive_low)
-                async with asyncio.timeout(TIMEOUT):
-                    async for note in notes:
-                        if note.data.get("body", {}).get("type") == "no_more_bets":
-                            break
-                ours.append((time.perf_counter() - start) * 1000)
-                async with asyncio.timeout(TIMEOUT):
-                    async for note in notes:
-                        if note.data.get("kind") == "round_begin":
-                            break
-                await asyncio.to_thread(pin.drive_high)
-                await asyncio.sleep(EDGE_GAP)  # past the debounce window, so the next press is taken
+                ours.append(await timed_lock_out(pin, notes, TIMEOUT))
                 start = time.perf_counter()
                 await peer_journal.append(Started("bench", boot), source="daemon")
                 peer.append((time.perf_counter() - start) * 1000)

@@ -589,6 +589,27 @@ async def _run_rig(
     return 0
 
 
+async def timed_lock_out(pin: Any, notes: AsyncIterator[Any], timeout: float = WAIT_SECONDS) -> float:
+    """Press the lock-out button on ``pin`` and return the milliseconds until a subscriber of the
+    ``event`` topic (``notes``) receives the journaled ``no_more_bets``; then wait for the next
+    ``round_begin`` and release the button past the debounce window, ready for the next press.
+    The lock-out figure of ``bench/bench_daemon.py`` and ``bench/bench_api_flood.py``."""
+    start = time.perf_counter()
+    await asyncio.to_thread(pin.drive_low)
+    async with asyncio.timeout(timeout):
+        async for note in notes:
+            if note.data.get("body", {}).get("type") == "no_more_bets":
+                break
+    elapsed = (time.perf_counter() - start) * 1000
+    async with asyncio.timeout(timeout):
+        async for note in notes:
+            if note.data.get("kind") == "round_begin":
+                break
+    await asyncio.to_thread(pin.drive_high)
+    await asyncio.sleep(EDGE_GAP)  # past the debounce window, so the next press is taken
+    return elapsed
+
+
 @contextlib.asynccontextmanager
 async def _console(rig: BenchRig, say: Callable[[str], object]) -> AsyncIterator[asyncio.subprocess.Process]:
     """``table-ui`` on the rig's socket, in a process of its own (as on the table); ended with the rig."""
