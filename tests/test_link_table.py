@@ -284,7 +284,11 @@ async def test_a_hit_is_pending_until_the_award_and_settles_from_it(tmp_path: Pa
             recalled = await daemon.journal.recall(round_id)
             assert recalled.consistent and recalled.replayed is not None
             meter_events = [r for r in recalled.records if r.body.get("type") == "meter"]
-            assert [(r.source, r.body["amount"]) for r in meter_events] == [("link", money_text(meter))]
+            # The round's meter, and seat 1's own: the meter when it is paid (§ 639a.12(d)(4)).
+            assert [(r.source, r.body["amount"], r.body.get("seat")) for r in meter_events] == [
+                ("link", money_text(meter), None),
+                ("link", money_text(meter), 1),
+            ]
             assert meter_amount(link) == PARAMS.reset
             await until(
                 lambda: daemon.snapshot()["link"]["amounts"].get(PROGRESSIVE) == money_text(PARAMS.reset),

@@ -74,19 +74,16 @@ class TableLink:
         }
         return meter_events(current, self.plan.meter_ids, self.awards_of(current.round_id), amounts)
 
-    def awards_of(self, round_id: str) -> dict[str, Award] | None:
-        """The first award of each meter among the round's claims; ``None`` while one is pending
-        (or the claims are not yet loaded)."""
+    def awards_of(self, round_id: str) -> dict[tuple[str, int], Award] | None:
+        """The award of each of the round's claims by (meter id, seat); ``None`` while one is
+        pending (or the claims are not yet loaded)."""
         claims = self._claims.get(round_id)
         if claims is None:
             return None
         awards = self.publisher.state.awards
         if any(c.seq not in awards for c in claims):
             return None
-        out: dict[str, Award] = {}
-        for award in sorted((awards[c.seq] for c in claims), key=lambda a: a.award_seq):
-            out.setdefault(award.progressive, award)
-        return out
+        return {(awards[c.seq].progressive, int(c.payload["seat"])): awards[c.seq] for c in claims}
 
     def pending(self) -> list[dict[str, object]]:
         """The current round's hits claimed and not yet awarded: PENDING at the table."""

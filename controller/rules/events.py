@@ -13,7 +13,9 @@ An event in JSON is an object with ``"type"`` and that type's fields:
                           ("As Kd"), optional ``hand`` (a split hand, from 0)
 ``decision``              ``seat``, ``action`` (the game's words: ``"bet"``, ``"fold"``,
                           ``"hit"``...), optional ``hand``, optional ``amount``
-``meter``                 ``name`` (``"progressive"``), ``amount``: the meter as read
+``meter``                 ``name`` (``"progressive"``), ``amount``: the meter as read;
+                          optional ``seat``: the meter when that seat is paid
+                          (:mod:`.meter_turns`, § 639a.12(d)(4))
 ``hole_card_reader``      ``result``: ``"blackjack"`` or ``"no_blackjack"`` (§ 633a.7(h))
 ``irregularity``          ``kind`` (``"shoe_jam"``, ``"hole_card_exposed"``,
                           ``"wrong_card_count"``...), optional ``seat``, ``detail``
@@ -88,7 +90,7 @@ EVENT_FIELDS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "no_more_bets": ((), ()),
     "cards": (("to", "cards"), ("hand",)),
     "decision": (("seat", "action"), ("hand", "amount")),
-    "meter": (("name", "amount"), ()),
+    "meter": (("name", "amount"), ("seat",)),
     "hole_card_reader": (("result",), ()),
     "irregularity": (("kind",), ("seat", "detail")),
     "position": (("value",), ()),
