@@ -5,12 +5,14 @@ Wagers from the sensors."""
 
 from __future__ import annotations
 
+import asyncio
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from controller.api_client import ApiClient
+from controller.tablectl import main as tablectl_main
 from wire import Award
 
 from .link_table import PARAMS
@@ -41,7 +43,7 @@ def share(meter: int, percent: int) -> int:
     ids=["100%-then-10%", "10%-then-100%"],
 )
 async def test_two_hits_in_one_round_are_each_paid_the_meter_as_it_stands(
-    tmp_path: Path, pki: Pki, seat_2: str, seat_1: str
+    tmp_path: Path, pki: Pki, seat_2: str, seat_1: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Seats 2 and 1 both hit the progressive: the rules pay seat 2 first (§ 639a.11(c), from the
     player farthest to the dealer's right), so the table claims in that order, the meter awards
@@ -101,3 +103,50 @@ async def test_two_hits_in_one_round_are_each_paid_the_meter_as_it_stands(
             assert recalled.consistent and recalled.replayed is not None
             replayed = recalled.replayed.to_json()["seats"]
             assert replayed["1"]["progressive"]["net"] == seats["1"]["progressive"]["net"]
+
+            # The award whole in the journal: each seat's meter event holds which award of the
+            # meter it is, the meter's record of it, what it paid and the meter after.
+            seat_meters = [
+                r.body for r in recalled.records if r.body.get("type") == "meter" and "seat" in r.body
+            ]
+            assert seat_meters == [
+                {
+                    "type": "meter",
+                    "name": "progressive",
+                    "amount": money_text(a.meter_before),
+                    "seat": seat,
+                    "award_seq": a.award_seq,
+                    "meter_record": a.record_seq,
+                    "paid": money_text(a.paid),
+                    "meter_after": money_text(a.meter_after),
+                }
+                for seat, a in ((2, first), (1, second))
+            ]
+            # A floorperson validating each hand pay sees on status which award of the meter it is.
+            status = await api.status()
+            pending = {
+                (p["seat"], p["wager"]): p for p in status["pending_payouts"] if p["round"] == round_id
+            }
+            for seat, a in ((2, first), (1, second)):
+                shown = pending[seat, "progressive"]["award"]
+                assert shown == {
+                    "award_seq": a.award_seq,
+                    "meter_record": a.record_seq,
+                    "meter_before": money_text(a.meter_before),
+                    "paid": money_text(a.paid),
+                    "meter_after": money_text(a.meter_after),
+                }
+        # tablectl recall (from the journal file) and tablectl status say the same.
+        journal = str(daemon.config.journal.path)
+        assert await asyncio.to_thread(tablectl_main, ["recall", round_id, "--journal", journal]) == 0
+        out = capsys.readouterr().out
+        for seat, a in ((2, first), (1, second)):
+            assert (
+                f"seat {seat} progressive: the central meter's award {a.award_seq} "
+                f"(its record {a.record_seq}): paid {money_text(a.paid)} "
+                f"of the meter at {money_text(a.meter_before)}, "
+                f"the meter after {money_text(a.meter_after)}"
+            ) in out
+        assert await asyncio.to_thread(tablectl_main, ["status", "--socket", str(rig.socket)]) == 0
+        out = capsys.readouterr().out
+        assert f"the central meter's award {first.award_seq} (its record {first.record_seq})" in out

@@ -13,7 +13,7 @@ from controller.journal.state import OpenRound
 from controller.link.hits import hits, meter_events
 from controller.rules.caribbean_stud import GAME
 from controller.rules.engine import Round
-from controller.rules.events import Event, parse_event
+from controller.rules.events import Event, EventError, parse_event
 from wire import Award, Share
 
 from .rounds import NO_MORE_BETS, cards, decide, round_refuses, wager
@@ -97,6 +97,28 @@ def award(seq: int, seat_share: int, before: int, reset_after: bool) -> Award:
     )
 
 
+def seat_meter(seat: int, a: Award) -> Event:
+    return Event(
+        "meter",
+        name="progressive",
+        amount=a.meter_before,
+        seat=seat,
+        award_seq=a.award_seq,
+        meter_record=a.record_seq,
+        paid=a.paid,
+        meter_after=a.meter_after,
+    )
+
+
+def test_an_award_is_read_only_with_its_seat() -> None:
+    """The award's fields describe one seat's award: on the round's meter they are refused."""
+    event = seat_meter(2, award(1, 100, METER, True))
+    assert parse_event(event.to_json()) == event
+    body = {k: v for k, v in event.to_json().items() if k != "seat"}
+    with pytest.raises(EventError, match=r"award_seq, meter_record, paid, meter_after describe one seat"):
+        parse_event(body, "seq 9")
+
+
 def test_each_claim_is_settled_from_its_own_award() -> None:
     """The link's ``meter`` events: the round's meter (the first award's), then each claimed seat's
     own award's meter; the round settles each seat from its own."""
@@ -108,10 +130,11 @@ def test_each_claim_is_settled_from_its_own_award() -> None:
     assert meter_events(current, meter_ids, None, {"cs-floor": RESET}) is None
     assert meter_events(current, meter_ids, {("cs-floor", 2): first}, {"cs-floor": RESET}) is None
     events = meter_events(current, meter_ids, {("cs-floor", 2): first, ("cs-floor", 1): second}, {})
+    # Each seat's event keeps its award whole (which award, the meter's record, paid, after).
     assert events == [
         Event("meter", name="progressive", amount=METER),
-        Event("meter", name="progressive", amount=METER, seat=2),
-        Event("meter", name="progressive", amount=RESET + ARRIVED, seat=1),
+        seat_meter(2, first),
+        seat_meter(1, second),
     ]
     for event in events:
         rnd.apply(event)

@@ -157,7 +157,19 @@ def meter_events(
             continue
         events.append(event)
     for c in claims:
-        event = Event("meter", name=c.wager, amount=got[meter_ids[c.wager], c.seat].meter_before, seat=c.seat)
+        award = got[meter_ids[c.wager], c.seat]
+        # The award whole, for the record: which award of the meter, its record, what it paid and
+        # where it left the meter (a floorperson validating the hand pay reads them on status).
+        event = Event(
+            "meter",
+            name=c.wager,
+            amount=award.meter_before,
+            seat=c.seat,
+            award_seq=award.award_seq,
+            meter_record=award.record_seq,
+            paid=award.paid,
+            meter_after=award.meter_after,
+        )
         state = rnd.game.apply(state, event)  # IllegalEvent: a claim the round cannot take, a bug
         events.append(event)
     return events
