@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from controller.api_client import ApiClient
+from controller.journal.reader import JournalReader
 from controller.tablectl import main as tablectl_main
 from wire import Award
 
@@ -136,8 +137,13 @@ async def test_two_hits_in_one_round_are_each_paid_the_meter_as_it_stands(
                     "paid": money_text(a.paid),
                     "meter_after": money_text(a.meter_after),
                 }
-        # tablectl recall (from the journal file) and tablectl status say the same.
+        # Recovery from the journal is its replay from seq 1, and the daemon's state (the awards too).
         journal = str(daemon.config.journal.path)
+        with JournalReader(Path(journal), "t1") as reader:
+            recovered = reader.recover()
+            assert recovered == reader.replay_all() == daemon.state
+            assert recovered.pending_payouts() == daemon.state.pending_payouts()
+        # tablectl recall (from the journal file) and tablectl status say the same.
         assert await asyncio.to_thread(tablectl_main, ["recall", round_id, "--journal", journal]) == 0
         out = capsys.readouterr().out
         for seat, a in ((2, first), (1, second)):
