@@ -10,9 +10,10 @@ on loopback and the central meter as its own process (``python -m meter run``, i
 
 1. **Drain**: a journal (``synchronous=FULL``) holds a declaration and ``--backlog``
    contributions that the lock-outs committed while the link was down; the table's publisher
-   (``controller.link.LinkPublisher``, 20 in flight, in seq order, the journal's ``mark_sent``
-   on each PUBACK) then starts: timed until the meter's ack covers the last seq, i.e. every
-   contribution durable in the meter's store and acknowledged back. Peer, the same broker in
+   (``controller.link.LinkPublisher``: windows of 100, up to 3 on the wire, in seq order,
+   the journal's ``mark_sent`` after the PUBACKs) then starts: timed until the meter's ack
+   covers the last seq, i.e. every contribution durable in the meter's store and
+   acknowledged back. Peer, the same broker in
    the same run: a bare aiomqtt QoS 1 publish loop (20 in flight, the same payload size).
 2. **Latency**: the daemon (the bench rig, in this process) with a Progressive Payout Wager
    keyed through its local API; timed from the ``no_more_bets`` request to the first
@@ -149,8 +150,10 @@ async def latency(rounds: int) -> None:
                         # The table may have declared before the meter, just started, subscribed:
                         # that declaration is sent again after the stalled ack (2 s).
                         warm_up = (time.perf_counter() - start) * 1000
-                    await api.submit_event({"type": "cards", "to": "1", "cards": SEAT_1})
-                    await api.submit_event({"type": "cards", "to": "dealer", "cards": DEALER})
+                    # The cards from the rig's shoe (a PTY): the API keys cards only while the
+                    # shoe is out of order (docs/authority.md).
+                    await bench.deal(1, SEAT_1)
+                    await bench.deal("dealer", DEALER)
                     await api.submit_event({"type": "decision", "seat": 1, "action": "fold"})
         peer = await peer_round_trip(rig, rounds)
     print(f"wager at the lock-out -> the new meter on the table's API, {rounds} rounds:")
