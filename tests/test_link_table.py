@@ -463,3 +463,21 @@ async def test_blackjacks_three_progressives_contribute_to_their_meters(tmp_path
                 "hit_and_run": 100_000,
                 "straight_jack": 500_030,
             }
+
+
+async def test_a_new_meter_amount_is_pushed_on_the_link_topic(tmp_path: Path, pki: Pki) -> None:
+    """A subscriber of the API's ``link`` topic (the dealer's screen) gets the meter's new amount
+    as it comes, with no journal record and no poll of ``status`` (docs/local-api.md)."""
+    async with linked_table(tmp_path, pki, "t1") as (_link, rig):
+        daemon = daemon_of(rig)
+        await until(lambda: bool(daemon.snapshot()["link"]["amounts"]), 10, "the meter's amount")
+        async with await ApiClient.connect(rig.socket) as api, await ApiClient.connect(rig.socket) as watch:
+            await watch.subscribe(["link"])
+            await api_round(api, rig)
+            async with asyncio.timeout(10):
+                async for note in watch.notifications():
+                    assert note.topic == "link"
+                    if note.data["amounts"].get(PROGRESSIVE) == "10000.18":
+                        break
+            assert note.data["connected"] is True
+            assert note.data["progressives"] == {"progressive": PROGRESSIVE}

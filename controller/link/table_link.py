@@ -51,6 +51,8 @@ class TableLink:
         self._oldest: OutboxEntry | None = None
         #: The hit claims of the round waiting for the meter (loaded from the journal's outbox).
         self._claims: dict[str, list[OutboxEntry]] = {}
+        #: The link as last published on the API's ``link`` topic (:meth:`_shown`).
+        self._last_shown: tuple[object, ...] = ()
         service.link = self
 
     # -- what the table service asks (LinkHooks) --
@@ -116,6 +118,18 @@ class TableLink:
 
     def _changed(self) -> None:
         self._wake.set()
+        shown = self._shown()
+        if shown != self._last_shown:
+            # The API's ``link`` topic: the new meter on the table's screen as the meter's word
+            # comes, without waiting for the next journal record or a poll of ``status``.
+            self._last_shown = shown
+            self.service.publish_link(self.to_json())
+
+    def _shown(self) -> tuple[object, ...]:
+        """What the table shows of the link (not the heartbeats and acks that change nothing)."""
+        s = self.publisher.state
+        amounts = tuple(sorted((k, a.amount, a.record_seq) for k, a in s.amounts.items()))
+        return (s.connected, s.meter_online, amounts, len(s.awards), len(s.refusals), s.unavailable())
 
     async def _watch(self) -> None:
         while not self._stop.is_set():
