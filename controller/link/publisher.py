@@ -46,7 +46,7 @@ WINDOW: Final = 100
 #: Windows on the wire at once: the next is read from the journal and published while the one
 #: before waits for its PUBACKs, so the socket never idles between windows (the order of the
 #: publishes, and so of the broker, is the seq's either way).
-FLIGHTS: Final = 3
+FLIGHTS: Final = 2
 #: Seconds a window waits at most for its PUBACKs before the session is given up (and the
 #: messages sent again from the meter's ack on the next).
 PUBACK_SECONDS: Final = 10.0
