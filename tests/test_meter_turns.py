@@ -12,11 +12,13 @@ import pytest
 from controller.journal.state import OpenRound
 from controller.link.hits import hits, meter_events
 from controller.rules.caribbean_stud import GAME
-from controller.rules.engine import Round
+from controller.rules.engine import IllegalEvent, Round
 from controller.rules.events import Event, EventError, parse_event
+from controller.rules.fortune_asia_poker import GAME as FORTUNE
 from wire import Award, Share
 
 from .rounds import NO_MORE_BETS, cards, decide, round_refuses, wager
+from .test_asia_poker_game import ALL_FORTUNE, frules, line, m, round_events, run
 from .test_blackjack import SHOE_DECKS, Table
 from .test_caribbean_stud import deal_events, full_rules
 
@@ -170,3 +172,20 @@ def test_players_sharing_a_100_percent_award_claim_it_once_and_share_its_meter()
     # 10% of 10,000.01 and 200 to 1 on 1.00; then 9,001.01 (100 arrived between) shared by two.
     assert nets == {6: 100_000 + 20_000, 4: 450_050 + 20_000, 2: 450_050 + 20_000}
     assert settled.meters["straight_jack"] == 500_000
+
+
+def test_fortune_asia_poker_pays_a_seat_from_its_own_meter() -> None:
+    """Fortune Asia Poker's Progressive Payout Wager (§ 659a.11(h)(3)(ii)(D)): the seat with its
+    own meter (the central meter's award) is paid from it, not from the round's meter."""
+    r = frules(ALL_FORTUNE)
+    hands = {"dealer": "Tc Td 9d 6d Qc 3c Kc", "2": "2s 3s 4s 5s 6s 7s 8s"}
+    events = round_events(
+        {2: {"fortune_asia_poker": "10.00", "progressive": "1.00"}}, hands, {2: "8s 7s 6s 5s / 4s 3s / 2s"}
+    )
+    meter = Event("meter", name="progressive", amount=m("20000.00"))
+    own = Event("meter", name="progressive", amount=m("15000.00"), seat=2)
+    s = run(FORTUNE, r, [*events[:2], meter, own, *events[2:]])
+    assert line(s, 2, "progressive") == ("win", "+15000.00", "seven-card straight flush")
+    assert s.meters == {"progressive": m("10000.00")}
+    with pytest.raises(IllegalEvent, match=r"seat 3: no progressive wager placed.*seats with one: 2"):
+        run(FORTUNE, r, [*events[:2], meter, Event("meter", name="progressive", amount=1, seat=3)])
