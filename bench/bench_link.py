@@ -10,14 +10,19 @@ on loopback and the central meter as its own process (``python -m meter run``, i
 
 1. **Drain**: a journal (``synchronous=FULL``) holds a declaration and ``--backlog``
    contributions that the lock-outs committed while the link was down; the table's publisher
-   (``controller.link.LinkPublisher``, 20 in flight, in seq order, the journal's ``mark_sent``
-   on each PUBACK) then starts: timed until the meter's ack covers the last seq, i.e. every
-   contribution durable in the meter's store and acknowledged back. Peer, the same broker in
+   (``controller.link.LinkPublisher``: windows of 100, up to 2 on the wire, in seq order,
+   the journal's ``mark_sent`` after the PUBACKs) then starts: timed until the meter's ack
+   covers the last seq, i.e. every contribution durable in the meter's store and
+   acknowledged back. Peer, the same broker in
    the same run: a bare aiomqtt QoS 1 publish loop (20 in flight, the same payload size).
 2. **Latency**: the daemon (the bench rig, in this process) with a Progressive Payout Wager
-   keyed through its local API; timed from the ``no_more_bets`` request to the first
-   ``status`` from the API whose ``link.amounts`` shows the new meter (polled). Peer: a bare
-   aiomqtt QoS 1 publish to a subscriber through the same broker (the round trip's floor).
+   on seat 1's sensor, the cards from the rig's shoe; timed from the ``no_more_bets`` request
+   to the API's ``link`` notification whose amount is the new meter (a subscriber, as the
+   dealer's screen; with the ``event`` notification of the journaled ``no_more_bets`` on the
+   way), then as many rounds to the first polled ``status`` that shows it. Peers: a bare
+   aiomqtt QoS 1 publish to a subscriber through the same broker (one hop of the round trip's
+   three), and a bare SQLite commit with ``synchronous=FULL`` (the table and the meter each
+   make one on the way).
 Not a test.
 """
 
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 import tempfile
 import time
@@ -40,7 +46,7 @@ from controller.config import parse_config
 from controller.journal import Journal
 from controller.journal.outbox import Outbound
 from controller.journal.records import Started
-from controller.link.publisher import LinkPublisher
+from controller.link.publisher import LinkPublisher, wire_bytes
 from sim.bench_rig import TABLE_ID, BenchRig, config_text
 from sim.link_rig import PARAMS, PROGRESSIVE, LinkRig
 from wire import Contribution, Declaration
@@ -50,7 +56,8 @@ DEALER = "As Ks 9d 6c 4h"
 
 
 async def peer_rate(rig: LinkRig, messages: int, size: int) -> float:
-    """A bare aiomqtt QoS 1 publish loop, 20 in flight, on the table's own topic and user."""
+    """A bare aiomqtt QoS 1 publish loop, 20 in flight (paho's default), on the table's own
+    topic and user."""
     payload = b"x" * size
     async with aiomqtt.Client(
         rig.broker.host,
@@ -98,26 +105,42 @@ async def drain(backlog: int) -> None:
             committed = time.perf_counter() - start
             publisher = LinkPublisher(config.progressive_link, TABLE_ID, journal)
             stop = asyncio.Event()
+            cpu = time.process_time()
             start = time.perf_counter()
             task = asyncio.create_task(publisher.run(stop))
+            pubacked: float | None = None
             while publisher.state.applied_seq < backlog + 1:
-                await asyncio.sleep(0.005)
+                if pubacked is None and publisher.state.sent_seq >= backlog + 1:
+                    pubacked = time.perf_counter() - start
+                await asyncio.sleep(0.002)
             elapsed = time.perf_counter() - start
+            cpu = time.process_time() - cpu
             stop.set()
             await task
-            size = len((await journal.outbox_after(1, 1))[0].envelope().__repr__())
+            size = len(wire_bytes((await journal.outbox_after(1, 1))[0]))
         finally:
             await journal.close()
+        peer_cpu = time.process_time()
         peer = await peer_rate(rig, backlog, size)
+        peer_cpu = time.process_time() - peer_cpu
     print(
         f"outbox drain: {backlog} contributions committed while the link was down "
-        f"({backlog / committed:.0f}/s to the journal)"
+        f"({backlog / committed:.0f}/s to the journal), {size} bytes each"
     )
     print(
         f"  publisher until the meter's ack of the last: {backlog / elapsed:8.0f} messages/s "
         f"({elapsed:.2f} s, connect included)"
     )
+    if pubacked is not None:
+        print(
+            f"  publisher until the broker's PUBACK of the last: {backlog / pubacked:8.0f} messages/s "
+            f"({pubacked:.2f} s)"
+        )
     print(f"  peer, bare aiomqtt QoS 1 publish loop to the same broker: {peer:8.0f} messages/s")
+    print(
+        f"  CPU in this process per message: publisher {cpu / backlog * 1e6:.0f} us, "
+        f"peer {peer_cpu / backlog * 1e6:.0f} us"
+    )
 
 
 def pct(values: list[float], p: float) -> float:
@@ -131,35 +154,84 @@ async def latency(rounds: int) -> None:
             daemon = bench.daemon
             assert daemon is not None
             await bench.wait_for(lambda: bool(daemon.snapshot()["link"].get("amounts")), timeout=20)
-            times: list[float] = []
+            pushed: list[float] = []
+            committed: list[float] = []
+            polled: list[float] = []
             warm_up = 0.0
             # Seat 1's chip stays on its sensor: a Progressive Payout Wager counted at each lock-out.
             await bench.place_chip(1)
-            async with await ApiClient.connect(bench.socket) as api:
-                for n in range(rounds + 1):  # the first: a warm-up, not counted (below)
+            async with (
+                await ApiClient.connect(bench.socket) as api,
+                await ApiClient.connect(bench.socket) as screen,
+            ):
+                # The dealer's screen: the journal's records and the link's word, as pushed.
+                await screen.subscribe(["event", "link"])
+                notes = screen.notifications()
+                for n in range(2 * rounds + 1):  # the first: a warm-up, not counted (below)
+                    poll = n > rounds  # the second half: as a client polling ``status`` sees it
                     before = (await api.status())["link"]["amounts"][PROGRESSIVE]
                     await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
                     start = time.perf_counter()
                     await api.submit_event({"type": "no_more_bets"})
-                    while (await api.status())["link"]["amounts"][PROGRESSIVE] == before:
-                        pass
-                    if n:
-                        times.append((time.perf_counter() - start) * 1000)
+                    journaled = 0.0
+                    if poll:
+                        while (await api.status())["link"]["amounts"][PROGRESSIVE] == before:
+                            pass
                     else:
+                        async for note in notes:
+                            if (
+                                note.topic == "event"
+                                and note.data.get("body", {}).get("type") == "no_more_bets"
+                            ):
+                                journaled = time.perf_counter() - start
+                            elif note.topic == "link" and note.data["amounts"].get(PROGRESSIVE) != before:
+                                break
+                    took = (time.perf_counter() - start) * 1000
+                    if n == 0:
                         # The table may have declared before the meter, just started, subscribed:
                         # that declaration is sent again after the stalled ack (2 s).
-                        warm_up = (time.perf_counter() - start) * 1000
-                    await api.submit_event({"type": "cards", "to": "1", "cards": SEAT_1})
-                    await api.submit_event({"type": "cards", "to": "dealer", "cards": DEALER})
+                        warm_up = took
+                    elif poll:
+                        polled.append(took)
+                    else:
+                        pushed.append(took)
+                        committed.append(journaled * 1000)
+                    # The cards from the rig's shoe (a PTY): the API keys cards only while the
+                    # shoe is out of order (docs/authority.md).
+                    await bench.deal(1, SEAT_1)
+                    await bench.deal("dealer", DEALER)
                     await api.submit_event({"type": "decision", "seat": 1, "action": "fold"})
         peer = await peer_round_trip(rig, rounds)
-    print(f"wager at the lock-out -> the new meter on the table's API, {rounds} rounds:")
-    print(f"  p50 {pct(times, 50):6.1f} ms  p99 {pct(times, 99):6.1f} ms  max {max(times):6.1f} ms")
+    fsync = sqlite_full_commits(rounds)
+    print(f"wager at the lock-out -> the new meter on the table's API, {rounds} rounds each:")
+    print(f"  pushed on the link topic: {spread(pushed)}")
+    print(f"    of which the lock-out journaled (no_more_bets on the event topic): {spread(committed)}")
+    print(f"  polling status:           {spread(polled)}")
     print(f"  (the warm-up round after the start, not counted: {warm_up:.0f} ms)")
-    print(
-        f"  peer, bare aiomqtt QoS 1 publish -> subscriber, same broker: p50 {pct(peer, 50):6.1f} ms  "
-        f"p99 {pct(peer, 99):6.1f} ms"
-    )
+    print(f"  peer, bare aiomqtt QoS 1 publish -> subscriber, same broker: {spread(peer)}")
+    print(f"  peer, a bare SQLite commit with synchronous=FULL in WAL, same disk: {spread(fsync)}")
+
+
+def spread(values: list[float]) -> str:
+    return f"p50 {pct(values, 50):6.1f} ms  p99 {pct(values, 99):6.1f} ms  max {max(values):6.1f} ms"
+
+
+def sqlite_full_commits(n: int) -> list[float]:
+    """One small insert per commit, ``synchronous=FULL`` in WAL: the fsync a durable step costs."""
+    with tempfile.TemporaryDirectory(prefix="bench-fsync-") as tmp:
+        conn = sqlite3.connect(Path(tmp) / "peer.sqlite", isolation_level=None)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("CREATE TABLE t (x INTEGER)")
+        out = []
+        for i in range(n):
+            start = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO t VALUES (?)", (i,))
+            conn.execute("COMMIT")
+            out.append((time.perf_counter() - start) * 1000)
+        conn.close()
+    return out
 
 
 async def peer_round_trip(rig: LinkRig, n: int) -> list[float]:

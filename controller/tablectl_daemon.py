@@ -51,7 +51,13 @@ from .tablectl_common import (
     read_pin,
     write_json,
 )
-from .tablectl_describe import describe_frame, describe_notification, describe_round, describe_status
+from .tablectl_describe import (
+    describe_award,
+    describe_frame,
+    describe_notification,
+    describe_round,
+    describe_status,
+)
 
 #: ``tablectl lamp SEAT accepted|won``: the GPIO's lamp names (hw/gpio.py).
 _LAMPS: Final = {"accepted": "wager_lamp", "won": "won_lamp"}
@@ -129,6 +135,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
         return EXIT_OK
     for line in explain(record, replay(record)):
         print(line)
+    for award in summary.get("awards", ()):
+        print(f"seat {award.get('seat')} {award.get('wager')}: {describe_award(award)}")
     if not recalled.get("consistent", True):
         print(
             f"tablectl: error: round {args.round}: the journaled settlement differs from the replay today",

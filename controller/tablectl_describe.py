@@ -65,7 +65,20 @@ def describe_pending_payout(payout: object) -> str:
     flags = payout.get("flags")
     if isinstance(flags, list) and flags:
         line += " (" + ", ".join(map(str, flags)) + ")"
+    award = payout.get("award")
+    if isinstance(award, Mapping):
+        line += "; " + describe_award(award)
     return line
+
+
+def describe_award(award: Mapping[str, Any]) -> str:
+    """The central meter's award a seat was paid from: which award of the meter, its record,
+    the meter before and after, what it paid (a floorperson checks a hand pay against it)."""
+    return (
+        f"the central meter's award {award.get('award_seq')} (its record {award.get('meter_record')}): "
+        f"paid {award.get('paid')} of the meter at {award.get('meter_before')}, "
+        f"the meter after {award.get('meter_after')}"
+    )
 
 
 def describe_round(summary: Mapping[str, Any]) -> str:

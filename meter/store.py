@@ -32,7 +32,7 @@ from wire import Award, Refusal, TableMessage, format_money
 from wire import fields as wf
 
 from .config import MeterConfig
-from .ledger import KINDS, OPENED, Draft, FoldError, Ledger, Record, decide, reply
+from .ledger import AWARD, KINDS, OPENED, Draft, FoldError, Ledger, Record, decide, reply
 
 SCHEMA_VERSION: Final = 1
 APPLICATION_ID: Final = 0x504D5452  # "PMTR"
@@ -340,6 +340,10 @@ class Store:
         prev = self._last_hash
         out = []
         conn = self.conn
+        # The state rows are written once per transaction (the last record's state), and at once
+        # after an award: the trigger lets a meter be lowered only by the award's own record.
+        progressives: set[str] = set()
+        tables: set[str] = set()
         conn.execute("BEGIN IMMEDIATE")
         try:
             for item in items:
@@ -362,9 +366,18 @@ class Store:
                     (record.seq, wall_ns, record.kind, record.table_id, record.table_seq, record.message_id,
                      record.progressive, body, prev, digest),
                 )  # fmt: skip
-                self._write_state(ledger, record)
+                if record.progressive is not None and record.progressive in ledger.progressives:
+                    progressives.add(record.progressive)
+                    if record.kind == AWARD:
+                        self._write_progressive(ledger, record.progressive)
+                if record.table_id is not None:
+                    tables.add(record.table_id)
                 prev = digest
                 out.append(record)
+            for pid in sorted(progressives):
+                self._write_progressive(ledger, pid)
+            for table in sorted(tables):
+                self._write_table(ledger, table)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -373,40 +386,40 @@ class Store:
         self.ledger, self._last_hash = ledger, prev
         return out
 
-    def _write_state(self, ledger: Ledger, record: Record) -> None:
-        if record.progressive is not None and record.progressive in ledger.progressives:
-            p = ledger.progressives[record.progressive]
-            self.conn.execute(
-                "INSERT INTO progressive_state VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET amount = excluded.amount, carry = excluded.carry, "
-                "record_seq = excluded.record_seq, contributions = excluded.contributions, "
-                "wagers = excluded.wagers, wagered = excluded.wagered, "
-                "awards = excluded.awards, paid = excluded.paid",
-                (
-                    p.id,
-                    p.amount,
-                    str(p.carry),
-                    p.record_seq,
-                    p.contributions,
-                    p.wagers,
-                    p.wagered,
-                    p.awards,
-                    p.paid,
-                ),
-            )
-        if record.table_id is not None:
-            t = ledger.tables[record.table_id]
-            self.conn.execute(
-                "INSERT INTO table_state VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
-                "applied_seq = excluded.applied_seq, verdict = excluded.verdict, "
-                "accepted = excluded.accepted",
-                (
-                    t.id,
-                    t.applied_seq,
-                    None if t.verdict is None else _dumps(t.verdict.to_json()),
-                    _dumps(sorted(t.accepted)),
-                ),
-            )
+    def _write_progressive(self, ledger: Ledger, pid: str) -> None:
+        p = ledger.progressives[pid]
+        self.conn.execute(
+            "INSERT INTO progressive_state VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET amount = excluded.amount, carry = excluded.carry, "
+            "record_seq = excluded.record_seq, contributions = excluded.contributions, "
+            "wagers = excluded.wagers, wagered = excluded.wagered, "
+            "awards = excluded.awards, paid = excluded.paid",
+            (
+                p.id,
+                p.amount,
+                str(p.carry),
+                p.record_seq,
+                p.contributions,
+                p.wagers,
+                p.wagered,
+                p.awards,
+                p.paid,
+            ),
+        )
+
+    def _write_table(self, ledger: Ledger, table: str) -> None:
+        t = ledger.tables[table]
+        self.conn.execute(
+            "INSERT INTO table_state VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+            "applied_seq = excluded.applied_seq, verdict = excluded.verdict, "
+            "accepted = excluded.accepted",
+            (
+                t.id,
+                t.applied_seq,
+                None if t.verdict is None else _dumps(t.verdict.to_json()),
+                _dumps(sorted(t.accepted)),
+            ),
+        )
 
     def earlier(self, table: str, seq: int) -> Record | None:
         """The record a table's message made, by its dedup key (for a duplicate)."""

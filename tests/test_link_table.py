@@ -284,7 +284,11 @@ async def test_a_hit_is_pending_until_the_award_and_settles_from_it(tmp_path: Pa
             recalled = await daemon.journal.recall(round_id)
             assert recalled.consistent and recalled.replayed is not None
             meter_events = [r for r in recalled.records if r.body.get("type") == "meter"]
-            assert [(r.source, r.body["amount"]) for r in meter_events] == [("link", money_text(meter))]
+            # The round's meter, and seat 1's own: the meter when it is paid (§ 639a.12(d)(4)).
+            assert [(r.source, r.body["amount"], r.body.get("seat")) for r in meter_events] == [
+                ("link", money_text(meter), None),
+                ("link", money_text(meter), 1),
+            ]
             assert meter_amount(link) == PARAMS.reset
             await until(
                 lambda: daemon.snapshot()["link"]["amounts"].get(PROGRESSIVE) == money_text(PARAMS.reset),
@@ -459,3 +463,21 @@ async def test_blackjacks_three_progressives_contribute_to_their_meters(tmp_path
                 "hit_and_run": 100_000,
                 "straight_jack": 500_030,
             }
+
+
+async def test_a_new_meter_amount_is_pushed_on_the_link_topic(tmp_path: Path, pki: Pki) -> None:
+    """A subscriber of the API's ``link`` topic (the dealer's screen) gets the meter's new amount
+    as it comes, with no journal record and no poll of ``status`` (docs/local-api.md)."""
+    async with linked_table(tmp_path, pki, "t1") as (_link, rig):
+        daemon = daemon_of(rig)
+        await until(lambda: bool(daemon.snapshot()["link"]["amounts"]), 10, "the meter's amount")
+        async with await ApiClient.connect(rig.socket) as api, await ApiClient.connect(rig.socket) as watch:
+            await watch.subscribe(["link"])
+            await api_round(api, rig)
+            async with asyncio.timeout(10):
+                async for note in watch.notifications():
+                    assert note.topic == "link"
+                    if note.data["amounts"].get(PROGRESSIVE) == "10000.18":
+                        break
+            assert note.data["connected"] is True
+            assert note.data["progressives"] == {"progressive": PROGRESSIVE}

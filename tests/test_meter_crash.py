@@ -59,10 +59,15 @@ async def _kill_the_meter(tmp_path: Path, kills: int, seed: int) -> None:
             assert proc.returncode == -signal.SIGKILL
             applied_between_kills += sum(t.acked for t in tables) > before
         dealing.cancel()
+        started = log.read_text().count("verified:")
         proc = meter_process(config, log)
         try:
             for t in tables:
                 await t.all_acked(timeout=40)
+            # The previous meters may have applied everything: this one must be running (its
+            # store verified, its SIGTERM handler set) before it is told to stop.
+            await tables[0].wait(lambda: log.read_text().count("verified:") > started, 30, "the meter up")
+            await asyncio.sleep(0.5)
         finally:
             proc.send_signal(signal.SIGTERM)
             assert await asyncio.to_thread(proc.wait, 10) == 0

@@ -18,7 +18,7 @@ from ..rules.settlement import Settlement
 from .errors import UnknownRound
 from .queries import canonical, fold, read_snapshot, select_records
 from .records import PAYOUT_VERIFIED, ROUND_BEGIN, ROUND_CLOSES, ROUND_EVENT, JournalRecord
-from .rounds import RoundSummary
+from .rounds import RoundSummary, meter_awards
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,8 @@ def recall_round(conn: sqlite3.Connection, path: Path, table_id: str, round_id: 
     waiting = state.current.round.waiting_for()
     replayed: Settlement | None = None if waiting else state.current.settlement()
     waiting_for = in_words(waiting)
-    summary = RoundSummary.of(round_id, state.current.game, begin.seq, begin.wall_ns, end)
+    awards = meter_awards(state.current.round.events)
+    summary = RoundSummary.of(round_id, state.current.game, begin.seq, begin.wall_ns, end, awards)
     return RecalledRound(
         summary,
         tuple(records),

@@ -79,7 +79,7 @@ from .records import (
     entry_body,
     normalized_body,
 )
-from .rounds import PendingPayout, RoundSummary, flags_of, settlement_lines
+from .rounds import PendingPayout, RoundSummary, flags_of, meter_awards, settlement_lines
 
 RECENT_ROUNDS: Final = 10
 """How many closed rounds the state keeps (the dealer's and the tech's "last rounds")."""
@@ -204,7 +204,8 @@ class TableState:
             for seat, wager, line in settlement_lines(summary):
                 flags = tuple(f for f in flags_of(line) if f in VERIFICATION_FLAGS)
                 if flags and (summary.round_id, seat, wager) not in self.verified:
-                    out.append(PendingPayout(summary.round_id, seat, wager, str(line.get("net", "")), flags))
+                    net, award = str(line.get("net", "")), summary.awards.get((seat, wager))
+                    out.append(PendingPayout(summary.round_id, seat, wager, net, flags, award))
         return tuple(out)
 
     # -- the fold ---------------------------------------------------------------------------
@@ -453,8 +454,9 @@ class TableState:
         return "waiting: " + ", ".join(f"round {p.round_id} seat {p.seat} {p.wager}" for p in pending)
 
     def _close(self, current: OpenRound, record: JournalRecord) -> TableState:
+        awards = meter_awards(current.round.events)
         summary = RoundSummary.of(
-            current.round_id, current.game, current.begin_seq, current.begin_wall_ns, record
+            current.round_id, current.game, current.begin_seq, current.begin_wall_ns, record, awards
         )
         recent = (*self.recent, summary)[-RECENT_ROUNDS:]
         kept = {r.round_id for r in recent}

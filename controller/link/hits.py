@@ -4,13 +4,19 @@ the table sends, and the ``meter`` events that settle the round from the meter's
 A linked table's round begins without the linked progressives' meters (the central meter
 holds them), so the game waits for the meter (:class:`~controller.rules.hooks.Actor` ``METER``)
 where a share of it is paid. Which seats those are is asked of the game itself: its round is
-settled twice on two probe meters, and a progressive wager whose payout grows with the meter
-(flagged not paid from the table inventory, § 639a.11(c)(5)(iv)) is a hit, its share the
-growth's percentage. The table claims each hit (a ``hit`` message, committed with the event that
-made it known) and the round stays PENDING until the meter's award comes; the award's
-``meter_before`` (the meter as it stood when the player is paid, § 639a.12(d)(4)) is then
-journaled as the round's ``meter`` event, source ``link``, so a replay gives the same result.
-A round without a hit gets the meter's last amount (it changes no payout).
+settled on probe meters, one seat at a time (each seat given the meter when it is paid, a
+``meter`` event with its ``seat``, :mod:`controller.rules.meter_turns`), and a seat whose
+progressive wagers' payouts grow with its own meter (flagged not paid from the table inventory,
+§ 639a.11(c)(5)(iv)) is a hit, its share the growth's percentage. Probing each seat alone finds
+a hit the seat before it would hide (a 10% share paid after a 100% award on the reset meter),
+and its share of the whole: players sharing a 100% award (§ 633a.7(o)(2)(ii)(C)) are paid from
+the first one's meter, so that one claims the 100% and the others nothing. The claims go out in
+the order the rules pay them (the settlement's order: § 639a.11(c), from the dealer's right),
+committed with the event that made them known, and the round stays PENDING until every award
+has come. Each seat is then paid from its own award's ``meter_before`` (the meter as it stood
+when that player is paid, § 639a.12(d)(4), § 659a.11(h)(3)(ii)(D)): the round's ``meter``
+event (the first award's, or the meter's last amount without a hit) and one ``meter`` event per
+claim with its seat, source ``link``, so a replay gives the same result.
 """
 
 from __future__ import annotations
@@ -28,10 +34,12 @@ from ..rules.engine import IllegalEvent, Round
 from ..rules.events import Event
 from ..rules.hooks import Actor
 from ..rules.money import Cents
-from ..rules.settlement import NOT_FROM_INVENTORY, Result
+from ..rules.settlement import NOT_FROM_INVENTORY, Outcome, Result
 
-#: Two meters no real one reaches: a payout that follows them is a share of the meter.
-PROBES: Final = (1_000_000_000, 2_000_000_000)
+#: Two meters no real one reaches: a payout that follows them is a share of the meter. Both are
+#: divisible by 100 x 420 (every seat count to 7), so players sharing a meter equally, or a whole
+#: percent of it, leave no odd cent to blur the share.
+PROBES: Final = (1_008_000_000, 2_016_000_000)
 
 
 @dataclass(frozen=True)
@@ -42,7 +50,7 @@ class Claim:
     seat: int
     hand: str
     share: Fraction
-    """Percent of the meter (``100`` for a royal flush's 100%)."""
+    """Percent of the meter when the seat is paid (``100`` for a royal flush's 100%)."""
 
 
 def waits_for_meter(current: OpenRound) -> bool:
@@ -51,44 +59,59 @@ def waits_for_meter(current: OpenRound) -> bool:
     return bool(waiting) and all(w.who == Actor.METER for w in waiting)
 
 
-def _with_meters(rnd: Round[Any, Any], state: object, names: Iterable[str], amount: Cents) -> object:
+def _apply(rnd: Round[Any, Any], state: object, event: Event) -> object:
+    try:
+        return rnd.game.apply(state, event)
+    except IllegalEvent:
+        return state  # a meter the round does not take (already known, or not offered)
+
+
+def _probed(
+    rnd: Round[Any, Any], state: object, names: tuple[str, ...], seats: Mapping[tuple[str, int], Cents]
+) -> list[Outcome] | None:
+    """The outcomes of ``names`` with every meter at the low probe but each seat's own in
+    ``seats``; ``None`` if the round is not complete but for its meters."""
     for name in names:
-        try:
-            state = rnd.game.apply(state, Event("meter", name=name, amount=amount))
-        except IllegalEvent:
-            continue  # a meter the round does not take (already known, or not offered)
-    return state
+        state = _apply(rnd, state, Event("meter", name=name, amount=PROBES[0]))
+    for (name, seat), amount in seats.items():
+        state = _apply(rnd, state, Event("meter", name=name, amount=amount, seat=seat))
+    try:
+        settled = rnd.game.settle(state)
+    except IllegalEvent:
+        return None
+    return [o for o in settled.outcomes if o.wager in names]
 
 
 def hits(rnd: Round[Any, Any], state: object, names: Iterable[str]) -> list[Claim]:
     """The seats of ``state`` whose progressive wager (one of ``names``) wins a share of the
-    meter; empty if the round is not complete but for its meters."""
+    meter, in the order the rules pay them; empty if the round is not complete but for its
+    meters."""
     names = tuple(names)
-    nets: list[dict[tuple[int, str], tuple[int, str]]] = []
-    for probe in PROBES:
-        try:
-            settled = rnd.game.settle(_with_meters(rnd, state, names, probe))
-        except IllegalEvent:
-            return []
-        nets.append(
-            {
-                (o.seat, o.wager): (o.net, o.hand)
-                for o in settled.outcomes
-                if o.wager in names and o.result is Result.WIN and NOT_FROM_INVENTORY in o.flags
-            }
-        )
-    low, high = nets
-    out: list[Claim] = []
-    for (seat, wager), (net, hand) in sorted(high.items()):
-        grown = net - low.get((seat, wager), (net, ""))[0]
-        if grown > 0:
+    wagers = (e for e in rnd.events if e.type == "wager" and e.wager in names and e.seat is not None)
+    placed = sorted({(str(e.wager), int(e.seat or 0)) for e in wagers})
+    low = dict.fromkeys(placed, PROBES[0])
+    base = _probed(rnd, state, names, low)
+    if base is None:
+        return []
+    order = {(o.wager, o.seat): i for i, o in enumerate(base)}
+    out: list[tuple[int, Claim]] = []
+    for wager, seat in placed:
+        high = _probed(rnd, state, names, {**low, (wager, seat): PROBES[1]})
+        if high is None:
+            continue
+        # What the seat's own meter moves: its payout, and those of the players sharing it with it.
+        grown = sum(o.net for o in high if o.wager == wager) - sum(o.net for o in base if o.wager == wager)
+        won = next((o for o in high if (o.wager, o.seat) == (wager, seat)), None)
+        if grown > 0 and won is not None and won.result is Result.WIN and NOT_FROM_INVENTORY in won.flags:
             share = Fraction(grown * 100, PROBES[1] - PROBES[0])
-            out.append(Claim(wager, seat, hand or "a share of the meter", share))
-    return out
+            claim = Claim(wager, seat, won.hand or "a share of the meter", share)
+            out.append((order.get((wager, seat), len(order)), claim))
+    return [claim for _, claim in sorted(out, key=lambda pair: pair[0])]
 
 
 def claims_after(current: OpenRound, event: Event, meter_ids: Mapping[str, str]) -> list[Outbound]:
-    """The ``hit`` messages ``event`` makes known (the round then waits only for the meter)."""
+    """The ``hit`` messages ``event`` makes known (the round then waits only for the meter), in
+    the order the rules pay them: the meter awards them in the order it receives them."""
     rnd = current.round
     if event.type == "meter":
         return []
@@ -108,32 +131,45 @@ def claims_after(current: OpenRound, event: Event, meter_ids: Mapping[str, str])
 def meter_events(
     current: OpenRound,
     meter_ids: Mapping[str, str],
-    awards: Mapping[str, Award] | None,
+    awards: Mapping[tuple[str, int], Award] | None,
     amounts: Mapping[str, Cents],
 ) -> list[Event] | None:
     """The ``meter`` events that complete the round, or ``None`` while a hit's award is pending.
 
-    ``awards``: the first award (lowest ``award_seq``) of each meter id among the round's claims,
-    ``None`` if some claim has none yet. ``amounts``: each meter id's amount to use without a
-    hit (the meter's last word, else its reset).
+    ``awards``: the award of each of the round's claims by (meter id, seat), ``None`` if some
+    claim has none yet. ``amounts``: each meter id's amount to use without a hit (the meter's last
+    word, else its reset). Each claimed seat gets its own award's meter (§ 639a.12(d)(4)).
     """
     rnd = current.round
-    claimed = {meter_ids[c.wager] for c in hits(rnd, rnd.state, meter_ids)}
-    if claimed and awards is None:
+    claims = hits(rnd, rnd.state, meter_ids)
+    got = awards or {}
+    if any((meter_ids[c.wager], c.seat) not in got for c in claims):
         return None
     events: list[Event] = []
     state: object = rnd.state
     for wager, meter_id in meter_ids.items():
-        if awards is not None and meter_id in awards:
-            amount = awards[meter_id].meter_before
-        elif meter_id in claimed:
-            return None
-        else:
-            amount = amounts[meter_id]
+        first = next((got[meter_id, c.seat] for c in claims if c.wager == wager), None)
+        amount = first.meter_before if first is not None else amounts[meter_id]
         event = Event("meter", name=wager, amount=amount)
         try:
             state = rnd.game.apply(state, event)
         except IllegalEvent:
             continue
+        events.append(event)
+    for c in claims:
+        award = got[meter_ids[c.wager], c.seat]
+        # The award whole, for the record: which award of the meter, its record, what it paid and
+        # where it left the meter (a floorperson validating the hand pay reads them on status).
+        event = Event(
+            "meter",
+            name=c.wager,
+            amount=award.meter_before,
+            seat=c.seat,
+            award_seq=award.award_seq,
+            meter_record=award.record_seq,
+            paid=award.paid,
+            meter_after=award.meter_after,
+        )
+        state = rnd.game.apply(state, event)  # IllegalEvent: a claim the round cannot take, a bug
         events.append(event)
     return events

@@ -19,16 +19,19 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import socket
 import ssl
 import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 import aiomqtt
 
-from wire import Hit, TableStatus, Topics, WireError, decode_meter_message, decode_table_message
+from wire import Ack, Hit, TableStatus, Topics, WireError, decode_meter_message, decode_table_message
 
 from ..config import ProgressiveLinkSection
 from ..journal import Journal
@@ -37,16 +40,34 @@ from .state import LinkState
 
 log = logging.getLogger("controller.link")
 
-#: Messages in flight at once: the shipped broker's ``max_inflight_messages`` (the meter waits in
-#: memory for a gap to fill; the order is the seq's).
+#: Messages read from the outbox and published at once (one window): the shipped broker's
+#: ``max_inflight_messages``, and the client's own limit of messages awaiting their PUBACK.
 WINDOW: Final = 100
-#: Seconds to wait for the retained ack after subscribing, before sending from it.
+#: Windows on the wire at once: the next is read from the journal and published while the one
+#: before waits for its PUBACKs, so the socket never idles between windows (the order of the
+#: publishes, and so of the broker, is the seq's either way).
+FLIGHTS: Final = 2
+#: Seconds a window waits at most for its PUBACKs before the session is given up (and the
+#: messages sent again from the meter's ack on the next).
+PUBACK_SECONDS: Final = 10.0
+#: aiomqtt's "no timeout" for one publish (the window's timer stands for it).
+NO_TIMER: Final = math.inf
+#: Seconds to wait at most for the retained ack after subscribing, before sending from it (a
+#: meter that has never acknowledged this table has none to send).
 ACK_GRACE: Final = 0.2
 
 
-def _log_failure(future: asyncio.Future[int]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.warning("progressive link: marking messages sent failed: %s", future.exception())
+def _retrieve(future: asyncio.Future[list[None]]) -> None:
+    if not future.cancelled():
+        future.exception()  # a window cut off by the broker's loss: sent again, nothing to report
+
+
+@dataclass
+class _Flight:
+    """One window on the wire: its entries and the PUBACKs of all of them."""
+
+    entries: list[OutboxEntry]
+    acked: asyncio.Future[list[None]]
 
 
 def tls_context(link: ProgressiveLinkSection) -> ssl.SSLContext | None:
@@ -67,8 +88,11 @@ def read_password(path: Path | None) -> str | None:
 
 
 def wire_bytes(entry: OutboxEntry) -> bytes:
-    """The outbox entry as the wire carries it, checked by the wire's own decoder."""
-    return decode_table_message(json.dumps({"schema": 1, **entry.envelope()})).encode()
+    """The outbox entry as the wire carries it, checked by the wire's own decoder: the bytes
+    decoded are the bytes sent (encoded once)."""
+    text = json.dumps({"schema": 1, **entry.envelope()}, separators=(",", ":"), ensure_ascii=False)
+    decode_table_message(text)
+    return text.encode()
 
 
 class LinkPublisher:
@@ -95,6 +119,12 @@ class LinkPublisher:
         self._news = asyncio.Event()
         #: The hits sent this run, by seq: sent again until their award or refusal comes.
         self._hits: dict[int, OutboxEntry] = {}
+        #: The retained ack heard in this session (set by :meth:`accept`, cleared at connect).
+        self._ack_heard = asyncio.Event()
+        #: Message ids PUBACKed and not yet marked sent: marked together, one transaction for
+        #: all that came while the last one committed.
+        self._to_mark: list[str] = []
+        self._marker: asyncio.Task[None] | None = None
 
     def _client(self) -> aiomqtt.Client:
         offline = TableStatus(self.table, "offline").encode()
@@ -107,6 +137,7 @@ class LinkPublisher:
             identifier=f"table-{self.table}",
             clean_session=True,
             keepalive=10,
+            max_inflight_messages=WINDOW,
             will=aiomqtt.Will(status_topic, offline, qos=1, retain=True),
             tls_context=tls_context(self.link),
             socket_options=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),),
@@ -137,8 +168,12 @@ class LinkPublisher:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(0.5):
                         await stop.wait()
+        if self._marker is not None:
+            # The last marks, before the journal closes.
+            await asyncio.gather(self._marker, return_exceptions=True)
 
     async def _session(self, client: aiomqtt.Client, stop: asyncio.Event) -> None:
+        self._ack_heard.clear()
         for topic in self.topics.meter_for_table(self.table):
             await client.subscribe(topic, qos=1)
         online = TableStatus(self.table, "online").encode()
@@ -171,6 +206,8 @@ class LinkPublisher:
             log.warning("progressive link: dropped a message on %s: %s", topic, exc)
             return False
         self.state.heard(message)
+        if isinstance(message, Ack):
+            self._ack_heard.set()
         self._news.set()
         self._on_change()
         return True
@@ -184,43 +221,80 @@ class LinkPublisher:
 
     async def _send(self, client: aiomqtt.Client) -> None:
         topic = self.topics.table_event(self.link.site, self.table)
-        await asyncio.sleep(ACK_GRACE)  # the retained ack first: where the meter is
+        # The retained ack first: where the meter is (it comes at once after the subscription).
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(ACK_GRACE):
+                await self._ack_heard.wait()
         cursor = self.state.applied_seq
         last_sent = time.monotonic()
-        marking: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        marking.set_result(0)
-        while True:
-            entries = await self.journal.outbox_after(cursor, WINDOW)
-            if entries:
-                await asyncio.gather(*(client.publish(topic, wire_bytes(e), qos=1) for e in entries))
-                unsent = [e.message_id for e in entries if e.sent_wall_ns is None]
-                if unsent:
-                    # The broker has them (its PUBACK). Marked while the next window goes out:
-                    # ``sent_wall_ns`` says where a message got to, the meter's ack decides what
-                    # is sent again, so the mark need not hold the next window back.
-                    await marking
-                    marking = asyncio.ensure_future(self.journal.mark_sent(unsent))
-                    marking.add_done_callback(_log_failure)
-                self._hits.update((e.seq, e) for e in entries if e.kind == Hit.kind)
-                cursor = entries[-1].seq
-                self.state.sent_seq = max(self.state.sent_seq, cursor)
-                self.last_outbox_seq = max(self.last_outbox_seq, cursor)
-                last_sent = time.monotonic()
-                continue
-            await self._wait_for_work()
-            now = time.monotonic()
-            stalled = now - max(self.state.ack_moved, last_sent) > self.resend_after
-            if stalled and self.state.applied_seq < cursor:
-                # The meter has not got these: again, in order, from its ack.
-                log.info("progressive link: resending after seq %d", self.state.applied_seq)
-                cursor = self.state.applied_seq
-                last_sent = now
-            elif stalled:
-                unanswered = await self._unanswered_hits()
-                for entry in unanswered:
-                    await client.publish(topic, wire_bytes(entry), qos=1)
-                if unanswered:
+        flights: deque[_Flight] = deque()
+        try:
+            while True:
+                entries = await self.journal.outbox_after(cursor, WINDOW) if len(flights) < FLIGHTS else []
+                if entries:
+                    # No timer per message (``math.inf``): one per window, in :meth:`_oldest`.
+                    publishes = (client.publish(topic, wire_bytes(e), 1, timeout=NO_TIMER) for e in entries)
+                    flights.append(_Flight(entries, asyncio.gather(*publishes)))
+                    self._hits.update((e.seq, e) for e in entries if e.kind == Hit.kind)
+                    cursor = entries[-1].seq
+                    self.last_outbox_seq = max(self.last_outbox_seq, cursor)
+                    last_sent = time.monotonic()
+                    continue
+                if flights:
+                    self._landed(await self._oldest(flights))
+                    last_sent = time.monotonic()
+                    continue
+                await self._wait_for_work()
+                now = time.monotonic()
+                stalled = now - max(self.state.ack_moved, last_sent) > self.resend_after
+                if stalled and self.state.applied_seq < cursor:
+                    # The meter has not got these: again, in order, from its ack.
+                    log.info("progressive link: resending after seq %d", self.state.applied_seq)
+                    cursor = self.state.applied_seq
                     last_sent = now
+                elif stalled:
+                    unanswered = await self._unanswered_hits()
+                    for entry in unanswered:
+                        await client.publish(topic, wire_bytes(entry), qos=1)
+                    if unanswered:
+                        last_sent = now
+        finally:
+            # A cut: the windows still in flight are sent again from the meter's ack.
+            for flight in flights:
+                flight.acked.cancel()
+                flight.acked.add_done_callback(_retrieve)
+
+    @staticmethod
+    async def _oldest(flights: deque[_Flight]) -> list[OutboxEntry]:
+        """The oldest window's entries, once the broker has acknowledged every one (PUBACK)."""
+        flight = flights.popleft()
+        try:
+            async with asyncio.timeout(PUBACK_SECONDS):
+                await flight.acked
+        except TimeoutError:
+            seqs = f"{flight.entries[0].seq}-{flight.entries[-1].seq}"
+            raise aiomqtt.MqttError(f"no PUBACK for seqs {seqs} in {PUBACK_SECONDS:g} s") from None
+        return flight.entries
+
+    def _landed(self, entries: list[OutboxEntry]) -> None:
+        """The broker has ``entries`` (their PUBACKs): mark the unsent ones sent.
+
+        ``sent_wall_ns`` says where a message got to; the meter's ack decides what is sent again,
+        so the mark holds nothing back: it is committed beside the next windows, every id that
+        came while the last mark committed in one transaction.
+        """
+        self.state.sent_seq = max(self.state.sent_seq, entries[-1].seq)
+        self._to_mark.extend(e.message_id for e in entries if e.sent_wall_ns is None)
+        if self._to_mark and (self._marker is None or self._marker.done()):
+            self._marker = asyncio.create_task(self._mark(), name="link-mark-sent")
+
+    async def _mark(self) -> None:
+        while self._to_mark:
+            ids, self._to_mark = self._to_mark, []
+            try:
+                await self.journal.mark_sent(ids)
+            except Exception as exc:  # the journal locks the table itself; the link goes on
+                log.warning("progressive link: marking %d messages sent failed: %s", len(ids), exc)
 
     async def _wait_for_work(self) -> None:
         waiter = asyncio.create_task(self.journal.wait_for_outbox())

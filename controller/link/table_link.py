@@ -51,6 +51,8 @@ class TableLink:
         self._oldest: OutboxEntry | None = None
         #: The hit claims of the round waiting for the meter (loaded from the journal's outbox).
         self._claims: dict[str, list[OutboxEntry]] = {}
+        #: The link as last published on the API's ``link`` topic (:meth:`_shown`).
+        self._last_shown: tuple[object, ...] = ()
         service.link = self
 
     # -- what the table service asks (LinkHooks) --
@@ -74,19 +76,16 @@ class TableLink:
         }
         return meter_events(current, self.plan.meter_ids, self.awards_of(current.round_id), amounts)
 
-    def awards_of(self, round_id: str) -> dict[str, Award] | None:
-        """The first award of each meter among the round's claims; ``None`` while one is pending
-        (or the claims are not yet loaded)."""
+    def awards_of(self, round_id: str) -> dict[tuple[str, int], Award] | None:
+        """The award of each of the round's claims by (meter id, seat); ``None`` while one is
+        pending (or the claims are not yet loaded)."""
         claims = self._claims.get(round_id)
         if claims is None:
             return None
         awards = self.publisher.state.awards
         if any(c.seq not in awards for c in claims):
             return None
-        out: dict[str, Award] = {}
-        for award in sorted((awards[c.seq] for c in claims), key=lambda a: a.award_seq):
-            out.setdefault(award.progressive, award)
-        return out
+        return {(awards[c.seq].progressive, int(c.payload["seat"])): awards[c.seq] for c in claims}
 
     def pending(self) -> list[dict[str, object]]:
         """The current round's hits claimed and not yet awarded: PENDING at the table."""
@@ -119,6 +118,18 @@ class TableLink:
 
     def _changed(self) -> None:
         self._wake.set()
+        shown = self._shown()
+        if shown != self._last_shown:
+            # The API's ``link`` topic: the new meter on the table's screen as the meter's word
+            # comes, without waiting for the next journal record or a poll of ``status``.
+            self._last_shown = shown
+            self.service.publish_link(self.to_json())
+
+    def _shown(self) -> tuple[object, ...]:
+        """What the table shows of the link (not the heartbeats and acks that change nothing)."""
+        s = self.publisher.state
+        amounts = tuple(sorted((k, a.amount, a.record_seq) for k, a in s.amounts.items()))
+        return (s.connected, s.meter_online, amounts, len(s.awards), len(s.refusals), s.unavailable())
 
     async def _watch(self) -> None:
         while not self._stop.is_set():

@@ -116,6 +116,7 @@ from .engine import GameBase, IllegalEvent
 from .events import Event
 from .hooks import Actor, Devices, Waiting, in_words
 from .irregularities import irregularity_section
+from .meter_turns import take_turn
 from .money import Cents, format_money
 from .option_groups import DEALING
 from .payout_limit import PayoutLimit
@@ -526,6 +527,10 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
             if not names:
                 raise IllegalEvent(f"{self.title} at this table has no progressive meter")
             raise IllegalEvent(f"no meter {event.name!r} at this table (meters: {', '.join(names)})")
+        if event.seat is not None:
+            # § 659a.11(h)(3)(ii)(D): the meter when that seat's turn to be paid comes (its award).
+            seats = (seat for seat, wager, _ in state.wagers if wager == event.name)
+            return replace(state, meter_turns=take_turn(state.meter_turns, event, seats))
         meters = dict(state.meters)
         meters[event.name] = event.amount or 0
         return replace(state, meters=tuple(sorted(meters.items())))

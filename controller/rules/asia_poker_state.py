@@ -4,7 +4,7 @@ games share: the starting position, the cards, a card found face up, the setting
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .asia_house_way import set_hands
@@ -24,6 +24,7 @@ from .asia_poker_rules import (
 from .cards import Card, CardError, format_cards, parse_cards
 from .engine import IllegalEvent
 from .events import Event, seat_of
+from .meter_turns import NO_TURNS, MeterTurns
 from .money import Cents
 
 # --- the state of a round -------------------------------------------------------------------
@@ -44,6 +45,8 @@ class AsiaPokerState:
 
     rules: AsiaTableRules
     meters: tuple[tuple[str, Cents], ...] = ()
+    # The meter when a seat is paid (the central meter's award for it), § 659a.11(h)(3)(ii)(D).
+    meter_turns: MeterTurns = field(default_factory=lambda: NO_TURNS)
     wagers: tuple[tuple[int, str, Cents], ...] = ()  # (seat, wager, amount), as placed
     adjacent: tuple[tuple[int, int], ...] = ()  # one player's two betting areas, § 659a.7(f)
     locked: bool = False  # "no more bets"

@@ -53,6 +53,7 @@ from .cards import ACE, TEN, Card
 from .engine import IllegalEvent
 from .events import Event, seat_of
 from .irregularities import irregularity_section
+from .meter_turns import take_turn
 from .money import Cents
 
 # --- events --------------------------------------------------------------------------------------
@@ -73,6 +74,10 @@ def _meter(state: BlackjackState, event: Event) -> BlackjackState:
     if event.name is None or event.amount is None:
         raise IllegalEvent("a meter event needs a name and an amount")
     check_meter(state.rules, event.name, event.amount)
+    if event.seat is not None:
+        # § 633a.7(o): the meter when that seat's turn to be paid comes (the central meter's award).
+        seats = (n for n, seat in state.seats.items() if event.name in seat.wagers)
+        return dataclasses.replace(state, meter_turns=take_turn(state.meter_turns, event, seats))
     meters = dict(state.meters)
     meters[event.name] = event.amount
     return dataclasses.replace(state, meters=MappingProxyType(meters))

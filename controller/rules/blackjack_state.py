@@ -26,6 +26,7 @@ from .cards import ACE, Card
 from .events import Event
 from .hand import HandValue
 from .hooks import Actor, Waiting, in_words
+from .meter_turns import NO_TURNS, MeterTurns
 from .money import Cents, format_money
 
 # Phases of a round.
@@ -141,6 +142,9 @@ class BlackjackState:
     rules: BlackjackRules
     meters: Mapping[str, Cents]
     """The progressive meters as they stand now (from the start, then ``meter`` events)."""
+    meter_turns: MeterTurns = dataclasses.field(default_factory=lambda: NO_TURNS)
+    """The meter when a seat is paid, from a ``meter`` event for that seat (the central meter's
+    award for its hit, § 633a.7(o)); the other seats are paid from :attr:`meters` walked down."""
     seats: Mapping[int, SeatState] = dataclasses.field(default_factory=_empty)
     phase: str = BETTING
     dealer: tuple[Card, ...] = ()

@@ -260,8 +260,13 @@ def pay_progressive(
     progressive: Progressive,
     claims: Sequence[Claim],
     meter: Cents | None,
+    turns: Mapping[int, Cents] | None = None,
 ) -> tuple[list[Outcome], Cents | None]:
     """Settle ``claims`` (in the dealer's order, from the right) and give the meter after them.
+
+    ``turns``: seat -> the meter when that seat is paid, where the central meter said so (its
+    award for the seat's hit, :mod:`.meter_turns`); the other seats are paid from ``meter``
+    walked down. Players sharing a 100% award share the meter of the first of them.
 
     A share of the meter is of the meter as it stands when that player is paid,
     and the meter then holds the rest, or its reset amount after a 100% award
@@ -292,6 +297,10 @@ def pay_progressive(
             )
             continue
         flags: list[str] = []
+        sharer = isinstance(award, MeterShare) and award.percent == 100 and sharing > 1
+        if turns and not (sharer and shared is not None):
+            # § 633a.7(o): the meter as it stands when this player is paid, as the central meter said.
+            meter = turns.get(claim.seat, meter)
         if meter is None:
             # A share is of the meter; a payout at odds is held against it to know whether it is paid
             # from the table inventory container (§ 633a.7(o)(2)(ii)(C), (o)(3)(ii)(C)).
@@ -620,7 +629,8 @@ def settle_remaining(state: BlackjackState, meters: dict[str, Cents]) -> list[Ou
                     claims.append(claim)
         if not claims:
             continue
-        outcomes, after = pay_progressive(_progressive(state, wager), claims, meters.get(wager))
+        turns = {seat: cents for (name, seat), cents in state.meter_turns.items() if name == wager}
+        outcomes, after = pay_progressive(_progressive(state, wager), claims, meters.get(wager), turns)
         if after is not None:
             meters[wager] = after
         for o in outcomes:

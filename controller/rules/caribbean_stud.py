@@ -23,7 +23,8 @@ Events (:mod:`.events`) and what they mean here:
   they may come in several events (the up card, then the hole cards).
 - ``decision`` ``bet`` (optional ``amount``, exactly 2x the ante) or ``fold``, in
   turn from seat 1 upward once every hand has its five cards (§ 639a.11(b)).
-- ``meter`` ``progressive``: the central meter as it stands now.
+- ``meter`` ``progressive``: the central meter as it stands now; with a ``seat``, the meter when
+  that seat is paid (the central meter's award for its hit, :mod:`.meter_turns`).
 - ``irregularity``: see :data:`IRREGULARITIES` (§ 639a.13).
 
 Where the text was open, the choices are listed in docs/games/caribbean-stud.md.
@@ -73,6 +74,7 @@ from .high import (
 )
 from .hooks import Devices, Progressive, Waiting, in_words, meter_rows
 from .irregularities import irregularity_section
+from .meter_turns import take_turn
 from .money import Cents, format_money
 from .settlement import (
     Settlement,
@@ -287,6 +289,10 @@ class CaribbeanStud(GameBase[CaribbeanStudRules, CaribbeanStudState]):
                 "this table does not offer the Progressive Payout Wager (progressive.offered, § 639a.7(d)(2))"
             )
         assert event.amount is not None
+        if event.seat is not None:
+            # § 639a.12(d)(4): the meter when that seat's turn to be paid comes (the central meter's award).
+            seats = (s for s, placed in state.wagers.items() if PROGRESSIVE in placed)
+            return dataclasses.replace(state, meter_turns=take_turn(state.meter_turns, event, seats))
         return dataclasses.replace(state, meter=event.amount)
 
     def _irregularity(self, state: CaribbeanStudState, event: Event) -> CaribbeanStudState:

@@ -31,6 +31,7 @@ from .high import (
     describe,
     ranks_of,
 )
+from .meter_turns import when_paid
 from .money import Award, Cents, MeterShare, Odds, format_money, pay_from_meter
 from .settlement import (
     FLOORPERSON_VALIDATE,
@@ -104,6 +105,8 @@ def settle_showdown(state: CaribbeanStudState, meters: dict[str, Cents]) -> Sett
             outcomes.append(_bonus(rules, seat, placed[BONUS], code, words))
         if PROGRESSIVE in placed:
             assert meter is not None
+            # § 639a.12(d)(4): the meter when this player's turn comes (its own, from the central meter).
+            meter = when_paid(state.meter_turns, PROGRESSIVE, seat, meter)
             outcome, meter = _progressive(rules, seat, placed[PROGRESSIVE], code, words, meter)
             outcomes.append(outcome)
     if meter is not None:

@@ -21,6 +21,7 @@ from .caribbean_stud_rules import (
 from .engine import IllegalEvent
 from .events import Event
 from .hooks import Actor, Waiting
+from .meter_turns import NO_TURNS, MeterTurns
 from .money import Cents
 
 # --- the state of a round ---------------------------------------------------------------------
@@ -35,6 +36,9 @@ class CaribbeanStudState:
     """The meters as given at the start (kept for the settlement)."""
     meter: Cents | None
     """The progressive meter as it stands now (``meters["progressive"]`` or the last ``meter`` event)."""
+    meter_turns: MeterTurns = dataclasses.field(default_factory=lambda: NO_TURNS)
+    """The meter when a seat is paid, from a ``meter`` event for that seat (the central meter's
+    award for its hit, § 639a.12(d)(4)); the other seats are paid from :attr:`meter` walked down."""
     wagers: Mapping[int, Mapping[str, Cents]] = dataclasses.field(
         default_factory=lambda: MappingProxyType({})
     )

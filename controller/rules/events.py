@@ -13,7 +13,11 @@ An event in JSON is an object with ``"type"`` and that type's fields:
                           ("As Kd"), optional ``hand`` (a split hand, from 0)
 ``decision``              ``seat``, ``action`` (the game's words: ``"bet"``, ``"fold"``,
                           ``"hit"``...), optional ``hand``, optional ``amount``
-``meter``                 ``name`` (``"progressive"``), ``amount``: the meter as read
+``meter``                 ``name`` (``"progressive"``), ``amount``: the meter as read;
+                          optional ``seat``: the meter when that seat is paid
+                          (:mod:`.meter_turns`, § 639a.12(d)(4)), with the central
+                          meter's award it comes from: ``award_seq``, ``meter_record``,
+                          ``paid``, ``meter_after`` (kept for the record, not used to pay)
 ``hole_card_reader``      ``result``: ``"blackjack"`` or ``"no_blackjack"`` (§ 633a.7(h))
 ``irregularity``          ``kind`` (``"shoe_jam"``, ``"hole_card_exposed"``,
                           ``"wrong_card_count"``...), optional ``seat``, ``detail``
@@ -57,6 +61,14 @@ class Event:
     value: int | None = None
     dice: tuple[int, ...] = ()
     area: int | None = None
+    award_seq: int | None = None
+    """A seat's ``meter``: which award of the central meter it is (the meter's order of awards)."""
+    meter_record: int | None = None
+    """A seat's ``meter``: the central meter's record of that award (its event in the meter's store)."""
+    paid: Cents | None = None
+    """A seat's ``meter``: what the central meter recorded as paid by that award."""
+    meter_after: Cents | None = None
+    """A seat's ``meter``: the central meter after that award (its reset amount after 100%)."""
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"type": self.type}
@@ -64,7 +76,7 @@ class Event:
             v = getattr(self, key)
             if key == "cards":
                 out[key] = format_cards(v)
-            elif key == "amount" and v is not None:
+            elif key in MONEY_FIELDS and v is not None:
                 out[key] = format_money(v)
             elif key == "dice":
                 out[key] = list(v)
@@ -88,7 +100,7 @@ EVENT_FIELDS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "no_more_bets": ((), ()),
     "cards": (("to", "cards"), ("hand",)),
     "decision": (("seat", "action"), ("hand", "amount")),
-    "meter": (("name", "amount"), ()),
+    "meter": (("name", "amount"), ("seat", "award_seq", "meter_record", "paid", "meter_after")),
     "hole_card_reader": (("result",), ()),
     "irregularity": (("kind",), ("seat", "detail")),
     "position": (("value",), ()),
@@ -97,6 +109,10 @@ EVENT_FIELDS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
 }
 
 HOLE_CARD_READER_RESULTS: Final = ("blackjack", "no_blackjack")
+MONEY_FIELDS: Final = ("amount", "paid", "meter_after")
+AWARD_FIELDS: Final = ("award_seq", "meter_record", "paid", "meter_after")
+"""What a seat's ``meter`` event keeps of the central meter's award (for the record)."""
+COUNT_FIELDS: Final = ("seat", "hand", "value", "area", "award_seq", "meter_record")
 
 
 def parse_event(data: object, where: str = "event", decks: int = 1, joker: bool = False) -> Event:
@@ -117,21 +133,26 @@ def parse_event(data: object, where: str = "event", decks: int = 1, joker: bool 
     for key in required + optional:
         if key in data:
             fields[key] = _field(key, data[key], f"{where}: {kind}.{key}", decks, joker)
+    if kind == "meter" and "seat" not in fields:
+        award = [k for k in AWARD_FIELDS if k in fields]
+        if award:
+            words = ", ".join(award)
+            raise EventError(f"{where}: {words} describe one seat's award of the meter: give the seat")
     return Event(type=kind, **fields)  # type: ignore[arg-type]
 
 
 def _field(key: str, raw: object, where: str, decks: int, joker: bool) -> object:
     try:
-        if key in ("seat", "hand", "value", "area"):
+        if key in COUNT_FIELDS:
             if isinstance(raw, bool) or not isinstance(raw, int) or raw < (0 if key == "hand" else 1):
                 raise EventError(
                     f"{where} must be a whole number{' from 0' if key == 'hand' else ' from 1'}, not {raw!r}"
                 )
             return raw
-        if key == "amount":
+        if key in MONEY_FIELDS:
             if not isinstance(raw, str):
                 raise EventError(f'{where}: write money as a string such as "10.00", not {raw!r}')
-            return parse_money(raw, "amount")
+            return parse_money(raw, key)
         if key == "cards":
             if not isinstance(raw, str):
                 raise EventError(f'{where} must be cards as text such as "As Kd", not {raw!r}')

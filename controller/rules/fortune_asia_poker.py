@@ -66,6 +66,7 @@ from .fortune_hands import (
     fortune_hand,
 )
 from .hooks import Actor, Progressive, Waiting, meter_rows
+from .meter_turns import when_paid
 from .money import Award, Cents, MeterShare, Odds, format_money, pay_from_meter
 from .payout_limit import PayoutLimit
 from .settlement import FLOORPERSON_VALIDATE, NOT_FROM_INVENTORY, PROGRESSIVE_LIGHT, Outcome, Result
@@ -322,6 +323,9 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
             )
         assert isinstance(award, MeterShare)
         meter = ctx.meters.get(PROGRESSIVE_METER)
+        if meter is not None:
+            # § 659a.11(h)(3)(ii)(D): the meter when this player's turn comes (the central meter's).
+            meter = when_paid(ctx.state.meter_turns, PROGRESSIVE_METER, seat, meter)
         if meter is None:
             raise IllegalEvent(
                 f"seat {seat} won {award} on the Progressive Payout Wager, but no progressive meter was "

@@ -335,6 +335,11 @@ class TableService:
         log.warning("refused (seq %d, from %s): %s", record.seq, record.source, reason)
         self.publish_record(record)
 
+    def publish_link(self, link: Mapping[str, object]) -> None:
+        """The progressive link's status on the API's ``link`` topic (a new meter amount, the
+        connection, an award: docs/local-api.md)."""
+        self._publish("link", dict(link))
+
     def publish_record(self, record: JournalRecord) -> None:
         self._publish(
             "event",
