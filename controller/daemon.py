@@ -50,6 +50,7 @@ from .journal import Journal, JournalError, read_boot_id
 from .journal.records import ConfigLoaded, HardwareFact, Started
 from .journal.state import TableState
 from .link.outbound import LinkPlan, LinkPlanError
+from .link.submission import link_problems
 from .link.table_link import TableLink
 from .rules.engine import Game
 from .rules.games import GAMES
@@ -367,6 +368,9 @@ def prepare(path: Path) -> tuple[Config, Submission]:
     submission = load_submission(config)
     link = config.progressive_link
     if link is not None and link.enabled:
+        problems = link_problems(submission)
+        if problems:
+            raise ConfigError(str(path), [f"[progressive_link]: {line}" for line in problems])
         try:
             LinkPlan.of(game_hooks.progressives(submission), link)
         except LinkPlanError as exc:
