@@ -60,6 +60,7 @@ from .rules.submission import Submission, parse_submission
 from .table import game_hooks, write_failures
 from .table.bridge import HardwareBridge
 from .table.facade import TableApi
+from .table.lamps import progressive_unavailable
 from .table.refusals import RefusalLog
 from .table.service import TableService
 from .table.status import table_status
@@ -197,8 +198,10 @@ class Daemon:
             pin_factory=self.pin_factory,
             locked=current is not None and current.no_more_bets,
             accepted=[s for s in accepted if s is not None],
+            # A restart while the link is journaled down: no chip is a wager from the first edge.
+            unavailable=progressive_unavailable(journal.state) is not None,
         )
-        service.show_payout_lamps()  # after a restart: a payout still waiting lights them again
+        service.show_lamps()  # after a restart: a payout still waiting lights them again
         bridge.start()
         on_event: EventCallback = bridge.on_event
         for name, section in self.config.serial_devices().items():

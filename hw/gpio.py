@@ -21,6 +21,13 @@ not recognized (§ 639a.2(c)(2), § 633a.2(c)): a chip placed is refused (a :cla
 a count and a warning in the log), a chip taken off (the dealer collecting the wagers) changes
 nothing, and the counts stay as they were at the lock-out for the dealer's chip count
 (§ 639a.8(b)). The daemon calls :meth:`~ProgressiveTableGameSystem.unlock` for the next round.
+
+Progressive unavailable (the table has lost its progressive controller: N.J.A.C. 13:69E-1.39B,
+"unplayable for the progressive" until it returns): the daemon calls
+:meth:`~ProgressiveTableGameSystem.set_progressive_unavailable`. Every seat's wager lamp then
+blinks slowly (:attr:`LampState.SLOW_BLINKING`), and a chip on a device is not an accepted wager
+(a placement is a :class:`WagerNotRecognized`); when it is available again, wagering is as the
+devices are: while open, a chip already on one is an accepted wager (its lamp steady).
 """
 
 from __future__ import annotations
@@ -114,7 +121,22 @@ class WagerRefused:
         return {"type": self.type, "seat": self.seat, "at_ns": self.at_ns}
 
 
-GpioEvent: TypeAlias = LockOutPressed | LockOutRepeated | WagerSensed | WagerRemoved | WagerRefused
+@dataclass(frozen=True, slots=True)
+class WagerNotRecognized:
+    """A chip placed on seat ``seat``'s device while the progressive is unavailable (wagering
+    open): not a wager (N.J.A.C. 13:69E-1.39B), its lamp blinking slowly as every seat's."""
+
+    seat: int
+    at_ns: int
+    type: ClassVar[str] = "wager_not_recognized"
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "seat": self.seat, "at_ns": self.at_ns}
+
+
+GpioEvent: TypeAlias = (
+    LockOutPressed | LockOutRepeated | WagerSensed | WagerRemoved | WagerRefused | WagerNotRecognized
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +149,7 @@ class GpioStatus:
     refused: Mapping[int, int]
     wager_present: Mapping[int, bool]
     lamps: Mapping[str, LampState]
+    progressive_unavailable: bool
     lock_out_presses: int
     ignored_while_locked: int
     bounces: int
@@ -139,6 +162,7 @@ class GpioStatus:
             "refused": {str(s): n for s, n in self.refused.items()},
             "wager_present": {str(s): p for s, p in self.wager_present.items()},
             "lamps": {k: str(v) for k, v in self.lamps.items()},
+            "progressive_unavailable": self.progressive_unavailable,
             "lock_out_presses": self.lock_out_presses,
             "ignored_while_locked": self.ignored_while_locked,
             "bounces": self.bounces,
@@ -156,6 +180,8 @@ class ProgressiveTableGameSystem:
     calls it before returning. To resume a round
     after a restart, give ``locked=True`` and the seats whose wagers the journal accepted
     (``accepted``, read only when locked): chips then on the devices are not taken as new wagers.
+    ``unavailable``: the progressive is unavailable from the start (a restart while the journal
+    says so): no chip is an accepted wager until :meth:`set_progressive_unavailable` says otherwise.
     A pin that cannot be opened raises (gpiozero's error) with every pin already opened released.
     """
 
@@ -171,12 +197,14 @@ class ProgressiveTableGameSystem:
         pin_factory: PinFactory = None,
         locked: bool = False,
         accepted: Iterable[int] = (),
+        unavailable: bool = False,
     ) -> None:
         self.pin_map: Final = pin_map
         self._on_event = on_event
         self._loop = loop if loop is not None else asyncio.get_running_loop()
         self._closed = False
         self._locked = locked
+        self._unavailable = unavailable
         self._seats: tuple[int, ...] = tuple(s.seat for s in pin_map.seats)
         self._accepted: dict[int, bool] = dict.fromkeys(self._seats, False)
         self._present: dict[int, bool] = dict.fromkeys(self._seats, False)
@@ -295,6 +323,12 @@ class ProgressiveTableGameSystem:
             log.debug("seat %d: sensor already read as %s", seat, "covered" if present else "clear")
             return
         self._present[seat] = present
+        if not self._locked and self._unavailable:
+            # N.J.A.C. 13:69E-1.39B: unplayable for the progressive; the lamps already say so.
+            if present:
+                log.warning("seat %d: chip on the wagering device while the progressive is unavailable", seat)
+                self._emit(WagerNotRecognized(seat, at_ns))
+            return
         if self._locked:
             self.ignored_while_locked += 1
             if present:
@@ -313,14 +347,22 @@ class ProgressiveTableGameSystem:
 
     def _accept(self, seat: int, accepted: bool) -> None:
         self._accepted[seat] = accepted
-        self._wager_lamps[seat].show(LampState.STEADY if accepted else LampState.OFF)
+        self._show_wager_lamp(seat)
+
+    def _show_wager_lamp(self, seat: int) -> None:
+        if self._unavailable:
+            shown = LampState.SLOW_BLINKING
+        else:
+            shown = LampState.STEADY if self._accepted[seat] else LampState.OFF
+        self._wager_lamps[seat].show(shown)
 
     def _open_wagering(self) -> list[int]:
         """Counts and lamps from the devices as they are: a chip already on one is this round's
-        wager. The seats with one, to report."""
+        wager, unless the progressive is unavailable. The seats with one, to report."""
+        taken = [seat for seat in self._seats if self._present[seat] and not self._unavailable]
         for seat in self._seats:
-            self._accept(seat, self._present[seat])
-        return [seat for seat in self._seats if self._present[seat]]
+            self._accept(seat, seat in taken)
+        return taken
 
     def _report_wagers(self, seats: list[int], at_ns: int) -> None:
         for seat in seats:
@@ -370,6 +412,48 @@ class ProgressiveTableGameSystem:
         self._report_wagers(self._open_wagering(), time.monotonic_ns())
 
     @property
+    def progressive_unavailable(self) -> bool:
+        """Whether the sensors recognize no wager now (the progressive is unavailable)."""
+        return self._unavailable
+
+    def set_progressive_unavailable(self, unavailable: bool) -> None:
+        """The progressive is unavailable (``True``: every seat's wager lamp blinks slowly, no chip
+        is an accepted wager) or available again (the lamps and counts from the devices).
+
+        While wagering is open the counts follow at once: the chips accepted are withdrawn
+        (a :class:`WagerRemoved` each) or, back, the chips on the devices are accepted (a
+        :class:`WagerSensed` each, before this returns). While locked the counts stay as the
+        lock-out left them (they are the round's, already counted); only the lamps change.
+        Setting the state it already has does nothing.
+        """
+        if unavailable == self._unavailable or self._closed:
+            return
+        self._unavailable = unavailable
+        now = time.monotonic_ns()
+        log.warning(
+            "progressive %s: %s",
+            "unavailable" if unavailable else "available again",
+            "no chip on a wagering device is a wager" if unavailable else "wagers recognized",
+        )
+        if self._locked:
+            for seat in self._seats:
+                self._show_wager_lamp(seat)
+            return
+        if unavailable:
+            withdrawn = [seat for seat in self._seats if self._accepted[seat]]
+            for seat in self._seats:
+                self._accept(seat, False)
+            for seat in withdrawn:
+                self._emit(WagerRemoved(seat, now))
+        else:
+            self._report_wagers(self._open_wagering(), now)
+
+    @property
+    def present_by_seat(self) -> Mapping[int, bool]:
+        """Whether a chip is on each seat's device now (accepted or not)."""
+        return MappingProxyType(dict(self._present))
+
+    @property
     def seats(self) -> tuple[int, ...]:
         return self._seats
 
@@ -417,6 +501,7 @@ class ProgressiveTableGameSystem:
             refused=self.refused_by_seat,
             wager_present=MappingProxyType(dict(self._present)),
             lamps=MappingProxyType({k: lamp.state for k, lamp in self._lamps.items()}),
+            progressive_unavailable=self._unavailable,
             lock_out_presses=self.lock_out_presses,
             ignored_while_locked=self.ignored_while_locked,
             bounces=sum(i.bounces for i in self._inputs),

@@ -27,11 +27,12 @@ from hw.gpio import (
     LockOutPressed,
     LockOutRepeated,
     ProgressiveTableGameSystem,
+    WagerNotRecognized,
     WagerRefused,
     WagerRemoved,
     WagerSensed,
 )
-from hw.gpio_devices import Lamp, LampState, LockOutButton, WagerSensor
+from hw.gpio_devices import SLOW_BLINK_FACTOR, Lamp, LampState, LockOutButton, WagerSensor
 from hw.pin_map import PinMap, PinMapError, SeatPins, check_pin_map, load_pin_map
 
 WINDOW_MS = 40
@@ -285,6 +286,23 @@ def test_lamp_steady_and_blinking_read_from_the_mock_pin(factory: Any) -> None:
         assert pin.state is False and len(pin.states) == settled
 
 
+def test_a_slow_blink_is_slower_than_a_blink(factory: Any) -> None:
+    """The "progressive unavailable" pattern: on and off every SLOW_BLINK_FACTOR x blink_ms."""
+    with Lamp(6, blink_ms=20, pin_factory=factory) as lamp:
+        pin = factory.pin(6)
+        lamp.show(LampState.SLOW_BLINKING)
+        pin.clear_states()
+        time.sleep(0.5)
+        # Each state's timestamp is the time since the change before; the first ones follow
+        # clear_states and the blink's start.
+        gaps = [s.timestamp for s in pin.states][2:]
+        assert lamp.state is LampState.SLOW_BLINKING and 3 <= len(gaps) <= 7
+        period = 20 * SLOW_BLINK_FACTOR / 1000
+        assert all(gap > period * 0.7 for gap in gaps), gaps  # a blink's 20 ms would be far less
+        lamp.off()
+        assert pin.state is False
+
+
 def test_an_active_low_lamp_lights_with_a_low_pin(factory: Any) -> None:
     with Lamp(6, active_high=False, pin_factory=factory) as lamp:
         assert factory.pin(6).state is True
@@ -445,6 +463,73 @@ async def test_a_chip_on_a_device_at_start_is_a_wager_when_open(factory: Any) ->
     [event] = await table.wait_events(1)
     assert event == WagerSensed(3, event.at_ns) and table.system.accepted_total == 1
     table.system.close()
+
+
+@pytest.mark.asyncio
+async def test_progressive_unavailable_blinks_every_wager_lamp_and_recognizes_no_chip(factory: Any) -> None:
+    """N.J.A.C. 13:69E-1.39B: while the progressive is unavailable every seat's wager lamp blinks
+    slowly, an accepted chip is withdrawn, a chip placed is not recognized; back, the chips on
+    the devices are the round's wagers again by themselves, their lamps steady."""
+    table = Table(factory)
+    s = table.system
+    await table.drive(lambda: bounce(table.sensor(1), True))
+    await table.wait_events(1)
+    assert s.accepted(1) == 1 and s.wager_lamp(1).state is LampState.STEADY
+    s.set_progressive_unavailable(True)
+    assert isinstance(table.events[1], WagerRemoved) and table.events[1].seat == 1
+    assert s.progressive_unavailable and s.accepted_total == 0
+    assert {s.wager_lamp(seat).state for seat in s.seats} == {LampState.SLOW_BLINKING}
+    assert s.status().to_json()["progressive_unavailable"] is True
+    await table.drive(lambda: bounce(table.sensor(2), True))
+    events = await table.wait_events(3)
+    assert isinstance(events[2], WagerNotRecognized) and events[2].seat == 2
+    assert s.accepted_total == 0 and dict(s.present_by_seat) == {1: True, 2: True, 3: False}
+    assert s.wager_lamp(2).state is LampState.SLOW_BLINKING
+    await asyncio.sleep(WINDOW * 2)
+    await table.drive(lambda: bounce(table.sensor(2), False))  # taken off again: nothing to say
+    await asyncio.sleep(WINDOW * 2)
+    assert len(table.events) == 3
+    s.set_progressive_unavailable(True)  # already: nothing
+    assert len(table.events) == 3
+    s.set_progressive_unavailable(False)
+    assert [(type(e), e.seat) for e in table.events[3:]] == [(WagerSensed, 1)]  # type: ignore[union-attr]
+    assert dict(s.accepted_by_seat) == {1: 1, 2: 0, 3: 0}
+    assert s.wager_lamp(1).state is LampState.STEADY and s.wager_lamp(2).state is LampState.OFF
+    s.close()
+
+
+@pytest.mark.asyncio
+async def test_progressive_unavailable_while_locked_keeps_the_round_s_counts(factory: Any) -> None:
+    """After the lock-out the counts are the round's (journaled with it): unavailable changes the
+    lamps only, and the lamps come back as the counts are; unlocked while unavailable, a chip on
+    a device is no wager; a system built unavailable (a restart) recognizes none from the start."""
+    table = Table(factory)
+    s = table.system
+    await table.drive(lambda: bounce(table.sensor(3), True))
+    await table.wait_events(1)
+    await table.drive(lambda: bounce(table.pin(LOCK_OUT), True))
+    await table.wait_events(2)
+    s.set_progressive_unavailable(True)
+    assert s.accepted(3) == 1 and len(table.events) == 2
+    assert {s.wager_lamp(seat).state for seat in s.seats} == {LampState.SLOW_BLINKING}
+    s.set_progressive_unavailable(False)
+    assert s.wager_lamp(3).state is LampState.STEADY and s.wager_lamp(1).state is LampState.OFF
+    s.set_progressive_unavailable(True)
+    s.unlock()
+    assert s.accepted_total == 0 and len(table.events) == 2  # seat 3's chip is no wager
+    assert s.wager_lamp(3).state is LampState.SLOW_BLINKING
+    s.close()
+    factory.reset()
+    for seat in SEAT_PINS:  # a chip on seat 1 (active low, not pulled)
+        pin = factory.pin(SEAT_PINS[seat][0])
+        pin.drive_low() if seat == 1 else pin.drive_high()
+    restarted = Table(factory, pin_map=pin_map(sensor_pull="none"), unavailable=True)
+    await asyncio.sleep(0.05)
+    assert restarted.events == [] and restarted.system.accepted_total == 0
+    assert restarted.system.wager_lamp(1).state is LampState.SLOW_BLINKING
+    restarted.system.set_progressive_unavailable(False)
+    assert [(type(e), e.seat) for e in restarted.events] == [(WagerSensed, 1)]  # type: ignore[union-attr]
+    restarted.system.close()
 
 
 @pytest.mark.asyncio

@@ -300,6 +300,13 @@ class TableApi:
             if lamp == "floorperson_light"
             else lamp.endswith(".won_lamp") and shown.won.get(int(lamp.split(".")[1])) != LampState.OFF
         )
+        if lamp.endswith(".wager_lamp") and gpio.progressive_unavailable:
+            # N.J.A.C. 13:69E-1.39B: the wager lamps tell the players the progressive is unavailable.
+            raise CommandError(
+                ErrorCode.REFUSED,
+                f"{lamp} shows the progressive unavailable (N.J.A.C. 13:69E-1.39B); it is tested once "
+                "the progressive link is back",
+            )
         if showing:
             # § 639a.11(c)(5)(ii), (iii): the lamp shows a payout; a test would hide it from the dealer.
             raise CommandError(

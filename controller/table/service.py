@@ -33,12 +33,12 @@ from ..journal.records import (
     SettleRound,
     Unlock,
 )
-from ..journal.state import OpenRound, RequestOutcome, TableState
+from ..journal.state import PROGRESSIVE_LINK, OpenRound, RequestOutcome, TableState
 from ..rules.engine import Game
 from ..rules.events import Event
 from ..rules.submission import Submission
 from . import authority, game_hooks, write_failures
-from .lamps import payout_lamps
+from .lamps import payout_lamps, progressive_unavailable
 from .refusals import RefusalLog
 
 log = logging.getLogger("controller.daemon")
@@ -303,6 +303,11 @@ class TableService:
             self.gpio.lock()
             if current is not None and not current.no_more_bets:
                 seats = [s for s, n in self.gpio.accepted_by_seat.items() if n]
+                if self.gpio.progressive_unavailable:
+                    # The chips on the devices while the progressive is unavailable: journaled
+                    # as the wagers they would be, which the journal's state refuses, naming why
+                    # (N.J.A.C. 13:69E-1.39B), so the trail shows each seat's chip once.
+                    seats = [s for s, present in self.gpio.present_by_seat.items() if present]
                 wagers = [game_hooks.sensed_wager(self.submission, s) for s in seats]
                 steps = [Step(w, "gpio", outbox=self._link_outbox(w)) for w in wagers]
         if current is not None and not current.no_more_bets and not self.state.locked_out:
@@ -348,11 +353,16 @@ class TableService:
             },
         )
         self._publish("state", self._status())
-        if record.kind in _LAMP_KINDS or record.body.get("type") == "no_more_bets":
-            self.show_payout_lamps()
+        if (
+            record.kind in _LAMP_KINDS
+            or record.body.get("type") == "no_more_bets"
+            or record.body.get("device") == PROGRESSIVE_LINK
+        ):
+            self.show_lamps()
 
-    def show_payout_lamps(self) -> None:
-        """Show on the pins what :func:`.lamps.payout_lamps` says of the journaled state."""
+    def show_lamps(self) -> None:
+        """Show on the pins what :mod:`.lamps` says of the journaled state: the payout lamps, and
+        the wager lamps' "progressive unavailable"."""
         gpio = self.gpio
         if gpio is None:
             return
@@ -360,3 +370,4 @@ class TableService:
         for seat, lamp in lamps.won.items():
             gpio.set_won_lamp(seat, lamp)
         gpio.set_floorperson_light(lamps.floorperson_light)
+        gpio.set_progressive_unavailable(progressive_unavailable(self.state) is not None)
