@@ -666,6 +666,105 @@ def test_every_pin_map_problem_at_once_naming_the_key() -> None:
     assert str(err.value).startswith("gpio: 9 problems\n  - gpio.floorperson_lite")
 
 
+#: A seat with a device for each of two progressives, and a seat with the single one.
+NAMED = {
+    "lock_out": 17,
+    "floorperson_light": 27,
+    "seats": {
+        "1": {
+            "won_lamp": 13,
+            "progressives": {
+                "bad_beat": {"sensor": 5, "wager_lamp": 6},
+                "straight_jack": {"sensor": 19, "wager_lamp": 26},
+            },
+        },
+        "2": {"sensor": 20, "wager_lamp": 21, "won_lamp": 12},
+    },
+}
+
+
+def test_a_pin_map_with_one_device_per_progressive() -> None:
+    """``progressives.NAME`` gives a seat one sensor and wager lamp per progressive; today's
+    ``sensor``/``wager_lamp`` stay the seat's one device (:data:`hw.pin_map.SINGLE`)."""
+    m = load_pin_map(NAMED)
+    one, two = m.seats
+    assert [(d.name, d.sensor, d.wager_lamp) for d in one.devices] == [
+        ("bad_beat", 5, 6),
+        ("straight_jack", 19, 26),
+    ]
+    assert one.sensor is None and [(d.name, d.sensor) for d in two.devices] == [("", 20)]
+    assert dict(m.uses())["gpio.seats.1.progressives.straight_jack.wager_lamp"] == 26
+    assert dict(m.uses())["gpio.seats.2.sensor"] == 20
+
+
+def test_a_named_device_s_problems_name_their_keys() -> None:
+    raw = {
+        "lock_out": 17,
+        "floorperson_light": 27,
+        "seats": {
+            "1": {
+                "won_lamp": 13,
+                "progressives": {
+                    "bad_beat": {"sensr": 5, "wager_lamp": 6},
+                    "Hit-Run": {"sensor": 7, "wager_lamp": 8},
+                    "straight_jack": {"sensor": 6, "wager_lamp": 9},
+                },
+            },
+            "2": {"won_lamp": 12, "progresives": {}},
+            "3": {"won_lamp": 11, "progressives": []},
+        },
+    }
+    assert check_pin_map(raw) == [
+        "gpio.seats.1.progressives.bad_beat.sensr: unknown key; did you mean "
+        "gpio.seats.1.progressives.bad_beat.sensor?",
+        "gpio.seats.1.progressives.bad_beat.sensor: missing; the BCM GPIO number of the seat's progressive "
+        "wagering device (§ 639a.2(c)(1), § 633a.2(d)(1)); a seat with one device per progressive gives "
+        "progressives.NAME tables instead",
+        "gpio.seats.1.progressives.Hit-Run: a progressive is named as its wager in the Rules Submission "
+        "(lower-case letters, digits, _), such as bad_beat",
+        "gpio.seats.1.progressives.straight_jack.sensor: pin 6 is already used by "
+        "gpio.seats.1.progressives.bad_beat.wager_lamp",
+        "gpio.seats.2.progresives: unknown key; did you mean gpio.seats.2.progressives?",
+        "gpio.seats.2.sensor: missing; the BCM GPIO number of the seat's progressive wagering device "
+        "(§ 639a.2(c)(1), § 633a.2(d)(1)); a seat with one device per progressive gives progressives.NAME "
+        "tables instead",
+        "gpio.seats.2.wager_lamp: missing; the BCM GPIO number of the seat's wager-accepted lamp",
+        "gpio.seats.3.progressives: must be a table of progressives such as gpio.seats.3.progressives."
+        "bad_beat = { sensor = 5, wager_lamp = 6 }, not []",
+    ]
+
+
+@pytest.mark.asyncio
+async def test_each_progressive_s_device_is_counted_and_lit_on_its_own(factory: Any) -> None:
+    """Two chips at seat 1, one on each progressive's device: two wagers, each named, each lamp
+    steady; one lifted: only its own; after the lock-out a chip on a device is refused, named."""
+    table = Table(factory, pin_map=load_pin_map({**NAMED, "debounce_ms": WINDOW_MS}))
+    s = table.system
+    assert s.devices == ((1, "bad_beat"), (1, "straight_jack"), (2, ""))
+    await table.drive(lambda: bounce(table.pin(5), True), lambda: bounce(table.pin(19), True))
+    events = await table.wait_events(2)
+    assert [(type(e), e.seat, e.progressive) for e in events] == [  # type: ignore[union-attr]
+        (WagerSensed, 1, "bad_beat"),
+        (WagerSensed, 1, "straight_jack"),
+    ]
+    assert s.accepted(1) == 2 and s.accepted(1, "bad_beat") == 1 and s.accepted_total == 2
+    assert s.wager_lamp(1, "straight_jack").state is LampState.STEADY
+    assert events[0].to_json()["progressive"] == "bad_beat"
+    await asyncio.sleep(WINDOW * 2)
+    await table.drive(lambda: bounce(table.pin(5), False))
+    events = await table.wait_events(3)
+    assert isinstance(events[2], WagerRemoved) and events[2].progressive == "bad_beat"
+    assert s.accepted_devices == ((1, "straight_jack"),)
+    assert s.wager_lamp(1, "bad_beat").state is LampState.OFF
+    assert s.lamp("seats.1.progressives.bad_beat.wager_lamp") is s.wager_lamp(1, "bad_beat")
+    await table.drive(lambda: bounce(table.pin(LOCK_OUT), True))
+    await table.wait_events(4)
+    await table.drive(lambda: bounce(table.pin(5), True))
+    events = await table.wait_events(5)
+    assert isinstance(events[4], WagerRefused) and (events[4].seat, events[4].progressive) == (1, "bad_beat")
+    s.close()
+
+
 def test_pin_map_ranges_and_the_fixed_pull_ups() -> None:
     raw = {**GOOD, "lock_out": 2, "lock_out_pull": "down", "floorperson_light": 28, "seats": {}}
     assert check_pin_map(raw) == [

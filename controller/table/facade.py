@@ -314,11 +314,7 @@ class TableApi:
                 f"{lamp} shows a payout (§ 639a.11(c)(5)); it is tested once no payout is shown",
             )
         await self._command(actor, "toggle_lamp", {"lamp": lamp, "on": on})
-        if lamp == "floorperson_light":
-            target = gpio.floorperson_light
-        else:
-            seat, which = int(lamp.split(".")[1]), lamp.split(".")[2]
-            target = gpio.wager_lamp(seat) if which == "wager_lamp" else gpio.won_lamp(seat)
+        target = gpio.lamp(lamp)
         if on:
             target.on()
         else:
