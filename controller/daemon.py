@@ -62,6 +62,7 @@ from .table.bridge import HardwareBridge
 from .table.facade import TableApi
 from .table.lamps import progressive_unavailable
 from .table.refusals import RefusalLog
+from .table.sensors import devices_of, sensor_problems
 from .table.service import TableService
 from .table.status import table_status
 
@@ -141,7 +142,14 @@ class Daemon:
     # --- life cycle ------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Open the journal and recover, start the GPIO, the drivers and the API; then READY."""
+        """Open the journal and recover, start the GPIO, the drivers and the API; then READY.
+
+        :class:`ConfigError` first, before anything is opened, if the pin map's wagering devices
+        do not fit the game's progressives (``controller/table/sensors.py``)."""
+        self.pin_map = pin_map = load_pin_map(self.config.gpio)
+        problems = sensor_problems(pin_map, self.submission)
+        if problems:
+            raise ConfigError(str(self.config_path or "the configuration"), [f"[gpio] {p}" for p in problems])
         self.notifier.status(f"recovering the journal {self.config.journal.path}")
         self.journal = journal = await Journal.open(self.config.journal.path, self.config.table.id)
         self.service = service = TableService(
@@ -184,20 +192,18 @@ class Daemon:
             await service.open_wagering(f"round {opened.round_id} open for wagers")
 
         current = journal.state.current
-        sensed = game_hooks.sensed_progressive(self.submission)
-        accepted = (
-            []
-            if current is None or sensed is None
-            else [w.seat for w in current.wagers() if w.wager == sensed.name]
-        )
+        pin_map = self.pin_map
+        # A restart in the middle of a round: the devices whose wagers the journal accepted.
+        journaled = [] if current is None else [(w.seat, w.wager) for w in current.wagers()]
+        accepted = devices_of(pin_map, self.submission, [(s, w) for s, w in journaled if s is not None and w])
         self.bridge = bridge = HardwareBridge(service, self._publish)
         service.gpio = ProgressiveTableGameSystem(
-            load_pin_map(self.config.gpio),
+            pin_map,
             bridge.on_event,
             loop=asyncio.get_running_loop(),
             pin_factory=self.pin_factory,
             locked=current is not None and current.no_more_bets,
-            accepted=[s for s in accepted if s is not None],
+            accepted=accepted,
             # A restart while the link is journaled down: no chip is a wager from the first edge.
             unavailable=progressive_unavailable(journal.state) is not None,
         )
@@ -369,6 +375,9 @@ def prepare(path: Path) -> tuple[Config, Submission]:
     """The configuration and the Rules Submission, or :class:`RulesError` with every problem."""
     config = load_config(path)
     submission = load_submission(config)
+    problems = sensor_problems(load_pin_map(config.gpio), submission)
+    if problems:
+        raise ConfigError(str(path), [f"[gpio] {line}" for line in problems])
     link = config.progressive_link
     if link is not None and link.enabled:
         problems = link_problems(submission)

@@ -45,7 +45,7 @@ def describe_status(status: Mapping[str, Any]) -> Iterator[str]:
             f"progressive wagering: UNAVAILABLE ({unavailable}): every seat's wager lamp blinks slowly, "
             "a chip on a sensor is not a wager; the base game goes on, and wagering returns by itself"
         )
-    elif isinstance(status.get("link"), Mapping) and status["link"].get("configured"):
+    elif "progressive_unavailable" in status and _linked(status.get("link")):
         yield "progressive wagering: recognized (the central meter is heard)"
     pending = status.get("pending_payouts")
     if isinstance(pending, list) and pending:
@@ -55,6 +55,10 @@ def describe_status(status: Mapping[str, Any]) -> Iterator[str]:
     else:
         yield "pending payouts: none"
     yield f"journal: seq {status.get('seq')}"
+
+
+def _linked(link: object) -> bool:
+    return isinstance(link, Mapping) and bool(link.get("configured")) and bool(link.get("enabled"))
 
 
 def describe_link(link: object) -> str:

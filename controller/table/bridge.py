@@ -256,13 +256,14 @@ class HardwareBridge:
         # refused by the rules (§ 639a.7(c), § 639a.2(c)(2)).
         self._gpio_input(event)
         await self.service.submit_quietly(
-            game_hooks.sensed_wager(self.service.submission, event.seat), "gpio"
+            game_hooks.sensed_wager(self.service.submission, event.seat, event.progressive), "gpio"
         )
 
     async def _wager_counted(self, event: WagerSensed | WagerRemoved) -> None:
         # Counted by the system; journaled as wagers at the lock-out, when the count is final.
         self._gpio_input(event)
-        log.info("seat %d: progressive wager %s", event.seat, event.type.split("_")[1])
+        device = f" {event.progressive}" if event.progressive else ""
+        log.info("seat %d%s: progressive wager %s", event.seat, device, event.type.split("_")[1])
 
     async def _wager_not_recognized(self, event: WagerNotRecognized) -> None:
         # The progressive is unavailable (N.J.A.C. 13:69E-1.39B): the chip is no wager, its lamp
