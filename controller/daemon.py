@@ -36,7 +36,7 @@ from hw.device_events import EventCallback
 from hw.gpio import ProgressiveTableGameSystem
 from hw.gpio_devices import PinFactory
 from hw.hole_card_reader import HoleCardReader
-from hw.pin_map import load_pin_map
+from hw.pin_map import PinMap, load_pin_map
 from hw.serial_config import SerialDeviceConfig
 from hw.serial_device import SerialDevice
 from hw.shoe import DealingShoe
@@ -137,6 +137,8 @@ class Daemon:
         #: The progressive link to the central meter (``[progressive_link]``), if enabled.
         self.link: TableLink | None = None
         self.frame_pumps: FramePumps | None = None
+        #: The checked pin map (``[gpio]``), once :meth:`start` has read it.
+        self.pin_map: PinMap | None = None
         self._watchdog: asyncio.Task[None] | None = None
 
     # --- life cycle ------------------------------------------------------------------------------
@@ -192,7 +194,6 @@ class Daemon:
             await service.open_wagering(f"round {opened.round_id} open for wagers")
 
         current = journal.state.current
-        pin_map = self.pin_map
         # A restart in the middle of a round: the devices whose wagers the journal accepted.
         journaled = [] if current is None else [(w.seat, w.wager) for w in current.wagers()]
         accepted = devices_of(pin_map, self.submission, [(s, w) for s, w in journaled if s is not None and w])
