@@ -192,7 +192,12 @@ async def test_contributions_at_the_lock_out_raise_the_meter_and_a_hit_is_settle
                 recalled = await daemon.journal.recall(round_id)
                 assert recalled.consistent and recalled.replayed is not None
                 meter_events = [r for r in recalled.records if r.body.get("type") == "meter"]
-                assert [(r.source, r.body["amount"]) for r in meter_events] == [("link", money_text(meter))]
+                # From the link, the meter as it stood when seat 1 was paid (§ 659a.11(h)(3)(ii)(D)):
+                # the round's meter, and (where the table journals it) seat 1's own.
+                assert meter_events and {(r.source, r.body["amount"]) for r in meter_events} == {
+                    ("link", money_text(meter))
+                }
+                assert {r.body.get("seat") for r in meter_events} <= {None, 1}
                 assert meter_amount(link) == FORTUNE.reset
                 await until(
                     lambda: daemon.snapshot()["link"]["amounts"].get(FAP) == money_text(FORTUNE.reset),
