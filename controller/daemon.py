@@ -36,7 +36,7 @@ from hw.device_events import EventCallback
 from hw.gpio import ProgressiveTableGameSystem
 from hw.gpio_devices import PinFactory
 from hw.hole_card_reader import HoleCardReader
-from hw.pin_map import load_pin_map
+from hw.pin_map import PinMap, load_pin_map
 from hw.serial_config import SerialDeviceConfig
 from hw.serial_device import SerialDevice
 from hw.shoe import DealingShoe
@@ -50,6 +50,7 @@ from .journal import Journal, JournalError, read_boot_id
 from .journal.records import ConfigLoaded, HardwareFact, Started
 from .journal.state import TableState
 from .link.outbound import LinkPlan, LinkPlanError
+from .link.submission import link_problems
 from .link.table_link import TableLink
 from .rules.engine import Game
 from .rules.games import GAMES
@@ -59,7 +60,9 @@ from .rules.submission import Submission, parse_submission
 from .table import game_hooks, write_failures
 from .table.bridge import HardwareBridge
 from .table.facade import TableApi
+from .table.lamps import progressive_unavailable
 from .table.refusals import RefusalLog
+from .table.sensors import devices_of, sensor_problems
 from .table.service import TableService
 from .table.status import table_status
 
@@ -134,12 +137,21 @@ class Daemon:
         #: The progressive link to the central meter (``[progressive_link]``), if enabled.
         self.link: TableLink | None = None
         self.frame_pumps: FramePumps | None = None
+        #: The checked pin map (``[gpio]``), once :meth:`start` has read it.
+        self.pin_map: PinMap | None = None
         self._watchdog: asyncio.Task[None] | None = None
 
     # --- life cycle ------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Open the journal and recover, start the GPIO, the drivers and the API; then READY."""
+        """Open the journal and recover, start the GPIO, the drivers and the API; then READY.
+
+        :class:`ConfigError` first, before anything is opened, if the pin map's wagering devices
+        do not fit the game's progressives (``controller/table/sensors.py``)."""
+        self.pin_map = pin_map = load_pin_map(self.config.gpio)
+        problems = sensor_problems(pin_map, self.submission)
+        if problems:
+            raise ConfigError(str(self.config_path or "the configuration"), [f"[gpio] {p}" for p in problems])
         self.notifier.status(f"recovering the journal {self.config.journal.path}")
         self.journal = journal = await Journal.open(self.config.journal.path, self.config.table.id)
         self.service = service = TableService(
@@ -182,22 +194,21 @@ class Daemon:
             await service.open_wagering(f"round {opened.round_id} open for wagers")
 
         current = journal.state.current
-        sensed = game_hooks.sensed_progressive(self.submission)
-        accepted = (
-            []
-            if current is None or sensed is None
-            else [w.seat for w in current.wagers() if w.wager == sensed.name]
-        )
+        # A restart in the middle of a round: the devices whose wagers the journal accepted.
+        journaled = [] if current is None else [(w.seat, w.wager) for w in current.wagers()]
+        accepted = devices_of(pin_map, self.submission, [(s, w) for s, w in journaled if s is not None and w])
         self.bridge = bridge = HardwareBridge(service, self._publish)
         service.gpio = ProgressiveTableGameSystem(
-            load_pin_map(self.config.gpio),
+            pin_map,
             bridge.on_event,
             loop=asyncio.get_running_loop(),
             pin_factory=self.pin_factory,
             locked=current is not None and current.no_more_bets,
-            accepted=[s for s in accepted if s is not None],
+            accepted=accepted,
+            # A restart while the link is journaled down: no chip is a wager from the first edge.
+            unavailable=progressive_unavailable(journal.state) is not None,
         )
-        service.show_payout_lamps()  # after a restart: a payout still waiting lights them again
+        service.show_lamps()  # after a restart: a payout still waiting lights them again
         bridge.start()
         on_event: EventCallback = bridge.on_event
         for name, section in self.config.serial_devices().items():
@@ -365,8 +376,14 @@ def prepare(path: Path) -> tuple[Config, Submission]:
     """The configuration and the Rules Submission, or :class:`RulesError` with every problem."""
     config = load_config(path)
     submission = load_submission(config)
+    problems = sensor_problems(load_pin_map(config.gpio), submission)
+    if problems:
+        raise ConfigError(str(path), [f"[gpio] {line}" for line in problems])
     link = config.progressive_link
     if link is not None and link.enabled:
+        problems = link_problems(submission)
+        if problems:
+            raise ConfigError(str(path), [f"[progressive_link]: {line}" for line in problems])
         try:
             LinkPlan.of(game_hooks.progressives(submission), link)
         except LinkPlanError as exc:

@@ -39,6 +39,14 @@ def describe_status(status: Mapping[str, Any]) -> Iterator[str]:
         ", ".join(f"{name} {d.get('state')}" for name, d in sorted(devices.items())) or "none configured"
     )
     yield "link: " + describe_link(status.get("link"))
+    unavailable = status.get("progressive_unavailable")
+    if unavailable:
+        yield (
+            f"progressive wagering: UNAVAILABLE ({unavailable}): every seat's wager lamp blinks slowly, "
+            "a chip on a sensor is not a wager; the base game goes on, and wagering returns by itself"
+        )
+    elif "progressive_unavailable" in status and _linked(status.get("link")):
+        yield "progressive wagering: recognized (the central meter is heard)"
     pending = status.get("pending_payouts")
     if isinstance(pending, list) and pending:
         yield f"pending payouts (for a floorperson to verify): {len(pending)}"
@@ -47,6 +55,10 @@ def describe_status(status: Mapping[str, Any]) -> Iterator[str]:
     else:
         yield "pending payouts: none"
     yield f"journal: seq {status.get('seq')}"
+
+
+def _linked(link: object) -> bool:
+    return isinstance(link, Mapping) and bool(link.get("configured")) and bool(link.get("enabled"))
 
 
 def describe_link(link: object) -> str:

@@ -21,6 +21,13 @@ not recognized (§ 639a.2(c)(2), § 633a.2(c)): a chip placed is refused (a :cla
 a count and a warning in the log), a chip taken off (the dealer collecting the wagers) changes
 nothing, and the counts stay as they were at the lock-out for the dealer's chip count
 (§ 639a.8(b)). The daemon calls :meth:`~ProgressiveTableGameSystem.unlock` for the next round.
+
+Progressive unavailable (the table has lost its progressive controller: N.J.A.C. 13:69E-1.39B,
+"unplayable for the progressive" until it returns): the daemon calls
+:meth:`~ProgressiveTableGameSystem.set_progressive_unavailable`. Every seat's wager lamp then
+blinks slowly (:attr:`LampState.SLOW_BLINKING`), and a chip on a device is not an accepted wager
+(a placement is a :class:`WagerNotRecognized`); when it is available again, wagering is as the
+devices are: while open, a chip already on one is an accepted wager (its lamp steady).
 """
 
 from __future__ import annotations
@@ -35,7 +42,11 @@ from types import MappingProxyType, TracebackType
 from typing import ClassVar, Final, Self, TypeAlias
 
 from .gpio_devices import DebouncedInput, Handler, Lamp, LampState, LockOutButton, PinFactory, WagerSensor
-from .pin_map import PinMap, Pull
+from .pin_map import SINGLE, PinMap, Pull, device_key
+
+Device: TypeAlias = tuple[int, str]
+"""A wagering device: its seat and the progressive it counts (:data:`~hw.pin_map.SINGLE` for the
+seat's one)."""
 
 log = logging.getLogger(__name__)
 
@@ -80,10 +91,12 @@ class WagerSensed:
 
     seat: int
     at_ns: int
+    progressive: str = SINGLE
+    """Which of the seat's devices: the progressive it counts (``""``: the seat's one)."""
     type: ClassVar[str] = "wager_sensed"
 
     def to_json(self) -> dict[str, object]:
-        return {"type": self.type, "seat": self.seat, "at_ns": self.at_ns}
+        return _wager_json(self.type, self.seat, self.at_ns, self.progressive)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +105,12 @@ class WagerRemoved:
 
     seat: int
     at_ns: int
+    progressive: str = SINGLE
+    """Which of the seat's devices: the progressive it counts (``""``: the seat's one)."""
     type: ClassVar[str] = "wager_removed"
 
     def to_json(self) -> dict[str, object]:
-        return {"type": self.type, "seat": self.seat, "at_ns": self.at_ns}
+        return _wager_json(self.type, self.seat, self.at_ns, self.progressive)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +123,44 @@ class WagerRefused:
 
     seat: int
     at_ns: int
+    progressive: str = SINGLE
+    """Which of the seat's devices: the progressive it counts (``""``: the seat's one)."""
     type: ClassVar[str] = "wager_refused"
 
     def to_json(self) -> dict[str, object]:
-        return {"type": self.type, "seat": self.seat, "at_ns": self.at_ns}
+        return _wager_json(self.type, self.seat, self.at_ns, self.progressive)
 
 
-GpioEvent: TypeAlias = LockOutPressed | LockOutRepeated | WagerSensed | WagerRemoved | WagerRefused
+@dataclass(frozen=True, slots=True)
+class WagerNotRecognized:
+    """A chip placed on seat ``seat``'s device while the progressive is unavailable (wagering
+    open): not a wager (N.J.A.C. 13:69E-1.39B), its lamp blinking slowly as every seat's."""
+
+    seat: int
+    at_ns: int
+    progressive: str = SINGLE
+    """Which of the seat's devices: the progressive it counts (``""``: the seat's one)."""
+    type: ClassVar[str] = "wager_not_recognized"
+
+    def to_json(self) -> dict[str, object]:
+        return _wager_json(self.type, self.seat, self.at_ns, self.progressive)
+
+
+def _words(device: Device) -> str:
+    seat, name = device
+    return f"seat {seat}" + (f" {name}" if name else "")
+
+
+def _wager_json(kind: str, seat: int, at_ns: int, progressive: str) -> dict[str, object]:
+    out: dict[str, object] = {"type": kind, "seat": seat, "at_ns": at_ns}
+    if progressive:
+        out["progressive"] = progressive
+    return out
+
+
+GpioEvent: TypeAlias = (
+    LockOutPressed | LockOutRepeated | WagerSensed | WagerRemoved | WagerRefused | WagerNotRecognized
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +173,7 @@ class GpioStatus:
     refused: Mapping[int, int]
     wager_present: Mapping[int, bool]
     lamps: Mapping[str, LampState]
+    progressive_unavailable: bool
     lock_out_presses: int
     ignored_while_locked: int
     bounces: int
@@ -139,6 +186,7 @@ class GpioStatus:
             "refused": {str(s): n for s, n in self.refused.items()},
             "wager_present": {str(s): p for s, p in self.wager_present.items()},
             "lamps": {k: str(v) for k, v in self.lamps.items()},
+            "progressive_unavailable": self.progressive_unavailable,
             "lock_out_presses": self.lock_out_presses,
             "ignored_while_locked": self.ignored_while_locked,
             "bounces": self.bounces,
@@ -156,6 +204,8 @@ class ProgressiveTableGameSystem:
     calls it before returning. To resume a round
     after a restart, give ``locked=True`` and the seats whose wagers the journal accepted
     (``accepted``, read only when locked): chips then on the devices are not taken as new wagers.
+    ``unavailable``: the progressive is unavailable from the start (a restart while the journal
+    says so): no chip is an accepted wager until :meth:`set_progressive_unavailable` says otherwise.
     A pin that cannot be opened raises (gpiozero's error) with every pin already opened released.
     """
 
@@ -170,50 +220,55 @@ class ProgressiveTableGameSystem:
         loop: asyncio.AbstractEventLoop | None = None,
         pin_factory: PinFactory = None,
         locked: bool = False,
-        accepted: Iterable[int] = (),
+        accepted: Iterable[int | Device] = (),
+        unavailable: bool = False,
     ) -> None:
         self.pin_map: Final = pin_map
         self._on_event = on_event
         self._loop = loop if loop is not None else asyncio.get_running_loop()
         self._closed = False
         self._locked = locked
+        self._unavailable = unavailable
         self._seats: tuple[int, ...] = tuple(s.seat for s in pin_map.seats)
-        self._accepted: dict[int, bool] = dict.fromkeys(self._seats, False)
-        self._present: dict[int, bool] = dict.fromkeys(self._seats, False)
+        self._devices: tuple[Device, ...] = tuple((s.seat, d.name) for s in pin_map.seats for d in s.devices)
+        self._accepted: dict[Device, bool] = dict.fromkeys(self._devices, False)
+        self._present: dict[Device, bool] = dict.fromkeys(self._devices, False)
         self._refused: dict[int, int] = dict.fromkeys(self._seats, 0)
         #: Lock-out presses seen, the locking ones and the repeated ones.
         self.lock_out_presses = 0
         #: Sensor edges not recognized because wagering was locked (placements and removals).
         self.ignored_while_locked = 0
 
-        accepted = tuple(accepted)
-        unknown = [s for s in accepted if s not in self._accepted]
+        taken = [(a, SINGLE) if isinstance(a, int) else a for a in accepted]
+        unknown = [d for d in taken if d not in self._accepted]
         if unknown:
-            raise ValueError(f"accepted wagers at seats {unknown} that the pin map does not have")
+            seats = [seat for seat, _ in unknown]
+            which = ", ".join(_words(d) for d in unknown)
+            raise ValueError(f"accepted wagers at seats {seats} that the pin map does not have ({which})")
 
         self._inputs: list[DebouncedInput] = []
         self._lamps: dict[str, Lamp] = {}
-        self._sensors: dict[int, WagerSensor] = {}
-        self._wager_lamps: dict[int, Lamp] = {}
+        self._sensors: dict[Device, WagerSensor] = {}
+        self._wager_lamps: dict[Device, Lamp] = {}
         self._won_lamps: dict[int, Lamp] = {}
         try:
             self._open(pin_map, pin_factory)
             # Hand over to the loop before the levels are read: an edge racing the start is then
             # delivered after the read, and recognized as a repeat (see _sensor_changed).
             self.lock_out_button.when_pressed = self._to_loop(self._lock_out_pressed)
-            for seat, sensor in self._sensors.items():
-                sensor.when_placed = self._to_loop(partial(self._sensor_changed, seat, True))
-                sensor.when_removed = self._to_loop(partial(self._sensor_changed, seat, False))
-            at_start: list[int] = []  # seats with a chip on the device, filled once read
+            for device, sensor in self._sensors.items():
+                sensor.when_placed = self._to_loop(partial(self._sensor_changed, device, True))
+                sensor.when_removed = self._to_loop(partial(self._sensor_changed, device, False))
+            at_start: list[Device] = []  # devices with a chip on them, filled once read
             if not locked:
                 # Reported on the loop's next turn (on_event may need the object being built),
                 # queued before the levels are read so that any edge after the read comes after.
                 self._loop.call_soon(self._report_wagers, at_start, time.monotonic_ns())
-            for seat, sensor in self._sensors.items():
-                self._present[seat] = sensor.wager_present
+            for device, sensor in self._sensors.items():
+                self._present[device] = sensor.wager_present
             if locked:
-                for seat in accepted:
-                    self._accept(seat, True)
+                for device in taken:
+                    self._accept(device, True)
             else:
                 at_start.extend(self._open_wagering())
         except BaseException:
@@ -243,16 +298,19 @@ class ProgressiveTableGameSystem:
 
         self.floorperson_light = lamp("floorperson_light", pin_map.floorperson_light)
         for s in pin_map.seats:
-            sensor = WagerSensor(
-                s.sensor,
-                pull_up=_PULL_UP[pin_map.sensor_pull],
-                active_high=pin_map.sensor_active == "high",
-                debounce_ms=pin_map.debounce_ms,
-                pin_factory=pin_factory,
-            )
-            self._inputs.append(sensor)
-            self._sensors[s.seat] = sensor
-            self._wager_lamps[s.seat] = lamp(f"seats.{s.seat}.wager_lamp", s.wager_lamp)
+            for d in s.devices:
+                sensor = WagerSensor(
+                    d.sensor,
+                    pull_up=_PULL_UP[pin_map.sensor_pull],
+                    active_high=pin_map.sensor_active == "high",
+                    debounce_ms=pin_map.debounce_ms,
+                    pin_factory=pin_factory,
+                )
+                self._inputs.append(sensor)
+                self._sensors[s.seat, d.name] = sensor
+                self._wager_lamps[s.seat, d.name] = lamp(
+                    device_key(s.seat, d.name, "wager_lamp", ""), d.wager_lamp
+                )
             self._won_lamps[s.seat] = lamp(f"seats.{s.seat}.won_lamp", s.won_lamp)
 
     # --- gpiozero's thread -> the loop -----------------------------------------------------
@@ -283,48 +341,65 @@ class ProgressiveTableGameSystem:
         log.info(
             "lock-out: no more bets; %d progressive wager(s) accepted %s",
             self.accepted_total,
-            [s for s in self._seats if self._accepted[s]],
+            list(self.accepted_devices),
         )
         self._emit(LockOutPressed(at_ns))
 
-    def _sensor_changed(self, seat: int, present: bool, at_ns: int) -> None:
+    def _sensor_changed(self, device: Device, present: bool, at_ns: int) -> None:
         if self._closed:
             return
-        if self._present[seat] == present:
+        seat, name = device
+        if self._present[device] == present:
             # Only an edge that raced the start (the level was read already) comes twice.
-            log.debug("seat %d: sensor already read as %s", seat, "covered" if present else "clear")
+            log.debug("%s: sensor already read as %s", _words(device), "covered" if present else "clear")
             return
-        self._present[seat] = present
+        self._present[device] = present
+        if not self._locked and self._unavailable:
+            # N.J.A.C. 13:69E-1.39B: unplayable for the progressive; the lamps already say so.
+            if present:
+                log.warning(
+                    "%s: chip on the wagering device while the progressive is unavailable", _words(device)
+                )
+                self._emit(WagerNotRecognized(seat, at_ns, name))
+            return
         if self._locked:
             self.ignored_while_locked += 1
             if present:
                 self._refused[seat] += 1
                 log.warning(
-                    "seat %d: progressive wager placed after the lock-out; not recognized "
+                    "%s: progressive wager placed after the lock-out; not recognized "
                     "(§ 639a.2(c)(2), § 633a.2(c))",
-                    seat,
+                    _words(device),
                 )
-                self._emit(WagerRefused(seat, at_ns))
+                self._emit(WagerRefused(seat, at_ns, name))
             else:
-                log.debug("seat %d: chip taken off while locked (the dealer collecting)", seat)
+                log.debug("%s: chip taken off while locked (the dealer collecting)", _words(device))
             return
-        self._accept(seat, present)
-        self._emit(WagerSensed(seat, at_ns) if present else WagerRemoved(seat, at_ns))
+        self._accept(device, present)
+        self._emit(WagerSensed(seat, at_ns, name) if present else WagerRemoved(seat, at_ns, name))
 
-    def _accept(self, seat: int, accepted: bool) -> None:
-        self._accepted[seat] = accepted
-        self._wager_lamps[seat].show(LampState.STEADY if accepted else LampState.OFF)
+    def _accept(self, device: Device, accepted: bool) -> None:
+        self._accepted[device] = accepted
+        self._show_wager_lamp(device)
 
-    def _open_wagering(self) -> list[int]:
+    def _show_wager_lamp(self, device: Device) -> None:
+        if self._unavailable:
+            shown = LampState.SLOW_BLINKING
+        else:
+            shown = LampState.STEADY if self._accepted[device] else LampState.OFF
+        self._wager_lamps[device].show(shown)
+
+    def _open_wagering(self) -> list[Device]:
         """Counts and lamps from the devices as they are: a chip already on one is this round's
-        wager. The seats with one, to report."""
-        for seat in self._seats:
-            self._accept(seat, self._present[seat])
-        return [seat for seat in self._seats if self._present[seat]]
+        wager, unless the progressive is unavailable. The devices with one, to report."""
+        taken = [d for d in self._devices if self._present[d] and not self._unavailable]
+        for device in self._devices:
+            self._accept(device, device in taken)
+        return taken
 
-    def _report_wagers(self, seats: list[int], at_ns: int) -> None:
-        for seat in seats:
-            self._emit(WagerSensed(seat, at_ns))
+    def _report_wagers(self, devices: list[Device], at_ns: int) -> None:
+        for seat, name in devices:
+            self._emit(WagerSensed(seat, at_ns, name))
 
     def _emit(self, event: GpioEvent) -> None:
         if self._closed:
@@ -370,16 +445,80 @@ class ProgressiveTableGameSystem:
         self._report_wagers(self._open_wagering(), time.monotonic_ns())
 
     @property
+    def progressive_unavailable(self) -> bool:
+        """Whether the sensors recognize no wager now (the progressive is unavailable)."""
+        return self._unavailable
+
+    def set_progressive_unavailable(self, unavailable: bool) -> None:
+        """The progressive is unavailable (``True``: every wager lamp blinks slowly, no chip is an
+        accepted wager) or available again (the lamps and counts from the devices).
+
+        While wagering is open the counts follow at once: the chips accepted are withdrawn
+        (a :class:`WagerRemoved` each) or, back, the chips on the devices are accepted (a
+        :class:`WagerSensed` each, before this returns). While locked the counts stay as the
+        lock-out left them (they are the round's, already counted); only the lamps change.
+        Setting the state it already has does nothing.
+        """
+        if unavailable == self._unavailable or self._closed:
+            return
+        self._unavailable = unavailable
+        now = time.monotonic_ns()
+        log.warning(
+            "progressive %s: %s",
+            "unavailable" if unavailable else "available again",
+            "no chip on a wagering device is a wager" if unavailable else "wagers recognized",
+        )
+        if self._locked:
+            for device in self._devices:
+                self._show_wager_lamp(device)
+            return
+        if unavailable:
+            withdrawn = self.accepted_devices
+            for device in self._devices:
+                self._accept(device, False)
+            for seat, name in withdrawn:
+                self._emit(WagerRemoved(seat, now, name))
+        else:
+            self._report_wagers(self._open_wagering(), now)
+
+    @property
+    def devices(self) -> tuple[Device, ...]:
+        """Every wagering device, ``(seat, progressive)``, in the pin map's order."""
+        return self._devices
+
+    @property
+    def accepted_devices(self) -> tuple[Device, ...]:
+        """The devices whose chip is an accepted wager this round, in the pin map's order."""
+        return tuple(d for d in self._devices if self._accepted[d])
+
+    @property
+    def present_devices(self) -> tuple[Device, ...]:
+        """The devices a chip is on now, accepted or not."""
+        return tuple(d for d in self._devices if self._present[d])
+
+    @property
+    def present_by_seat(self) -> Mapping[int, bool]:
+        """Whether a chip is on any of each seat's devices now (accepted or not)."""
+        return MappingProxyType(
+            {s: any(self._present[d] for d in self._devices if d[0] == s) for s in self._seats}
+        )
+
+    @property
     def seats(self) -> tuple[int, ...]:
         return self._seats
 
-    def accepted(self, seat: int) -> int:
-        """Progressive wagers accepted at ``seat`` this round (0 or 1: one device per seat)."""
-        return int(self._accepted[seat])
+    def accepted(self, seat: int, progressive: str | None = None) -> int:
+        """Progressive wagers accepted at ``seat`` this round: on every device of the seat, or on
+        the one counting ``progressive`` (:data:`~hw.pin_map.SINGLE` for the seat's one)."""
+        return sum(
+            1
+            for d in self._devices
+            if d[0] == seat and self._accepted[d] and (progressive is None or d[1] == progressive)
+        )
 
     @property
     def accepted_by_seat(self) -> Mapping[int, int]:
-        return MappingProxyType({s: int(a) for s, a in self._accepted.items()})
+        return MappingProxyType({s: self.accepted(s) for s in self._seats})
 
     @property
     def accepted_total(self) -> int:
@@ -391,14 +530,19 @@ class ProgressiveTableGameSystem:
         """Chips placed after the lock-out this round, per seat."""
         return MappingProxyType(dict(self._refused))
 
-    def sensor(self, seat: int) -> WagerSensor:
-        return self._sensors[seat]
+    def sensor(self, seat: int, progressive: str = SINGLE) -> WagerSensor:
+        return self._sensors[seat, progressive]
 
-    def wager_lamp(self, seat: int) -> Lamp:
-        return self._wager_lamps[seat]
+    def wager_lamp(self, seat: int, progressive: str = SINGLE) -> Lamp:
+        return self._wager_lamps[seat, progressive]
 
     def won_lamp(self, seat: int) -> Lamp:
         return self._won_lamps[seat]
+
+    def lamp(self, key: str) -> Lamp:
+        """A lamp by its key in :meth:`status` (``seats.1.wager_lamp``,
+        ``seats.1.progressives.bad_beat.wager_lamp``, ``floorperson_light``); ``KeyError``."""
+        return self._lamps[key]
 
     def set_won_lamp(self, seat: int, state: LampState = LampState.BLINKING) -> None:
         """Light seat ``seat``'s progressive-won lamp, which the dealer verifies before paying
@@ -415,8 +559,9 @@ class ProgressiveTableGameSystem:
             accepted=self.accepted_by_seat,
             accepted_total=self.accepted_total,
             refused=self.refused_by_seat,
-            wager_present=MappingProxyType(dict(self._present)),
+            wager_present=self.present_by_seat,
             lamps=MappingProxyType({k: lamp.state for k, lamp in self._lamps.items()}),
+            progressive_unavailable=self._unavailable,
             lock_out_presses=self.lock_out_presses,
             ignored_while_locked=self.ignored_while_locked,
             bounces=sum(i.bounces for i in self._inputs),

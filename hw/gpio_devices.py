@@ -3,8 +3,8 @@
 - :class:`LockOutButton`: the dealer's "no more bets" button (§ 639a.2(c)(2), § 633a.2(c), (d)(2));
 - :class:`WagerSensor`: a seat's progressive wagering device, active while a chip is on it
   (§ 639a.2(c)(1), § 633a.2(d)(1));
-- :class:`Lamp`: a lamp that is off, steady or blinking (wager accepted, progressive won,
-  call-floorperson).
+- :class:`Lamp`: a lamp that is off, steady, blinking or blinking slowly (wager accepted,
+  progressive won, call-floorperson, progressive unavailable).
 
 Each takes ``pin`` (a BCM number or a gpiozero pin name) and ``pin_factory``, passed through to
 gpiozero as its own devices do: ``None`` is gpiozero's default factory (lgpio on a Pi), tests
@@ -235,10 +235,18 @@ class LampState(StrEnum):
     OFF = "off"
     STEADY = "steady"
     BLINKING = "blinking"
+    SLOW_BLINKING = "slow_blinking"
+    """Every :data:`SLOW_BLINK_FACTOR` x ``blink_ms`` on and off: the seats' wager lamps while the
+    progressive is unavailable (``ProgressiveTableGameSystem.set_progressive_unavailable``), a
+    pattern no payout lamp uses."""
+
+
+SLOW_BLINK_FACTOR: Final = 4
+"""A slow blink is this many times a blink's ``blink_ms`` (the default: 1 s on, 1 s off)."""
 
 
 class Lamp:
-    """A lamp on one GPIO: off, steady or blinking (gpiozero's ``DigitalOutputDevice``).
+    """A lamp on one GPIO: off, steady, blinking or blinking slowly (gpiozero's ``DigitalOutputDevice``).
 
     Blinking runs in gpiozero's own thread. Changing the state stops that thread first
     (it wakes at once), so a call returns within a pin write or two. Setting the state it
@@ -279,7 +287,8 @@ class Lamp:
         return bool(self._device.closed)
 
     def show(self, state: LampState) -> None:
-        """Turn the lamp off, on steady, or blinking every ``blink_ms`` on and off."""
+        """Turn the lamp off, on steady, blinking every ``blink_ms`` on and off, or blinking
+        slowly (:data:`SLOW_BLINK_FACTOR` times that)."""
         if state == self._state:
             return
         if state is LampState.OFF:
@@ -287,7 +296,8 @@ class Lamp:
         elif state is LampState.STEADY:
             self._device.on()
         else:
-            seconds = self.blink_ms / 1000
+            factor = SLOW_BLINK_FACTOR if state is LampState.SLOW_BLINKING else 1
+            seconds = self.blink_ms * factor / 1000
             self._device.blink(on_time=seconds, off_time=seconds)
         self._state = state
 

@@ -18,6 +18,15 @@
     wager_lamp = 6              # lit while the seat's progressive wager is accepted
     won_lamp = 13               # lit for a progressive payout (§ 639a.8(c)(5)(ii))
 
+    [gpio.seats.2]              # a game that offers several progressives (Blackjack's
+    won_lamp = 12               # Bad Beat, Hit and Run, Straight Jack): one device each
+    progressives.bad_beat = { sensor = 19, wager_lamp = 26 }
+    progressives.hit_and_run = { sensor = 20, wager_lamp = 21 }
+
+A seat's ``sensor`` and ``wager_lamp`` are the device of the game's one progressive; its
+``progressives.NAME`` tables are one device each for the progressive named ``NAME`` (the
+wager's name in the Rules Submission: which names the game offers is the daemon's to check,
+``controller/table/sensors.py``). Every seat has at least one device.
 :func:`load_pin_map` checks the whole table and raises :class:`PinMapError`
 listing *every* problem at once, each naming its key (``gpio.seats.3.sensor: pin
 17 is already used by gpio.lock_out``), with a "did you mean" for an unknown key.
@@ -52,6 +61,12 @@ DEFAULT_DEBOUNCE_MS: Final = 20
 DEFAULT_BLINK_MS: Final = 250
 
 SEAT_PINS: Final = ("sensor", "wager_lamp", "won_lamp")
+SEAT_KEYS: Final = (*SEAT_PINS, "progressives")
+DEVICE_PINS: Final = ("sensor", "wager_lamp")
+SINGLE: Final = ""
+"""The name of a seat's device for the game's one progressive (its ``sensor`` and ``wager_lamp``)."""
+#: A progressive's name in ``progressives.NAME``: as the Rules Submission names its wager.
+_NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 _REQUIRED_PINS: Final = ("lock_out", "floorperson_light")
 _SETTINGS: Final = (
     "debounce_ms",
@@ -67,7 +82,8 @@ TOP_KEYS: Final = (*_REQUIRED_PINS, "seats", *_SETTINGS)
 _WHAT: Final[Mapping[str, str]] = {
     "lock_out": "the dealer's lock-out button (§ 639a.2(c)(2), § 633a.2(c), (d)(2))",
     "floorperson_light": "the call-floorperson light",
-    "sensor": "the seat's progressive wagering device (§ 639a.2(c)(1), § 633a.2(d)(1))",
+    "sensor": "the seat's progressive wagering device (§ 639a.2(c)(1), § 633a.2(d)(1)); a seat with one "
+    "device per progressive gives progressives.NAME tables instead",
     "wager_lamp": "the seat's wager-accepted lamp",
     "won_lamp": "the seat's progressive-won lamp (§ 639a.8(c)(5)(ii))",
 }
@@ -88,13 +104,37 @@ class PinMapError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class SeatPins:
-    """The pins of one betting position's progressive wagering device and its lamps."""
+class DevicePins:
+    """One progressive wagering device at a seat: its sensor and its wager-accepted lamp."""
 
-    seat: int
+    name: str
+    """The progressive it counts (``progressives.NAME``), or :data:`SINGLE` for the seat's
+    ``sensor``/``wager_lamp``: the game's one progressive."""
     sensor: int
     wager_lamp: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPins:
+    """The pins of one betting position's progressive wagering devices and its lamps."""
+
+    seat: int
+    sensor: int | None
+    """The game's one progressive's device (``None``: the seat has only named ones)."""
+    wager_lamp: int | None
     won_lamp: int
+    progressives: tuple[DevicePins, ...] = ()
+    """One device per progressive, where the game offers more than one."""
+
+    @property
+    def devices(self) -> tuple[DevicePins, ...]:
+        """Every wagering device of the seat: the single one first, then the named ones."""
+        single = (
+            (DevicePins(SINGLE, self.sensor, self.wager_lamp),)
+            if self.sensor is not None and self.wager_lamp is not None
+            else ()
+        )
+        return (*single, *self.progressives)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +157,18 @@ class PinMap:
         yield _key(where, "lock_out"), self.lock_out
         yield _key(where, "floorperson_light"), self.floorperson_light
         for s in self.seats:
-            for name in SEAT_PINS:
-                yield _key(where, "seats", str(s.seat), name), getattr(s, name)
+            for d in s.devices:
+                for name in DEVICE_PINS:
+                    yield device_key(s.seat, d.name, name, where), getattr(d, name)
+            yield _key(where, "seats", str(s.seat), "won_lamp"), s.won_lamp
+
+
+def device_key(seat: int, name: str, pin: str, where: str = "gpio") -> str:
+    """The key of a device's ``pin`` (``sensor``, ``wager_lamp``): ``gpio.seats.1.sensor`` for
+    the single device, ``gpio.seats.1.progressives.bad_beat.sensor`` for a named one."""
+    if name == SINGLE:
+        return _key(where, "seats", str(seat), pin)
+    return _key(where, "seats", str(seat), "progressives", name, pin)
 
 
 def load_pin_map(raw: Mapping[str, object], where: str = "gpio") -> PinMap:
@@ -273,12 +323,47 @@ class _Reader:
             if not isinstance(pins, Mapping):
                 self.problems.append(f"{seat_key}: must be a table with {', '.join(SEAT_PINS)}, not {pins!r}")
                 continue
-            self.unknown_keys(pins, SEAT_PINS, seat_key)
-            sensor = self.pin(pins, seat_key, "sensor", sensor_pull)
-            wager_lamp = self.pin(pins, seat_key, "wager_lamp", None)
+            self.unknown_keys(pins, SEAT_KEYS, seat_key)
+            before = len(self.problems)
+            named = self.named_devices(pins.get("progressives"), f"{seat_key}.progressives", sensor_pull)
+            sensor = wager_lamp = None
+            if "sensor" in pins or "wager_lamp" in pins or "progressives" not in pins:
+                # Today's keys: the device of the game's one progressive (both, or neither
+                # where the seat's devices are all named).
+                sensor = self.pin(pins, seat_key, "sensor", sensor_pull)
+                wager_lamp = self.pin(pins, seat_key, "wager_lamp", None)
             won_lamp = self.pin(pins, seat_key, "won_lamp", None)
-            if sensor is not None and wager_lamp is not None and won_lamp is not None:
-                out.append(SeatPins(seat, sensor, wager_lamp, won_lamp))
+            if len(self.problems) == before and won_lamp is not None:
+                out.append(SeatPins(seat, sensor, wager_lamp, won_lamp, named))
+        return tuple(out)
+
+    def named_devices(self, table: object, key: str, sensor_pull: Pull) -> tuple[DevicePins, ...]:
+        """``progressives.NAME = { sensor = .., wager_lamp = .. }``: one device per progressive."""
+        if table is None:
+            return ()
+        if not isinstance(table, Mapping) or not table:
+            self.problems.append(
+                f"{key}: must be a table of progressives such as {key}.bad_beat = "
+                f"{{ sensor = 5, wager_lamp = 6 }}, not {table!r}"
+            )
+            return ()
+        out: list[DevicePins] = []
+        for name, pins in table.items():
+            name_key = f"{key}.{name}"
+            if not (isinstance(name, str) and name and set(name) <= _NAME_CHARS):
+                self.problems.append(
+                    f"{name_key}: a progressive is named as its wager in the Rules Submission "
+                    "(lower-case letters, digits, _), such as bad_beat"
+                )
+                continue
+            if not isinstance(pins, Mapping):
+                self.problems.append(f"{name_key}: must be a table with sensor and wager_lamp, not {pins!r}")
+                continue
+            self.unknown_keys(pins, DEVICE_PINS, name_key)
+            sensor = self.pin(pins, name_key, "sensor", sensor_pull)
+            wager_lamp = self.pin(pins, name_key, "wager_lamp", None)
+            if sensor is not None and wager_lamp is not None:
+                out.append(DevicePins(name, sensor, wager_lamp))
         return tuple(out)
 
 

@@ -136,8 +136,13 @@ class TableDealer(ABC):
         status = await self.api.status()
         if not status["round"]["no_more_bets"]:
             raise BenchError(f"round {self.round_id}: the lock-out button did not close the wagers")
-        accepted = [w["seat"] for w in status["round"]["wagers"] if w["wager"] == "progressive"]
-        sensed = f"; progressive wagers accepted at seats {', '.join(map(str, accepted))}" if accepted else ""
+        progressives = set(self.rig.progressives) or {"progressive"}
+        accepted = [
+            f"{w['seat']}" + ("" if w["wager"] == "progressive" else f" ({w['wager']})")
+            for w in status["round"]["wagers"]
+            if w["wager"] in progressives
+        ]
+        sensed = f"; progressive wagers accepted at seats {', '.join(accepted)}" if accepted else ""
         self.say("lock-out: no more bets" + sensed)
 
     async def deal(self, position: str | int, cards: str) -> None:
@@ -336,14 +341,29 @@ class BlackjackDealer(TableDealer):
         await self.begin()
         self.shoe_cards = shuffled_deck(rng, shoe(6))
         seats = _seats(rng, range(1, 8))
+        chips: list[tuple[int, str]] = []
         for seat in seats:
             await self.wager(seat, "blackjack", amount := _amount(rng))
             text = f"seat {seat}: blackjack {amount}"
             if rng.random() < 0.3:
                 await self.wager(seat, "three_card_poker", "5.00")
                 text += ", three card poker 5.00"
+            for progressive in self.rig.progressives:
+                # Bad Beat, Hit and Run, Straight Jack: a chip on the seat's device for each
+                # (§ 633a.2(c), (d)(1)), where the seat has one.
+                if (seat, progressive) in self.rig.sensor_pins and rng.random() < 0.4:
+                    await self.rig.place_chip(seat, progressive)
+                    chips.append((seat, progressive))
+                    text += f", {progressive} chip sensed"
             self.say(text)
         await self.lock_out()
+        try:
+            return await self._deal_round(seats, rng)
+        finally:
+            for seat, progressive in chips:
+                await self.rig.lift_chip(seat, progressive)
+
+    async def _deal_round(self, seats: list[int], rng: random.Random) -> dict[str, Any]:
         hands: dict[int, list[_Hand]] = {seat: [_Hand([])] for seat in seats}
         for seat in seats:
             await self._card(seat, hands[seat][0])
@@ -366,11 +386,18 @@ class BlackjackDealer(TableDealer):
             await self._play_seat(seat, hands[seat], up)
         dealer = [up, hole]
         await self.deal("dealer", str(hole))
-        if any(h.live for hs in hands.values() for h in hs):
+        # The dealer draws for a live hand, and for a Hit and Run Progressive Wager whatever the
+        # players' hands (it wins on the dealer's five or more cards, § 633a.6(e)(10)).
+        if any(h.live for hs in hands.values() for h in hs) or await self._waits_for_dealer_card():
             while dealer_must_hit(dealer, False):
                 dealer.append(await self._card("dealer"))
         self.say(f"dealer: {_cards_text(dealer)}, {hand_total(dealer)[0]}")
         return await self.finish()
+
+    async def _waits_for_dealer_card(self) -> bool:
+        status = (await self.api.status())["round"]
+        waiting = str(status["waiting_for"])
+        return status["id"] == self.round_id and waiting.startswith("the dealer's next card")
 
     async def _insurance(self, hands: Mapping[int, list[_Hand]]) -> None:
         """Up card an ace: even money for a Blackjack, insurance for some others (§ 633a.8)."""

@@ -56,6 +56,14 @@ SEAT_PINS: Final[Mapping[int, tuple[int, int, int]]] = {
     5: (25, 8, 7),
 }
 """seat -> (sensor, wager_lamp, won_lamp)."""
+NAMED_SEAT_PINS: Final[Mapping[int, tuple[int, tuple[tuple[int, int], ...]]]] = {
+    1: (13, ((5, 6), (19, 26), (12, 16))),
+    2: (20, ((21, 22), (23, 24), (25, 8))),
+    3: (7, ((4, 18), (14, 15), (9, 10))),
+}
+"""A game with several progressives (Blackjack's three, § 633a.2(c), (d)): seat -> (won_lamp,
+(sensor, wager_lamp) of each progressive in the game's order). Seven pins a seat: the Pi's GPIOs
+carry three such seats (docs/gpio.md)."""
 
 TABLE_ID: Final = "CS-BENCH"
 """The rig's table id, whatever game it deals (every bench Rules Submission names it)."""
@@ -90,17 +98,46 @@ BENCH_FLOOR: Final = Credentials("bench-floor", "246810")
 EDGE_GAP: Final = 0.05
 
 
+def device_pins(progressives: Sequence[str] = ()) -> dict[tuple[int, str], int]:
+    """The rig's sensor pin of each wagering device, ``(seat, progressive)``: the seat's one
+    (``""``) on :data:`SEAT_PINS`, or, for a game with several ``progressives``, one each on
+    :data:`NAMED_SEAT_PINS`."""
+    if len(progressives) <= 1:
+        return {(seat, ""): pins[0] for seat, pins in SEAT_PINS.items()}
+    return {
+        (seat, name): sensor
+        for seat, (_, devices) in NAMED_SEAT_PINS.items()
+        for name, (sensor, _) in zip(progressives, devices, strict=False)
+    }
+
+
 def config_text(
-    tmp: Path, shoe: str | None = None, shuffler: str | None = None, reader: str | None = None
+    tmp: Path,
+    shoe: str | None = None,
+    shuffler: str | None = None,
+    reader: str | None = None,
+    progressives: Sequence[str] = (),
 ) -> str:
     """The daemon's configuration for a rig in ``tmp``; serial devices only where a port is given
-    (``reader``: the hole-card reader, § 633a.7(h))."""
+    (``reader``: the hole-card reader, § 633a.7(h)). ``progressives``: the game's sensor-counted
+    progressives; more than one, and each seat gets a device per progressive
+    (``[gpio.seats.N.progressives.NAME]``, :data:`NAMED_SEAT_PINS`)."""
     user = pwd.getpwuid(os.getuid()).pw_name
     group = grp.getgrgid(os.getgid()).gr_name
-    seats = "\n".join(
-        f"[gpio.seats.{seat}]\nsensor = {s}\nwager_lamp = {w}\nwon_lamp = {n}\n"
-        for seat, (s, w, n) in SEAT_PINS.items()
-    )
+    if len(progressives) > 1:
+        seats = "\n".join(
+            f"[gpio.seats.{seat}]\nwon_lamp = {won}\n"
+            + "".join(
+                f"progressives.{name} = {{ sensor = {s}, wager_lamp = {w} }}\n"
+                for name, (s, w) in zip(progressives, devices, strict=False)
+            )
+            for seat, (won, devices) in NAMED_SEAT_PINS.items()
+        )
+    else:
+        seats = "\n".join(
+            f"[gpio.seats.{seat}]\nsensor = {s}\nwager_lamp = {w}\nwon_lamp = {n}\n"
+            for seat, (s, w, n) in SEAT_PINS.items()
+        )
     return f"""# The bench rig's daemon configuration (docs/config.md), written by sim/bench_rig.py.
 [table]
 id = "{TABLE_ID}"
@@ -150,6 +187,10 @@ class BenchRig:
     """The table's id (``[table] id`` and the Rules Submission's ``table``)."""
     extra_config: str = ""
     """More of the daemon's configuration (a ``[progressive_link]`` section)."""
+    progressives: tuple[str, ...] = ()
+    """The game's sensor-counted progressives (from its Rules Submission, once entered)."""
+    sensor_pins: dict[tuple[int, str], int] = field(default_factory=dict)
+    """Each wagering device's sensor pin, ``(seat, progressive)`` (:func:`device_pins`)."""
 
     @property
     def path(self) -> Path:
@@ -178,6 +219,8 @@ class BenchRig:
         submission = rules_submission(self.game)
         parsed = parse_submission(submission, GAMES, f"the bench rig's {self.game}")
         self.devices = parsed.game.devices(parsed.rules)
+        self.progressives = tuple(p.name for p in parsed.game.progressives(parsed.rules) if p.sensor)
+        self.sensor_pins = device_pins(self.progressives)
         if self.devices.hole_card_reader:
             self.reader = HoleCardReaderSimulator(self.path / "dev" / "reader")
             await self.reader.start()
@@ -188,7 +231,7 @@ class BenchRig:
             floor = BENCH_FLOOR
             save_users(users, {floor.user: make_user(floor.user, Role.FLOOR, floor.pin)})
         reader = self.reader.path if self.reader is not None else None
-        text = config_text(self.path, self.shoe.path, self.shuffler.path, reader)
+        text = config_text(self.path, self.shoe.path, self.shuffler.path, reader, self.progressives)
         text = text.replace(f'id = "{TABLE_ID}"', f'id = "{self.table_id}"') + self.extra_config
         self.config_path.write_text(text, "utf-8")
         await self.start_daemon()
@@ -249,12 +292,24 @@ class BenchRig:
         await self._drive(LOCK_OUT_PIN, True)
         await self._drive(LOCK_OUT_PIN, False)
 
-    async def place_chip(self, seat: int) -> None:
-        """A player puts a chip on the seat's progressive wagering device."""
-        await self._drive(SEAT_PINS[seat][0], True)
+    def sensor_pin(self, seat: int, progressive: str = "") -> int:
+        """The sensor of ``seat``'s device for ``progressive`` (``""``: the seat's one)."""
+        pins = self.sensor_pins or device_pins()
+        try:
+            return pins[seat, progressive]
+        except KeyError:
+            have = ", ".join(f"seat {s} {n or 'progressive'}" for s, n in pins)
+            raise ValueError(
+                f"the rig has no wagering device at seat {seat} {progressive!r} ({have})"
+            ) from None
 
-    async def lift_chip(self, seat: int) -> None:
-        await self._drive(SEAT_PINS[seat][0], False)
+    async def place_chip(self, seat: int, progressive: str = "") -> None:
+        """A player puts a chip on the seat's progressive wagering device (the one counting
+        ``progressive`` where the game offers several)."""
+        await self._drive(self.sensor_pin(seat, progressive), True)
+
+    async def lift_chip(self, seat: int, progressive: str = "") -> None:
+        await self._drive(self.sensor_pin(seat, progressive), False)
 
     async def deal(self, position: str | int, cards: str) -> None:
         """The shoe reads ``cards`` and dispenses them for ``position``; wait until journaled."""

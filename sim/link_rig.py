@@ -73,8 +73,20 @@ def meter_process(config: Path, log: Path) -> subprocess.Popen[bytes]:
     return proc
 
 
-def link_section(root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30) -> str:
-    """The daemon's ``[progressive_link]`` for ``table`` (its certificate, user and password)."""
+def link_section(
+    root: Path,
+    pki: Pki,
+    broker: Broker,
+    table: str,
+    timeout: int = 30,
+    meter_ids: Mapping[str, str] | None = None,
+) -> str:
+    """The daemon's ``[progressive_link]`` for ``table`` (its certificate, user and password);
+    ``meter_ids``: the game's wager name -> the meter's progressive id (by default the
+    Progressive Payout Wager on :data:`PROGRESSIVE`)."""
+    ids = ", ".join(
+        f'{wager} = "{pid}"' for wager, pid in (meter_ids or {"progressive": PROGRESSIVE}).items()
+    )
     password = root / f"{table}-broker-password"
     password.write_text(pki.passwords[table] + "\n")
     password.chmod(0o600)
@@ -90,7 +102,7 @@ key_file = "{pki.key(table)}"
 username = "{table}"
 password_file = "{password}"
 timeout_seconds = {timeout}
-progressives = {{ progressive = "{PROGRESSIVE}" }}
+progressives = {{ {ids} }}
 """
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 from controller.api_client import ApiClient
@@ -20,16 +20,23 @@ DEALER = "As Ks 9d 6c 4h"
 
 
 def linked_rig(
-    root: Path, pki: Pki, broker: Broker, table: str, timeout: int = 30, game: str = "caribbean-stud"
+    root: Path,
+    pki: Pki,
+    broker: Broker,
+    table: str,
+    timeout: int = 30,
+    game: str = "caribbean-stud",
+    meter_ids: Mapping[str, str] | None = None,
 ) -> BenchRig:
-    """A bench rig (not yet entered) whose daemon is table ``table`` on the link, dealing ``game``."""
+    """A bench rig (not yet entered) whose daemon is table ``table`` on the link, dealing ``game``
+    (``meter_ids``: its wagers' progressive ids on the meter, :func:`sim.link_rig.link_section`)."""
     directory = root / table
     directory.mkdir(parents=True, exist_ok=True)
     return BenchRig(
         directory=directory,
         table_id=table,
         game=game,
-        extra_config=link_section(root, pki, broker, table, timeout),
+        extra_config=link_section(root, pki, broker, table, timeout, meter_ids),
     )
 
 

@@ -79,11 +79,18 @@ async def test_holdem_bonus_rounds() -> None:
 
 @pytest.mark.asyncio
 async def test_blackjack_rounds_with_the_hole_card_reader() -> None:
-    # Seed 15: the reader looks at a hole card, a pair is split, a hand doubled, one surrendered.
-    summaries, said = await _play("blackjack", 3, seed=15)
+    # Seed 73: the reader looks at a hole card, a pair is split, a hand doubled, one surrendered;
+    # chips on the Bad Beat, Hit and Run and Straight Jack devices (§ 633a.2(c), (d)), each
+    # counted at the lock-out and settled with the round.
+    summaries, said = await _play("blackjack", 3, seed=73)
     for what in ("hole-card reader: no Blackjack", ": split", "double down", "surrender"):
         assert what in said, what
-    assert {"blackjack", "blackjack.1", "double_down"} <= _wager_names(summaries)
+    for progressive in ("bad_beat", "hit_and_run", "straight_jack"):
+        assert f"{progressive} chip sensed" in said, progressive
+        assert f"({progressive})" in said  # accepted at the lock-out
+    assert {"blackjack", "blackjack.1", "double_down", "bad_beat", "hit_and_run", "straight_jack"} <= (
+        _wager_names(summaries)
+    )
 
 
 @pytest.mark.asyncio

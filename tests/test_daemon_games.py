@@ -35,6 +35,8 @@ from hypothesis import strategies as st
 from controller.api_client import ApiClient, ApiError
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
+from controller.rules.games import GAMES
+from controller.rules.submission import parse_submission
 from controller.table import game_hooks
 from sim.bench_rig import TABLE_ID, config_text
 from sim.devices import HoleCardReaderSimulator, ShoeSimulator, ShufflerSimulator, SimulatedDevice
@@ -147,7 +149,9 @@ async def game_table(game: str) -> AsyncIterator[GameTable]:
         table = tomllib.loads(submission)["table"]
         (directory / "rules-submission.toml").write_text(submission, encoding="utf-8")
         config_path = directory / "table-controller.toml"
-        text = config_text(directory, shoe.path, shuffler.path).replace(
+        parsed = parse_submission(submission, GAMES, game)
+        sensed = [p.name for p in parsed.game.progressives(parsed.rules) if p.sensor]
+        text = config_text(directory, shoe.path, shuffler.path, progressives=sensed).replace(
             f'id = "{TABLE_ID}"', f'id = "{table}"'
         )
         text += f'\n[reader]\nport = "{reader.path}"\nbaud = 115200\n'

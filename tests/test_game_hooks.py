@@ -101,8 +101,14 @@ def test_blackjacks_three_progressives_are_in_its_rounds_meters() -> None:
         "hit_and_run": "10%",
         "straight_jack": "15%",
     }
-    # Placed through the touchscreen in any amount: no sensor counts them.
-    assert not any(p.sensor or p.wager is not None for p in declared.values())
+    # Each counted by its own wagering device at the seat (§ 633a.2(c), (d)(1)): one chip is one
+    # wager of the Rules Submission's <wager>.wager.
+    assert all(p.sensor for p in declared.values())
+    assert {n: p.wager for n, p in declared.items()} == {
+        "bad_beat": money("5.00"),
+        "hit_and_run": money("1.00"),
+        "straight_jack": money("1.00"),
+    }
     assert declared["straight_jack"].meter_rows == (  # § 633a.13(m)(1): 10% and 100% of the meter
         "six-card straight with an ace of diamonds, clubs or hearts",
         "six-card straight with an ace of spades",

@@ -27,11 +27,12 @@ from hw.gpio import (
     LockOutPressed,
     LockOutRepeated,
     ProgressiveTableGameSystem,
+    WagerNotRecognized,
     WagerRefused,
     WagerRemoved,
     WagerSensed,
 )
-from hw.gpio_devices import Lamp, LampState, LockOutButton, WagerSensor
+from hw.gpio_devices import SLOW_BLINK_FACTOR, Lamp, LampState, LockOutButton, WagerSensor
 from hw.pin_map import PinMap, PinMapError, SeatPins, check_pin_map, load_pin_map
 
 WINDOW_MS = 40
@@ -285,6 +286,23 @@ def test_lamp_steady_and_blinking_read_from_the_mock_pin(factory: Any) -> None:
         assert pin.state is False and len(pin.states) == settled
 
 
+def test_a_slow_blink_is_slower_than_a_blink(factory: Any) -> None:
+    """The "progressive unavailable" pattern: on and off every SLOW_BLINK_FACTOR x blink_ms."""
+    with Lamp(6, blink_ms=20, pin_factory=factory) as lamp:
+        pin = factory.pin(6)
+        lamp.show(LampState.SLOW_BLINKING)
+        pin.clear_states()
+        time.sleep(0.5)
+        # Each state's timestamp is the time since the change before; the first ones follow
+        # clear_states and the blink's start.
+        gaps = [s.timestamp for s in pin.states][2:]
+        assert lamp.state is LampState.SLOW_BLINKING and 3 <= len(gaps) <= 7
+        period = 20 * SLOW_BLINK_FACTOR / 1000
+        assert all(gap > period * 0.7 for gap in gaps), gaps  # a blink's 20 ms would be far less
+        lamp.off()
+        assert pin.state is False
+
+
 def test_an_active_low_lamp_lights_with_a_low_pin(factory: Any) -> None:
     with Lamp(6, active_high=False, pin_factory=factory) as lamp:
         assert factory.pin(6).state is True
@@ -448,6 +466,73 @@ async def test_a_chip_on_a_device_at_start_is_a_wager_when_open(factory: Any) ->
 
 
 @pytest.mark.asyncio
+async def test_progressive_unavailable_blinks_every_wager_lamp_and_recognizes_no_chip(factory: Any) -> None:
+    """N.J.A.C. 13:69E-1.39B: while the progressive is unavailable every seat's wager lamp blinks
+    slowly, an accepted chip is withdrawn, a chip placed is not recognized; back, the chips on
+    the devices are the round's wagers again by themselves, their lamps steady."""
+    table = Table(factory)
+    s = table.system
+    await table.drive(lambda: bounce(table.sensor(1), True))
+    await table.wait_events(1)
+    assert s.accepted(1) == 1 and s.wager_lamp(1).state is LampState.STEADY
+    s.set_progressive_unavailable(True)
+    assert isinstance(table.events[1], WagerRemoved) and table.events[1].seat == 1
+    assert s.progressive_unavailable and s.accepted_total == 0
+    assert {s.wager_lamp(seat).state for seat in s.seats} == {LampState.SLOW_BLINKING}
+    assert s.status().to_json()["progressive_unavailable"] is True
+    await table.drive(lambda: bounce(table.sensor(2), True))
+    events = await table.wait_events(3)
+    assert isinstance(events[2], WagerNotRecognized) and events[2].seat == 2
+    assert s.accepted_total == 0 and dict(s.present_by_seat) == {1: True, 2: True, 3: False}
+    assert s.wager_lamp(2).state is LampState.SLOW_BLINKING
+    await asyncio.sleep(WINDOW * 2)
+    await table.drive(lambda: bounce(table.sensor(2), False))  # taken off again: nothing to say
+    await asyncio.sleep(WINDOW * 2)
+    assert len(table.events) == 3
+    s.set_progressive_unavailable(True)  # already: nothing
+    assert len(table.events) == 3
+    s.set_progressive_unavailable(False)
+    assert [(type(e), e.seat) for e in table.events[3:]] == [(WagerSensed, 1)]  # type: ignore[union-attr]
+    assert dict(s.accepted_by_seat) == {1: 1, 2: 0, 3: 0}
+    assert s.wager_lamp(1).state is LampState.STEADY and s.wager_lamp(2).state is LampState.OFF
+    s.close()
+
+
+@pytest.mark.asyncio
+async def test_progressive_unavailable_while_locked_keeps_the_round_s_counts(factory: Any) -> None:
+    """After the lock-out the counts are the round's (journaled with it): unavailable changes the
+    lamps only, and the lamps come back as the counts are; unlocked while unavailable, a chip on
+    a device is no wager; a system built unavailable (a restart) recognizes none from the start."""
+    table = Table(factory)
+    s = table.system
+    await table.drive(lambda: bounce(table.sensor(3), True))
+    await table.wait_events(1)
+    await table.drive(lambda: bounce(table.pin(LOCK_OUT), True))
+    await table.wait_events(2)
+    s.set_progressive_unavailable(True)
+    assert s.accepted(3) == 1 and len(table.events) == 2
+    assert {s.wager_lamp(seat).state for seat in s.seats} == {LampState.SLOW_BLINKING}
+    s.set_progressive_unavailable(False)
+    assert s.wager_lamp(3).state is LampState.STEADY and s.wager_lamp(1).state is LampState.OFF
+    s.set_progressive_unavailable(True)
+    s.unlock()
+    assert s.accepted_total == 0 and len(table.events) == 2  # seat 3's chip is no wager
+    assert s.wager_lamp(3).state is LampState.SLOW_BLINKING
+    s.close()
+    factory.reset()
+    for seat in SEAT_PINS:  # a chip on seat 1 (active low, not pulled)
+        pin = factory.pin(SEAT_PINS[seat][0])
+        pin.drive_low() if seat == 1 else pin.drive_high()
+    restarted = Table(factory, pin_map=pin_map(sensor_pull="none"), unavailable=True)
+    await asyncio.sleep(0.05)
+    assert restarted.events == [] and restarted.system.accepted_total == 0
+    assert restarted.system.wager_lamp(1).state is LampState.SLOW_BLINKING
+    restarted.system.set_progressive_unavailable(False)
+    assert [(type(e), e.seat) for e in restarted.events] == [(WagerSensed, 1)]  # type: ignore[union-attr]
+    restarted.system.close()
+
+
+@pytest.mark.asyncio
 async def test_won_lamp_and_floorperson_light(factory: Any) -> None:
     table = Table(factory, pin_map=pin_map(lamp_active="low"))
     s = table.system
@@ -579,6 +664,105 @@ def test_every_pin_map_problem_at_once_naming_the_key() -> None:
         " (§ 639a.8(c)(5)(ii))",
     )
     assert str(err.value).startswith("gpio: 9 problems\n  - gpio.floorperson_lite")
+
+
+#: A seat with a device for each of two progressives, and a seat with the single one.
+NAMED = {
+    "lock_out": 17,
+    "floorperson_light": 27,
+    "seats": {
+        "1": {
+            "won_lamp": 13,
+            "progressives": {
+                "bad_beat": {"sensor": 5, "wager_lamp": 6},
+                "straight_jack": {"sensor": 19, "wager_lamp": 26},
+            },
+        },
+        "2": {"sensor": 20, "wager_lamp": 21, "won_lamp": 12},
+    },
+}
+
+
+def test_a_pin_map_with_one_device_per_progressive() -> None:
+    """``progressives.NAME`` gives a seat one sensor and wager lamp per progressive; today's
+    ``sensor``/``wager_lamp`` stay the seat's one device (:data:`hw.pin_map.SINGLE`)."""
+    m = load_pin_map(NAMED)
+    one, two = m.seats
+    assert [(d.name, d.sensor, d.wager_lamp) for d in one.devices] == [
+        ("bad_beat", 5, 6),
+        ("straight_jack", 19, 26),
+    ]
+    assert one.sensor is None and [(d.name, d.sensor) for d in two.devices] == [("", 20)]
+    assert dict(m.uses())["gpio.seats.1.progressives.straight_jack.wager_lamp"] == 26
+    assert dict(m.uses())["gpio.seats.2.sensor"] == 20
+
+
+def test_a_named_device_s_problems_name_their_keys() -> None:
+    raw = {
+        "lock_out": 17,
+        "floorperson_light": 27,
+        "seats": {
+            "1": {
+                "won_lamp": 13,
+                "progressives": {
+                    "bad_beat": {"sensr": 5, "wager_lamp": 6},
+                    "Hit-Run": {"sensor": 7, "wager_lamp": 8},
+                    "straight_jack": {"sensor": 6, "wager_lamp": 9},
+                },
+            },
+            "2": {"won_lamp": 12, "progresives": {}},
+            "3": {"won_lamp": 11, "progressives": []},
+        },
+    }
+    assert check_pin_map(raw) == [
+        "gpio.seats.1.progressives.bad_beat.sensr: unknown key; did you mean "
+        "gpio.seats.1.progressives.bad_beat.sensor?",
+        "gpio.seats.1.progressives.bad_beat.sensor: missing; the BCM GPIO number of the seat's progressive "
+        "wagering device (§ 639a.2(c)(1), § 633a.2(d)(1)); a seat with one device per progressive gives "
+        "progressives.NAME tables instead",
+        "gpio.seats.1.progressives.Hit-Run: a progressive is named as its wager in the Rules Submission "
+        "(lower-case letters, digits, _), such as bad_beat",
+        "gpio.seats.1.progressives.straight_jack.sensor: pin 6 is already used by "
+        "gpio.seats.1.progressives.bad_beat.wager_lamp",
+        "gpio.seats.2.progresives: unknown key; did you mean gpio.seats.2.progressives?",
+        "gpio.seats.2.sensor: missing; the BCM GPIO number of the seat's progressive wagering device "
+        "(§ 639a.2(c)(1), § 633a.2(d)(1)); a seat with one device per progressive gives progressives.NAME "
+        "tables instead",
+        "gpio.seats.2.wager_lamp: missing; the BCM GPIO number of the seat's wager-accepted lamp",
+        "gpio.seats.3.progressives: must be a table of progressives such as gpio.seats.3.progressives."
+        "bad_beat = { sensor = 5, wager_lamp = 6 }, not []",
+    ]
+
+
+@pytest.mark.asyncio
+async def test_each_progressive_s_device_is_counted_and_lit_on_its_own(factory: Any) -> None:
+    """Two chips at seat 1, one on each progressive's device: two wagers, each named, each lamp
+    steady; one lifted: only its own; after the lock-out a chip on a device is refused, named."""
+    table = Table(factory, pin_map=load_pin_map({**NAMED, "debounce_ms": WINDOW_MS}))
+    s = table.system
+    assert s.devices == ((1, "bad_beat"), (1, "straight_jack"), (2, ""))
+    await table.drive(lambda: bounce(table.pin(5), True), lambda: bounce(table.pin(19), True))
+    events = await table.wait_events(2)
+    assert [(type(e), e.seat, e.progressive) for e in events] == [  # type: ignore[union-attr]
+        (WagerSensed, 1, "bad_beat"),
+        (WagerSensed, 1, "straight_jack"),
+    ]
+    assert s.accepted(1) == 2 and s.accepted(1, "bad_beat") == 1 and s.accepted_total == 2
+    assert s.wager_lamp(1, "straight_jack").state is LampState.STEADY
+    assert events[0].to_json()["progressive"] == "bad_beat"
+    await asyncio.sleep(WINDOW * 2)
+    await table.drive(lambda: bounce(table.pin(5), False))
+    events = await table.wait_events(3)
+    assert isinstance(events[2], WagerRemoved) and events[2].progressive == "bad_beat"
+    assert s.accepted_devices == ((1, "straight_jack"),)
+    assert s.wager_lamp(1, "bad_beat").state is LampState.OFF
+    assert s.lamp("seats.1.progressives.bad_beat.wager_lamp") is s.wager_lamp(1, "bad_beat")
+    await table.drive(lambda: bounce(table.pin(LOCK_OUT), True))
+    await table.wait_events(4)
+    await table.drive(lambda: bounce(table.pin(5), True))
+    events = await table.wait_events(5)
+    assert isinstance(events[4], WagerRefused) and (events[4].seat, events[4].progressive) == (1, "bad_beat")
+    s.close()
 
 
 def test_pin_map_ranges_and_the_fixed_pull_ups() -> None:

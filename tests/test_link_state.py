@@ -4,6 +4,7 @@ when progressive wagering closes (the meter's last word, its will, its verdict).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -82,9 +83,15 @@ def test_blackjacks_three_progressives_are_declared_and_contribute_apart() -> No
 
 
 def test_a_progressive_without_a_rate_cannot_be_declared() -> None:
-    """Fortune Asia Poker's Rules Submission gives the meter a reset amount and no rate of
-    progression (§ 659a.12(d)): the meter could not check it, so the link refuses to declare it."""
-    (p,) = game_hooks.progressives(submission("fortune-asia-poker"))
+    """A Fortune Asia Poker Rules Submission without ``progressive.rate_of_progression`` (optional:
+    our text of § 659a.12(d) gives the meter a reset amount and no rate): the meter could not
+    check it, so the link refuses to declare it; the example's (15%) is declared."""
+    sub = submission("fortune-asia-poker")
+    (p,) = game_hooks.progressives(sub)
+    assert p.rate_of_progression == "15%"
+    assert LinkPlan.of((p,), link_section()).parameters["progressive"].rate == 15
+    without = dataclasses.replace(sub, rules=dataclasses.replace(sub.rules, progressive_rate=None))
+    (p,) = game_hooks.progressives(without)
     assert p.rate_of_progression is None
     with pytest.raises(LinkPlanError, match="gives no rate_of_progression"):
         LinkPlan.of((p,), link_section())

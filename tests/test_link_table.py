@@ -430,8 +430,9 @@ async def test_the_bench_rig_on_the_link_shows_the_meter_moving_and_a_hit_paid()
 
 async def test_blackjacks_three_progressives_contribute_to_their_meters(tmp_path: Path, pki: Pki) -> None:
     """Bad Beat, Hit and Run and Straight Jack (§ 633a.6(e)(8), (10), (11)) declared by the
-    Blackjack daemon as its Rules Submission files them; the lock-out's contributions raise each
-    meter by its own rate, and the table's API shows each meter from the meter's topics."""
+    Blackjack daemon as its Rules Submission files them, each counted by its own wagering device
+    at the seat (§ 633a.2(c), (d)(1)); the lock-out's contributions raise each meter by its own
+    rate, and the table's API shows each meter from the meter's topics."""
     bj = {
         "bad_beat": Parameters(250_000, 250_000, Fraction(12)),
         "hit_and_run": Parameters(100_000, 100_000, Fraction(10)),
@@ -446,22 +447,31 @@ async def test_blackjacks_three_progressives_contribute_to_their_meters(tmp_path
             await until(lambda: daemon.snapshot()["link"]["verdict"] is not None, 10, "the meter's verdict")
             assert daemon.snapshot()["link"]["verdict"]["accepted"] is True
             async with await ApiClient.connect(rig.socket) as api:
-                for event in (
-                    {"type": "wager", "seat": 1, "wager": "blackjack", "amount": "10.00"},
-                    {"type": "wager", "seat": 1, "wager": "bad_beat", "amount": "5.00"},
-                    {"type": "wager", "seat": 1, "wager": "straight_jack", "amount": "2.00"},
-                    {"type": "wager", "seat": 2, "wager": "blackjack", "amount": "10.00"},
-                    {"type": "wager", "seat": 2, "wager": "bad_beat", "amount": "1.00"},
-                    {"type": "no_more_bets"},
-                ):
-                    await api.submit_event(event)
-            expected = {"bad_beat": "2500.72", "hit_and_run": "1000.00", "straight_jack": "5000.30"}
+                for seat in (1, 2):
+                    await api.submit_event(
+                        {"type": "wager", "seat": seat, "wager": "blackjack", "amount": "10.00"}
+                    )
+                # The chips on the devices: seat 1's Bad Beat and Straight Jack, seat 2's Bad Beat.
+                for seat, progressive in ((1, "bad_beat"), (1, "straight_jack"), (2, "bad_beat")):
+                    await rig.place_chip(seat, progressive)
+                await rig.press_lock_out()
+            current = daemon.state.current
+            assert current is not None and current.no_more_bets
+            assert sorted(
+                (e.seat, e.wager, e.amount) for e in current.wagers() if e.wager != "blackjack"
+            ) == [
+                (1, "bad_beat", 500),  # bad_beat.wager = "5.00": one chip
+                (1, "straight_jack", 100),
+                (2, "bad_beat", 500),
+            ]
+            # 12% of 10.00 on the Bad Beat, 15% of 1.00 on the Straight Jack, nothing on the Hit and Run.
+            expected = {"bad_beat": "2501.20", "hit_and_run": "1000.00", "straight_jack": "5000.15"}
             await until(lambda: daemon.snapshot()["link"]["amounts"] == expected, 10, "the three meters")
             assert link.store is not None
             assert {k: p.amount for k, p in link.store.ledger.progressives.items()} == {
-                "bad_beat": 250_072,
-                "hit_and_run": 100_000,
-                "straight_jack": 500_030,
+                "bad_beat": bj["bad_beat"].initial + 120,
+                "hit_and_run": bj["hit_and_run"].initial,
+                "straight_jack": bj["straight_jack"].initial + 15,
             }
 
 

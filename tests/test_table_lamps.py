@@ -18,17 +18,19 @@ from pathlib import Path
 
 from controller.journal.records import (
     BeginRound,
+    DeviceOffline,
+    DeviceOnline,
     Entry,
     JournalRecord,
     PayoutVerified,
     RecordMeta,
     SettleRound,
 )
-from controller.journal.state import TableState
+from controller.journal.state import PROGRESSIVE_LINK, TableState
 from controller.rules.events import Event
 from controller.rules.games import GAMES
 from controller.rules.record import Record, load_record
-from controller.table.lamps import PayoutLamps, payout_lamps
+from controller.table.lamps import PayoutLamps, payout_lamps, progressive_unavailable
 from hw.gpio_devices import LampState
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,3 +133,18 @@ def test_only_the_seats_asked_for_are_answered() -> None:
     table = Table()
     table.play(hit())
     assert payout_lamps(table.state, [4, 5]).won == {4: LampState.BLINKING, 5: LampState.OFF}
+
+
+def test_the_wager_lamps_say_progressive_unavailable_from_the_journaled_link_loss_to_its_return() -> None:
+    """N.J.A.C. 13:69E-1.39B: from the link's journaled ``device_offline`` (its reason) until its
+    ``device_online``; another device going offline, or a table never linked, is not it."""
+    table = Table()
+    assert progressive_unavailable(table.state) is None
+    table.add(DeviceOffline("shoe", "unplugged"), "shoe", None)
+    assert progressive_unavailable(table.state) is None
+    table.play(hit())
+    table.add(DeviceOffline(PROGRESSIVE_LINK, "no word from the meter for 30 s"), "link", None)
+    assert progressive_unavailable(table.state) == "no word from the meter for 30 s"
+    assert blinking(table.lamps()) == WINNERS  # the payouts already won are shown as ever
+    table.add(DeviceOnline(PROGRESSIVE_LINK, "the meter is heard"), "link", None)
+    assert progressive_unavailable(table.state) is None

@@ -119,8 +119,11 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
 
     def progressives(self, rules: BlackjackRules) -> tuple[Progressive, ...]:
         """The Bad Beat, Hit and Run and Straight Jack Progressive Wagers the Rules Submission
-        offers (§ 633a.6(e)(8), (10), (11)), each with its meter of the same name; placed through
-        the touchscreen in any amount, no sensor counts them."""
+        offers (§ 633a.6(e)(8), (10), (11)), each with its meter of the same name, each counted by
+        its own wagering device at the seat (§ 633a.2(c): "an electronic wagering system for the
+        placement of the Bad Beat Progressive Wager"; § 633a.2(d)(1): "a wagering device at each
+        betting position" for the Hit and Run and Straight Jack): one chip is one wager of
+        ``<wager>.wager``."""
         declared = (
             (
                 BAD_BEAT,
@@ -129,6 +132,7 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
                 rules.bad_beat_initial,
                 rules.bad_beat_reset,
                 rules.bad_beat_rate,
+                rules.bad_beat_wager,
                 meter_rows(rules.bad_beat_paytable or {}),
             ),
             (
@@ -138,6 +142,7 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
                 rules.hit_and_run_initial,
                 rules.hit_and_run_reset,
                 rules.hit_and_run_rate,
+                rules.hit_and_run_wager,
                 meter_rows(rules.hit_and_run_paytable or {}),
             ),
             (
@@ -147,12 +152,13 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
                 rules.straight_jack_initial,
                 rules.straight_jack_reset,
                 rules.straight_jack_rate,
+                rules.straight_jack_wager,
                 meter_rows(STRAIGHT_JACK_AWARDS),
             ),
         )
         return tuple(
-            Progressive(name, TITLES[name], section, False, None, initial, reset, rate, rows)
-            for name, offered, section, initial, reset, rate, rows in declared
+            Progressive(name, TITLES[name], section, True, wager, initial, reset, rate, rows)
+            for name, offered, section, initial, reset, rate, wager, rows in declared
             if offered
         )
 

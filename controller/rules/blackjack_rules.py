@@ -56,6 +56,12 @@ STRAIGHT_JACK_OPTIONS: Final = ProgressiveOptions(STRAIGHT_JACK, TITLES[STRAIGHT
 HIT_AND_RUN_OPTIONS: Final = ProgressiveOptions(HIT_AND_RUN, TITLES[HIT_AND_RUN], "§ 633a.6(e)(10)")
 BAD_BEAT_OPTIONS: Final = ProgressiveOptions(BAD_BEAT, TITLES[BAD_BEAT], "§ 633a.6(e)(8)")
 BAD_BEAT_METER_SECTION: Final = "§ 633a.6(e)(8), § 605a.7"
+#: § 633a.2(c): "Each betting position must contain an electronic wagering system for the
+#: placement of the Bad Beat Progressive Wager" with a lock-out; § 633a.2(d)(1), (2): "a wagering
+#: device at each betting position" for the Hit and Run and Straight Jack. One chip on the seat's
+#: device for that progressive is one wager of ``<wager>.wager``.
+DEVICE_SECTION_BAD_BEAT: Final = "§ 633a.2(c), § 605a.7"
+DEVICE_SECTION_HIT_AND_RUN_STRAIGHT_JACK: Final = "§ 633a.2(d)(1), § 605a.7"
 
 
 @dataclass(frozen=True)
@@ -177,6 +183,7 @@ class BlackjackRules:
         None, section="§ 633a.13(m)(2)", minimum=STRAIGHT_JACK_MINIMUM, minimum_rule="the $5,000 minimum"
     )
     straight_jack_rate: str | None = STRAIGHT_JACK_OPTIONS.rate(section="§ 633a.13(m)(2)")
+    straight_jack_wager: Cents = STRAIGHT_JACK_OPTIONS.wager(section=DEVICE_SECTION_HIT_AND_RUN_STRAIGHT_JACK)
     house_money_offered: bool = HOUSE_MONEY_OPTIONS.offered()
     house_money_portion: int = option(
         "house_money.portion",
@@ -195,6 +202,7 @@ class BlackjackRules:
     hit_and_run_initial: Cents | None = HIT_AND_RUN_OPTIONS.initial(None, section="§ 633a.13(l)")
     hit_and_run_reset: Cents | None = HIT_AND_RUN_OPTIONS.reset(None, section="§ 633a.13(l)")
     hit_and_run_rate: str | None = HIT_AND_RUN_OPTIONS.rate(section="§ 633a.13(l)")
+    hit_and_run_wager: Cents = HIT_AND_RUN_OPTIONS.wager(section=DEVICE_SECTION_HIT_AND_RUN_STRAIGHT_JACK)
     hit_and_run_share_returns_wager: bool = HIT_AND_RUN_OPTIONS.share_returns_wager(
         True, section="§ 633a.13(l)"
     )
@@ -215,6 +223,7 @@ class BlackjackRules:
     bad_beat_initial: Cents | None = BAD_BEAT_OPTIONS.initial(None, section=BAD_BEAT_METER_SECTION)
     bad_beat_reset: Cents | None = BAD_BEAT_OPTIONS.reset(None, section=BAD_BEAT_METER_SECTION)
     bad_beat_rate: str | None = BAD_BEAT_OPTIONS.rate(section=BAD_BEAT_METER_SECTION)
+    bad_beat_wager: Cents = BAD_BEAT_OPTIONS.wager(section=DEVICE_SECTION_BAD_BEAT)
     bad_beat_share_returns_wager: bool = BAD_BEAT_OPTIONS.share_returns_wager(True, section="§ 633a.6(e)(8)")
 
     def offered(self, wager: str) -> bool:

@@ -138,7 +138,8 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
     def progressives(self, rules: AsiaTableRules) -> tuple[Progressive, ...]:
         """The Progressive Payout Wager where offered (§ 659a.7(e), § 659a.11(h)(3)): one chip on
         the sensor is one wager. The text gives the meter a reset amount and no separate initial
-        amount (§ 659a.12(d)), so a table's first round begins with the meter at its reset."""
+        amount (§ 659a.12(d)), so a table's first round begins with the meter at its reset; its rate
+        of progression is the Rules Submission's (``progressive.rate_of_progression``, § 601a.2)."""
         assert isinstance(rules, FortuneAsiaPokerRules)
         if not rules.progressive_offered:
             return ()
@@ -151,7 +152,7 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
                 wager=rules.progressive_wager,
                 initial=rules.progressive_reset,
                 reset=rules.progressive_reset,
-                rate_of_progression=None,
+                rate_of_progression=rules.progressive_rate,
                 meter_rows=meter_rows(rules.progressive_paytable),
             ),
         )

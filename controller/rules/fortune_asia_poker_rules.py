@@ -194,6 +194,11 @@ class FortuneAsiaPokerRules(AsiaTableRules):
         "10000.00", section="§ 659a.12(d)", minimum=1, minimum_rule="one cent"
     )
     """The text gives the meter this amount only: a table's first round begins with it too."""
+    progressive_rate: str | None = PROGRESSIVE_OPTIONS.rate(section="§ 659a.12(d), § 601a.2")
+    """The text of § 659a.12(d) we have gives no rate of progression; the central meter applies
+    one, so it is the Rules Submission's (§ 601a.2, as § 639a.12(d)(3) says of Caribbean Stud).
+    Optional at a table whose meter is not linked; a linked table must give it
+    (:func:`controller.link.submission.link_problems`)."""
     progressive_share_returns_wager: bool = PROGRESSIVE_OPTIONS.share_returns_wager(
         True, section="§ 659a.11(h)(3)(ii), § 659a.12(d) (not in our copy)"
     )

@@ -64,8 +64,10 @@ AUTHORITY: Final[Mapping[str, Authority]] = {
         _a(
             "wager progressive",
             {GPIO},
-            "§ 639a.8(b), § 639a.2(c)",
-            "only the sensors' count at the lock-out; the API refuses it from every role",
+            "§ 639a.8(b), § 639a.2(c), § 633a.2(c), (d)",
+            "every progressive a wagering device counts (Caribbean Stud's and Fortune Asia Poker's "
+            "Progressive Payout Wager, Blackjack's Bad Beat, Hit and Run and Straight Jack): only "
+            "the sensors' count at the lock-out; the API refuses it from every role",
         ),
         _a("wager", PEOPLE, "§ 639a.7", "before 'no more bets' (§ 639a.7(c))"),
         _a("no_more_bets", {GPIO, *PEOPLE}, "§ 639a.2(c)(2), § 639a.7(c)"),
@@ -145,6 +147,21 @@ def shoe_out_of_order(state: TableState, shoe_installed: bool) -> str | None:
     return None
 
 
+def _sensed_progressive(current: OpenRound | None, event: Event) -> tuple[str, str] | None:
+    """The title and section of ``event``'s wager if a wagering device counts it: any progressive
+    the round's game declares sensor-counted (Blackjack's Bad Beat, Hit and Run and Straight Jack,
+    § 633a.2(c), (d); Caribbean Stud's, § 639a.2(c)), and the name ``progressive`` at every
+    table (the rules then say whether the game offers it)."""
+    if current is not None:
+        rnd = current.round
+        for p in rnd.game.progressives(rnd.rules):
+            if p.sensor and p.name == event.wager:
+                return p.title, p.section
+    if event.wager == "progressive":
+        return "Progressive Payout Wager", "§ 639a.8(b), § 639a.2(c)"
+    return None
+
+
 def judge(event: Event, source: str, state: TableState, *, shoe_installed: bool) -> Verdict:
     """Whether ``source`` may produce ``event`` now: the one place the table checks it."""
     current = state.current
@@ -158,10 +175,14 @@ def judge(event: Event, source: str, state: TableState, *, shoe_installed: bool)
             f"{waiting.event.get('kind')} reported by {waiting.reporter} ({waiting.why})"
         )
     kind = event.type
-    if kind == "wager" and event.wager == "progressive":
+    sensed = _sensed_progressive(current, event) if kind == "wager" else None
+    if sensed is not None:
         if source != GPIO:
+            title, section = sensed
             return _refuse(
-                f"a progressive wager from {source} is not accepted", AUTHORITY["wager progressive"]
+                f"a progressive wager from {source} is not accepted: the {title} is counted by the "
+                f"wagering devices at the lock-out ({section})",
+                AUTHORITY["wager progressive"],
             )
         return ACCEPT
     if kind == "cards":

@@ -9,6 +9,8 @@ branch. The handlers turn them into the table's events:
 - the lock-out is ``no_more_bets``, preceded by a ``wager progressive`` for each seat whose
   device holds a chip at that moment (§ 639a.2(c), § 639a.8(b));
 - a chip placed after the lock-out is a ``wager`` that the rules refuse (§ 639a.7(c));
+- a chip placed while the progressive is unavailable is shown, not journaled: the lock-out
+  journals it as a refused ``wager`` (N.J.A.C. 13:69E-1.39B);
 - a stack from the shoe is a ``cards`` event to its position; an incomplete one is left to the
   dealer to key in (§ 639a.13(g));
 - a device's fault mid-round is the game's irregularity (``shoe_jam``, § 639a.13(f));
@@ -34,7 +36,15 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, TypeVar
 
 from hw.device_events import DeviceEvent, DeviceFault, DeviceState, FramesLost
-from hw.gpio import GpioEvent, LockOutPressed, LockOutRepeated, WagerRefused, WagerRemoved, WagerSensed
+from hw.gpio import (
+    GpioEvent,
+    LockOutPressed,
+    LockOutRepeated,
+    WagerNotRecognized,
+    WagerRefused,
+    WagerRemoved,
+    WagerSensed,
+)
 from hw.hole_card_reader import HoleCardReading
 from hw.shoe import CardRead, StackDelivered
 from hw.shuffler import ShufflerCount
@@ -73,6 +83,7 @@ URGENT: Final = (
     WagerSensed,
     WagerRemoved,
     WagerRefused,
+    WagerNotRecognized,
     StackDelivered,
     DeviceFault,
     HoleCardReading,
@@ -108,6 +119,7 @@ class HardwareBridge:
         self.register_handler(WagerRefused, self._wager_refused)
         self.register_handler(WagerSensed, self._wager_counted)
         self.register_handler(WagerRemoved, self._wager_counted)
+        self.register_handler(WagerNotRecognized, self._wager_not_recognized)
         self.register_handler(CardRead, self._card_read)
         self.register_handler(StackDelivered, self._stack)
         self.register_handler(HoleCardReading, self._hole_card_reading)
@@ -244,13 +256,21 @@ class HardwareBridge:
         # refused by the rules (§ 639a.7(c), § 639a.2(c)(2)).
         self._gpio_input(event)
         await self.service.submit_quietly(
-            game_hooks.sensed_wager(self.service.submission, event.seat), "gpio"
+            game_hooks.sensed_wager(self.service.submission, event.seat, event.progressive), "gpio"
         )
 
     async def _wager_counted(self, event: WagerSensed | WagerRemoved) -> None:
         # Counted by the system; journaled as wagers at the lock-out, when the count is final.
         self._gpio_input(event)
-        log.info("seat %d: progressive wager %s", event.seat, event.type.split("_")[1])
+        device = f" {event.progressive}" if event.progressive else ""
+        log.info("seat %d%s: progressive wager %s", event.seat, device, event.type.split("_")[1])
+
+    async def _wager_not_recognized(self, event: WagerNotRecognized) -> None:
+        # The progressive is unavailable (N.J.A.C. 13:69E-1.39B): the chip is no wager, its lamp
+        # blinks slowly as every seat's. Shown to the dealer's screen; journaled at the lock-out
+        # as a refused wager (TableService._lock_out), once per seat however often it is placed.
+        self._gpio_input(event)
+        log.info("seat %d: chip on the wagering device while the progressive is unavailable", event.seat)
 
     # --- the serial devices ----------------------------------------------------------------------
 

@@ -300,6 +300,13 @@ class TableApi:
             if lamp == "floorperson_light"
             else lamp.endswith(".won_lamp") and shown.won.get(int(lamp.split(".")[1])) != LampState.OFF
         )
+        if lamp.endswith(".wager_lamp") and gpio.progressive_unavailable:
+            # N.J.A.C. 13:69E-1.39B: the wager lamps tell the players the progressive is unavailable.
+            raise CommandError(
+                ErrorCode.REFUSED,
+                f"{lamp} shows the progressive unavailable (N.J.A.C. 13:69E-1.39B); it is tested once "
+                "the progressive link is back",
+            )
         if showing:
             # § 639a.11(c)(5)(ii), (iii): the lamp shows a payout; a test would hide it from the dealer.
             raise CommandError(
@@ -307,11 +314,7 @@ class TableApi:
                 f"{lamp} shows a payout (§ 639a.11(c)(5)); it is tested once no payout is shown",
             )
         await self._command(actor, "toggle_lamp", {"lamp": lamp, "on": on})
-        if lamp == "floorperson_light":
-            target = gpio.floorperson_light
-        else:
-            seat, which = int(lamp.split(".")[1]), lamp.split(".")[2]
-            target = gpio.wager_lamp(seat) if which == "wager_lamp" else gpio.won_lamp(seat)
+        target = gpio.lamp(lamp)
         if on:
             target.on()
         else:

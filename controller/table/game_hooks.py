@@ -30,10 +30,16 @@ def progressives(submission: Submission) -> tuple[Progressive, ...]:
     return tuple(submission.game.progressives(submission.rules))
 
 
+def sensed_progressives(submission: Submission) -> tuple[Progressive, ...]:
+    """Every progressive a wagering device of the Progressive Table Game System counts
+    (§ 639a.8(b), § 633a.2(c), (d)): Caribbean Stud's and Fortune Asia Poker's one, Blackjack's
+    Bad Beat, Hit and Run and Straight Jack, each on its own device at the seat."""
+    return tuple(p for p in progressives(submission) if p.sensor)
+
+
 def sensed_progressive(submission: Submission) -> Progressive | None:
-    """The progressive a sensor of the Progressive Table Game System counts (§ 639a.8(b)), or
-    ``None``: a game without one (Blackjack's progressives are placed on the touchscreen)."""
-    return next((p for p in progressives(submission) if p.sensor), None)
+    """The first progressive a sensor counts (the game's one, where it offers one), or ``None``."""
+    return next(iter(sensed_progressives(submission)), None)
 
 
 def progressive_wager(submission: Submission) -> Cents | None:
@@ -44,15 +50,23 @@ def progressive_wager(submission: Submission) -> Cents | None:
     return None if sensed is None else sensed.wager
 
 
-def sensed_wager(submission: Submission, seat: int) -> Event:
-    """The wager event of a chip sensed at ``seat`` (§ 639a.8(b)).
+def sensed_wager(submission: Submission, seat: int, device: str = "") -> Event:
+    """The wager event of a chip sensed on ``seat``'s ``device`` (§ 639a.8(b)): the progressive
+    that device counts (``""``: the seat's one device, the game's first sensor-counted
+    progressive), one chip of its ``<wager>.wager``.
 
-    A game without a sensor-counted progressive: the rules refuse it, naming the game (journaled
-    as refused).
+    A device for a progressive the game does not offer (or a game without one): the rules
+    refuse it, naming the wager (journaled as refused).
     """
-    sensed = sensed_progressive(submission)
-    name = PROGRESSIVE if sensed is None else sensed.name
-    amount = sensed.wager if sensed is not None and sensed.wager is not None else 1
+    sensed = {p.name: p for p in sensed_progressives(submission)}
+    first = sensed_progressive(submission)
+    if device:
+        progressive = sensed.get(device)
+        name = device
+    else:
+        progressive = first
+        name = PROGRESSIVE if first is None else first.name
+    amount = progressive.wager if progressive is not None and progressive.wager is not None else 1
     return Event("wager", seat=seat, wager=name, amount=amount)
 
 

@@ -1,10 +1,14 @@
-"""The progressive-won lamps and the call-floorperson light: a pure function of the journaled state.
+"""The table's lamps as a pure function of the journaled state: the progressive-won lamps, the
+call-floorperson light, and whether the wager lamps say "progressive unavailable".
 
 A seat's won lamp blinks from the settlement of a winning Progressive Payout Wager, for the dealer
 to verify (§ 639a.11(c)(5)(ii)), until the next round's "no more bets" or, if the payout waits for
 a floorperson, until the floorperson verifies it; the floorperson light is on while any payout
-waits (§ 639a.11(c)(5)(iii), § 633a.7(o)(2)(ii)(B)). Nothing here touches a pin: the table
-service shows what :func:`payout_lamps` says, after each record that can change it.
+waits (§ 639a.11(c)(5)(iii), § 633a.7(o)(2)(ii)(B)). Every seat's wager lamp blinks slowly
+while the progressive link is journaled down (N.J.A.C. 13:69E-1.39B: a table that has lost its
+progressive controller is unplayable for the progressive, and returns to its prior state when it
+is back): :func:`progressive_unavailable`. Nothing here touches a pin: the table service shows
+what these say, after each record that can change them.
 """
 
 from __future__ import annotations
@@ -44,3 +48,11 @@ def payout_lamps(state: TableState, seats: Iterable[int]) -> PayoutLamps:
         won={seat: LampState.BLINKING if seat in won else LampState.OFF for seat in seats},
         floorperson_light=LampState.STEADY if pending else LampState.OFF,
     )
+
+
+def progressive_unavailable(state: TableState) -> str | None:
+    """Why the sensors recognize no progressive wager and every wager lamp blinks slowly, or
+    ``None``: the progressive link journaled down (no word from the meter, its ``offline``, a
+    refused declaration), from its ``device_offline`` until its ``device_online``. A table
+    without a link never has it."""
+    return state.progressive_link_down

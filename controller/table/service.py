@@ -33,12 +33,12 @@ from ..journal.records import (
     SettleRound,
     Unlock,
 )
-from ..journal.state import OpenRound, RequestOutcome, TableState
+from ..journal.state import PROGRESSIVE_LINK, OpenRound, RequestOutcome, TableState
 from ..rules.engine import Game
 from ..rules.events import Event
 from ..rules.submission import Submission
 from . import authority, game_hooks, write_failures
-from .lamps import payout_lamps
+from .lamps import payout_lamps, progressive_unavailable
 from .refusals import RefusalLog
 
 log = logging.getLogger("controller.daemon")
@@ -291,8 +291,9 @@ class TableService:
             return await self._lock_out(source, actor, request)
 
     async def _lock_out(self, source: str, actor: str | None, request: str | None) -> JournalRecord:
-        """The lock-out in ONE transaction: a ``wager progressive`` for each seat the sensors
-        counted, ``lock_out``, then ``no_more_bets`` (a crash keeps all or none).
+        """The lock-out in ONE transaction: a ``wager`` for each device the sensors counted (the
+        progressive it counts: Blackjack's three each on its own), ``lock_out``, then
+        ``no_more_bets`` (a crash keeps all or none).
 
         § 639a.2(c)(2): from here the sensors recognize nothing; § 639a.8(b): the dealer counts the
         chips against the wagers the system accepted, which are these.
@@ -302,8 +303,13 @@ class TableService:
         if self.gpio is not None:
             self.gpio.lock()
             if current is not None and not current.no_more_bets:
-                seats = [s for s, n in self.gpio.accepted_by_seat.items() if n]
-                wagers = [game_hooks.sensed_wager(self.submission, s) for s in seats]
+                devices = self.gpio.accepted_devices
+                if self.gpio.progressive_unavailable:
+                    # The chips on the devices while the progressive is unavailable: journaled
+                    # as the wagers they would be, which the journal's state refuses, naming why
+                    # (N.J.A.C. 13:69E-1.39B), so the trail shows each device's chip once.
+                    devices = self.gpio.present_devices
+                wagers = [game_hooks.sensed_wager(self.submission, s, d) for s, d in devices]
                 steps = [Step(w, "gpio", outbox=self._link_outbox(w)) for w in wagers]
         if current is not None and not current.no_more_bets and not self.state.locked_out:
             steps.append(Step(LockOut(f"no more bets ({source})"), source, actor))
@@ -353,11 +359,16 @@ class TableService:
             },
         )
         self._publish("state", self._status())
-        if record.kind in _LAMP_KINDS or record.body.get("type") == "no_more_bets":
-            self.show_payout_lamps()
+        if (
+            record.kind in _LAMP_KINDS
+            or record.body.get("type") == "no_more_bets"
+            or record.body.get("device") == PROGRESSIVE_LINK
+        ):
+            self.show_lamps()
 
-    def show_payout_lamps(self) -> None:
-        """Show on the pins what :func:`.lamps.payout_lamps` says of the journaled state."""
+    def show_lamps(self) -> None:
+        """Show on the pins what :mod:`.lamps` says of the journaled state: the payout lamps, and
+        the wager lamps' "progressive unavailable"."""
         gpio = self.gpio
         if gpio is None:
             return
@@ -365,3 +376,4 @@ class TableService:
         for seat, lamp in lamps.won.items():
             gpio.set_won_lamp(seat, lamp)
         gpio.set_floorperson_light(lamps.floorperson_light)
+        gpio.set_progressive_unavailable(progressive_unavailable(self.state) is not None)

@@ -17,6 +17,7 @@ from ..config import Config
 from ..journal.state import OpenRound, TableState
 from ..rules.money import format_money
 from . import authority, game_hooks
+from .lamps import progressive_unavailable
 
 
 def link_status(config: Config) -> dict[str, Any]:
@@ -59,6 +60,9 @@ def table_status(
     out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
     # The link as the meter's topics have it (amounts only from there), else as configured.
     out["link"] = dict(link) if link is not None else link_status(config)
+    # N.J.A.C. 13:69E-1.39B: why the sensors recognize no progressive wager now (every seat's
+    # wager lamp blinking slowly), or null.
+    out["progressive_unavailable"] = progressive_unavailable(state)
     out["devices"] = {
         name: {"state": device.state, "online": device.state == "online"} for name, device in devices.items()
     }
