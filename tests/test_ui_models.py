@@ -158,7 +158,7 @@ def test_the_lock_out_with_no_more_bets_reads_no_more_bets_and_a_lock_on_an_open
 
 
 @pytest.mark.asyncio
-async def test_a_restarted_screen_shows_the_same_table_and_says_which_cards_it_missed() -> None:
+async def test_a_restarted_screen_shows_the_same_table_and_counts_the_events_it_missed() -> None:
     async with console_on_rig() as (rig, console):
         await enter_wager(console, 3, "ante", 10)
         await rig.place_chip(3)
@@ -171,7 +171,7 @@ async def test_a_restarted_screen_shows_the_same_table_and_says_which_cards_it_m
             assert restarted.banner == console.banner == Betting.NO_MORE_BETS
             assert restarted.table.wager_count == console.table.wager_count
             assert restarted.table.waiting_for == console.table.waiting_for
-            # The status carries no cards: the restarted screen says so instead of guessing.
-            assert restarted.table.hands == ()
+            # The status carries the round's cards; the events before it are counted, not guessed.
+            assert restarted.table.hands == console.table.hands
             assert restarted.table.unseen_events == 4
             assert console.table.unseen_events == 0

@@ -239,7 +239,10 @@ class ConsoleView(Filled):
         if settled is not None and settled.dealer and self.console.settlement_open:
             out.append(("dealer", "Dealer: " + settled.dealer, GREY_TEXT, PANEL))
         if t.unseen_events:
-            note = f"{t.unseen_events} event(s) of this round came before this screen connected: not shown"
+            note = (
+                f"{t.unseen_events} event(s) of this round came before this screen connected: "
+                "their cards are shown, the decisions entered then are not listed"
+            )
             out.append(("unseen", note, GREY_TEXT, PANEL))
         out.extend((f"entered:{i}", line, GREY_TEXT, PANEL) for i, line in enumerate(t.entered[-3:]))
         return out

@@ -9,7 +9,9 @@ card value and no hole-card reading while a round is being dealt:
 
 - ``input`` ``card_read``: the card is withheld (it is read as it leaves the shoe, face down);
 - ``event`` records of the round (``event``, ``refused``): every ``cards``/``card`` value, and
-  the hole-card reader's ``result``, are withheld.
+  the hole-card reader's ``result``, are withheld;
+- the table's state (``status``, ``subscribe``'s answer, the ``state`` topic): the round's
+  ``cards`` (the same ``cards`` events) withheld the same way: where they went, not what they are.
 
 The round's settlement (``round_settled``) is published whole: the hands are shown down by then.
 The dealer's screen and a signed-in floorperson or technician see everything
@@ -33,6 +35,8 @@ def for_no_role(topic: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
     """``data`` as a subscriber with no role may see it (``data`` itself if it shows no card)."""
     if topic == "input" and data.get("type") == "card_read":
         return {**data, "card": WITHHELD}
+    if topic == "state":
+        return for_no_role_state(data)
     if topic == "event" and data.get("kind") in _ROUND_KINDS:
         body = data.get("body")
         if isinstance(body, Mapping):
@@ -40,6 +44,16 @@ def for_no_role(topic: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
             if shown is not body:
                 return {**data, "body": shown}
     return data
+
+
+def for_no_role_state(status: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The table's state (``status``, the ``state`` topic) as a peer with no role may see it: the
+    round's ``cards`` withheld as its ``cards`` events are (``status`` itself if none)."""
+    round_ = status.get("round")
+    if not isinstance(round_, Mapping) or not round_.get("cards"):
+        return status
+    cards = _withhold(round_["cards"])
+    return status if cards is round_["cards"] else {**status, "round": {**round_, "cards": cards}}
 
 
 def _withhold(value: Any) -> Any:

@@ -51,6 +51,9 @@ def table_status(
             "no_more_bets": current.no_more_bets,
             "wagers": [e.to_json() for e in current.wagers()],
             "events": len(current.events),
+            # The cards dealt so far, as their events were journaled: a screen (re)connecting
+            # mid-round shows them. A peer with no role is shown them withheld (api/face_down.py).
+            "cards": [e.to_json() for e in current.events if e.type == "cards"],
             "meters": {k: format_money(v) for k, v in current.meters.items()},
             "waiting_for": _waiting_for(state, current),
             "waiting": [w.to_json() for w in game_hooks.waiting(current)],
