@@ -89,9 +89,12 @@ def test_what_a_peer_with_no_role_is_shown() -> None:
 
 def test_the_cards_in_the_tables_state_are_withheld_from_a_peer_with_no_role() -> None:
     cards = [{"type": "cards", "to": "3", "cards": "Kh Kd"}, {"type": "cards", "to": "dealer", "cards": "As"}]
-    state = {"seq": 12, "round": {"id": "r1", "events": 4, "cards": cards}, "last_rounds": []}
+    house_way = [{"to": "dealer", "cards": "As Ad 7c 3s / Ks Kd / Qh", "section": "§ 659a.11(c)"}]
+    round_ = {"id": "r1", "events": 4, "cards": cards, "house_way": house_way}
+    state = {"seq": 12, "round": round_, "last_rounds": []}
     shown = for_no_role("state", state)
     assert [c["cards"] for c in shown["round"]["cards"]] == [WITHHELD, WITHHELD]
+    assert shown["round"]["house_way"] == [{**house_way[0], "cards": WITHHELD}]
     assert [c["to"] for c in shown["round"]["cards"]] == ["3", "dealer"]  # where, not what
     assert state["round"]["cards"] == cards  # the dealer's copy untouched
     no_round = {"seq": 13, "round": None}

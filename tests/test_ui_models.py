@@ -175,3 +175,13 @@ async def test_a_restarted_screen_shows_the_same_table_and_counts_the_events_it_
             assert restarted.table.hands == console.table.hands
             assert restarted.table.unseen_events == 4
             assert console.table.unseen_events == 0
+
+
+def test_a_malformed_house_way_is_an_error_naming_where() -> None:
+    from ui.house_way import house_way_views
+
+    good = {"to": "dealer", "cards": "Jd 5h 4d 2c / Tc 8s / 6h", "section": "§ 659a.11(c)"}
+    (view,) = house_way_views([good])
+    assert (view.high, view.medium, view.low) == (("Jd", "5h", "4d", "2c"), ("Tc", "8s"), ("6h",))
+    with pytest.raises(ValueError, match=r"status round.house_way\[1\]: a setting is"):
+        house_way_views([good, {"to": "dealer", "cards": "Jd 5h 4d 2c / Tc 8s"}])

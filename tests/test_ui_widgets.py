@@ -171,6 +171,12 @@ async def test_blackjack_asia_poker_and_three_dice_football_by_touch(display: st
             await until(lambda: console.panel == "setting", "the hand setting")
             await screen.frames()
             await screen.tap("seat:2")
+            # § 659a.11(a)(1): the player asks for help; the daemon's house way shows beside the keys.
+            await screen.tap("Help: house way")
+            await until(lambda: console.house_way_for("2") is not None, "the house way for seat 2")
+            await screen.frames()
+            shown = [w.text for w in screen.walk() if getattr(w, "text", "").startswith("House way")]
+            assert shown == ["House way (§ 659a.11(a)(1)), Seat 2: high A♠ A♦ 7♣ 3♠   medium K♠ K♦   low Q♥"]
             for card in ("As", "Ad", "Ks", "Kd"):
                 await screen.tap(f"setcard:{card}")
             await screen.tap("hand:medium")

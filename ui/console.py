@@ -24,6 +24,7 @@ from controller.api_client import ApiConnectionError, ApiError, Credentials
 from .connection import Connection, LinkState
 from .entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from .games import Choice, GameScreen, screen_for
+from .house_way import HouseWayView
 from .observable import Observable
 from .pin_pad import PinPad, Purpose
 from .table import TableModel
@@ -131,6 +132,19 @@ class Console(Observable):
     @property
     def may_settle(self) -> bool:
         return self.online and self.table.waiting_for.startswith(SETTLE_WORDS)
+
+    def house_way_for(self, place: str) -> HouseWayView | None:
+        """The daemon's house way for ``place`` (``"dealer"`` or a seat's number), if it gives one
+        now: the dealer's once every player has set (§ 659a.11(c)), a seat's after its "help"
+        (§ 659a.11(a)(1))."""
+        return next((h for h in self.table.house_way if h.to == place), None)
+
+    @property
+    def house_way_text(self) -> str:
+        """What the screen shows beside the hand-setting keys: the chosen seat's house way, then
+        the dealer's ("" if the daemon gives neither)."""
+        shown = [self.house_way_for(str(self.seat)), self.house_way_for("dealer")]
+        return "\n".join(h.text for h in shown if h is not None)
 
     @property
     def seat_cards(self) -> tuple[str, ...]:

@@ -257,6 +257,11 @@ def _setting(box: Widget, c: Console, s: Sizes) -> None:
             )
         )
     box.add_widget(cards)
+    # § 659a.11(a)(1), (c): the daemon's house way for the chosen seat (after its "help") and the
+    # dealer's, beside the keys; it follows the seat chosen in place.
+    box.add_widget(
+        Text(text_of=lambda: c.house_way_text, size_px=s.small, grow=True, markup=False, font_name=CARD_FONT)
+    )
     actions = _grid(3, s)
     actions.add_widget(
         Key("SET HANDS", s, _tap(c, c.set_hands), colour=BLUE, enabled=c.setting.complete, font_px=s.small)

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from .house_way import HouseWayView, house_way_views
 from .meter import MeterView, meter_view
 from .observable import Observable
 from .seats import SeatView, WagerCount, seat_views, wager_count
@@ -218,6 +219,11 @@ class TableModel(Observable):
     @property
     def seats(self) -> tuple[SeatView, ...]:
         return seat_views(self.round.get("wagers", ())) if self.round else ()
+
+    @property
+    def house_way(self) -> tuple[HouseWayView, ...]:
+        """The house way's settings the daemon gives now (§ 659a.11(a)(1), (c))."""
+        return house_way_views(self.round.get("house_way", ())) if self.round else ()
 
     @property
     def wager_count(self) -> WagerCount:

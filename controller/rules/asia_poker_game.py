@@ -114,7 +114,7 @@ from .asia_poker_state import (
 from .cards import format_cards
 from .engine import GameBase, IllegalEvent
 from .events import Event
-from .hooks import Actor, Devices, Waiting, in_words
+from .hooks import Actor, Devices, HouseWaySetting, Waiting, in_words
 from .irregularities import irregularity_section
 from .money import Cents, format_money
 from .option_groups import DEALING
@@ -280,6 +280,20 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
         if not self.dealer_set(state):
             return None
         return set_hands(state.cards_of(DEALER), state.rules.house_way, a234_low=state.rules.a234_lowest)
+
+    def house_way(self, state: AsiaPokerState) -> tuple[HouseWaySetting, ...]:
+        """The dealer's hands once every player has set (§ 659a.11(c)); before that, for each
+        player who asked for help and has not set yet, the setting the dealer tells him
+        (§ 659a.11(a)(1))."""
+        out = [
+            HouseWaySetting(str(seat), format_setting(shown), "§ 659a.11(a)(1)")
+            for seat, shown in state.helped
+            if state.setting_of(seat) is None and seat not in state.voided
+        ]
+        dealer = self.dealer_setting(state)
+        if dealer is not None:
+            out.append(HouseWaySetting(DEALER, format_setting(dealer), "§ 659a.11(c)"))
+        return tuple(out)
 
     def awaiting(self, state: AsiaPokerState) -> str:
         """What the round waits for before it can be settled, in words; ``""`` when it can be."""

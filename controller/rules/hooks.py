@@ -12,7 +12,10 @@ text of an :class:`~.engine.IllegalEvent`:
   initial and reset amounts, its rate of progression, the paytable rows that pay a share of the
   meter;
 - :meth:`~.engine.Game.devices` gives the :class:`Devices` the table needs (a dealing shoe that
-  reads the cards, an automated card shuffling device, a hole-card reader).
+  reads the cards, an automated card shuffling device, a hole-card reader);
+- :meth:`~.engine.Game.house_way` gives a :class:`HouseWaySetting` for each place whose hands the
+  house way sets now (Asia Poker's dealer, § 659a.11(c); a player who asked for help,
+  § 659a.11(a)(1)).
 """
 
 from __future__ import annotations
@@ -95,6 +98,22 @@ class Progressive:
     """The percent of each wager the central meter adds (``"18%"``), as the submission writes it."""
     meter_rows: tuple[str, ...]
     """The paytable rows that pay a share of the meter (``"royal flush"``), in the paytable's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseWaySetting:
+    """The house way's setting of one place's cards: the dealer's hands as the dealer sets them
+    (§ 659a.11(c)), or what the dealer tells a player who asked for help (§ 659a.11(a)(1))."""
+
+    to: str
+    """``"dealer"`` or the seat's number, as a ``cards`` event says where cards go."""
+    cards: str
+    """The hands high to low as a ``set`` decision writes them: ``"As Ad 7c 3s / Ks Kd / Qh"``."""
+    section: str
+
+    def to_json(self) -> dict[str, object]:
+        # "cards": withheld from a peer with no role like every card (controller/api/face_down.py).
+        return {"to": self.to, "cards": self.cards, "section": self.section}
 
 
 K = TypeVar("K")

@@ -57,6 +57,8 @@ def table_status(
             "meters": {k: format_money(v) for k, v in current.meters.items()},
             "waiting_for": _waiting_for(state, current),
             "waiting": [w.to_json() for w in game_hooks.waiting(current)],
+            # § 659a.11(a)(1), (c): the house way's settings, beside the dealer's hand-setting keys.
+            "house_way": [h.to_json() for h in game_hooks.house_way(current)],
         }
     out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
     out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
