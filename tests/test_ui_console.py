@@ -218,6 +218,10 @@ async def test_a_reported_irregularity_waits_for_a_floorperson_who_dismisses_or_
             lambda: console.table.floor_to_confirm == "shoe_jam", "the report waiting for a floorperson"
         )
         assert console.waits_for.startswith("A floorperson to confirm or dismiss the shoe_jam")
+        # The status says it as data too: whom the round waits for, on which irregularity.
+        (waiting,) = (await client.status())["round"]["waiting"]
+        assert waiting["who"] == "floorperson" and waiting["irregularity"] == "shoe_jam"
+        assert waiting["reporter"] and waiting["what"] == console.table.waiting_for
         console.dismiss_reported()
         assert console.pin.open and console.pin.purpose is not None and console.pin.purpose.kind == "dismiss"
         assert await tap_pin(console), console.pin.message

@@ -185,3 +185,17 @@ def test_a_malformed_house_way_is_an_error_naming_where() -> None:
     assert (view.high, view.medium, view.low) == (("Jd", "5h", "4d", "2c"), ("Tc", "8s"), ("6h",))
     with pytest.raises(ValueError, match=r"status round.house_way\[1\]: a setting is"):
         house_way_views([good, {"to": "dealer", "cards": "Jd 5h 4d 2c / Tc 8s"}])
+
+
+def test_the_irregularity_to_confirm_is_read_from_the_waiting_data_not_the_words() -> None:
+    table = TableModel()
+    waiting = {"who": "floorperson", "what": "(any words)", "irregularity": "shoe_jam", "reporter": "x"}
+    dealing = {"id": "CS-1", "no_more_bets": True, "wagers": [], "waiting_for": "(any words)"}
+    table.apply_snapshot({"game": "caribbean-stud", "round": {**dealing, "waiting": [waiting]}})
+    assert table.floor_to_confirm == "shoe_jam"
+    # Words alone that look like a report, with no such item in the data: nothing to confirm.
+    words = "a floorperson to confirm or dismiss the misdeal reported by the dealer: ..."
+    table.apply_snapshot(
+        {"game": "caribbean-stud", "round": {**dealing, "waiting_for": words, "waiting": []}}
+    )
+    assert table.floor_to_confirm == ""

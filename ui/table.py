@@ -27,8 +27,6 @@ from .settlement import SettlementView, settlement_view
 
 JOURNAL_LINES: Final = 40
 _SEAT_HAND: Final = re.compile(r"\bseat (\d+)(?:'s)?(?: hand (\d+))?")
-#: The daemon's words while a reported irregularity waits for a floorperson (controller.table.status).
-_FLOOR_WAITS: Final = re.compile(r"a floorperson to confirm or dismiss the (\S+) reported by ")
 
 
 class Betting:
@@ -313,6 +311,8 @@ class TableModel(Observable):
     @property
     def floor_to_confirm(self) -> str:
         """The irregularity reported (by the dealer or a device) that the round waits on a
-        floorperson to confirm or dismiss (docs/authority.md), "" if none."""
-        found = _FLOOR_WAITS.match(self.waiting_for)
-        return found.group(1) if found else ""
+        floorperson to confirm or dismiss (docs/authority.md), "" if none: the status's
+        ``round.waiting`` item for the floorperson that names it."""
+        waiting = self.round.get("waiting", ()) if self.round else ()
+        found = (w for w in waiting if isinstance(w, Mapping) and w.get("who") == "floorperson")
+        return next((str(w["irregularity"]) for w in found if w.get("irregularity")), "")

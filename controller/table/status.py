@@ -14,7 +14,8 @@ from hw.serial_device import SerialDevice
 
 from .. import __version__
 from ..config import Config
-from ..journal.state import OpenRound, TableState
+from ..journal.state import AwaitingFloor, OpenRound, TableState
+from ..rules.hooks import Actor, Waiting
 from ..rules.money import format_money
 from . import authority, game_hooks
 
@@ -56,7 +57,7 @@ def table_status(
             "cards": [e.to_json() for e in current.events if e.type == "cards"],
             "meters": {k: format_money(v) for k, v in current.meters.items()},
             "waiting_for": _waiting_for(state, current),
-            "waiting": [w.to_json() for w in game_hooks.waiting(current)],
+            "waiting": _waiting(state, current),
             # § 659a.11(a)(1), (c): the house way's settings, beside the dealer's hand-setting keys.
             "house_way": [h.to_json() for h in game_hooks.house_way(current)],
         }
@@ -81,8 +82,22 @@ def _waiting_for(state: TableState, current: OpenRound) -> str:
     waiting = state.awaiting_floor
     if waiting is not None:
         # The round waits for a floorperson's PIN (docs/authority.md).
-        return (
-            f"a floorperson to confirm or dismiss the {waiting.event.get('kind')} reported by "
-            f"{waiting.reporter}: {waiting.why}"
-        )
+        return _floor_words(waiting)
     return game_hooks.waiting_for(current)
+
+
+def _floor_words(waiting: AwaitingFloor) -> str:
+    return (
+        f"a floorperson to confirm or dismiss the {waiting.event.get('kind')} reported by "
+        f"{waiting.reporter}: {waiting.why}"
+    )
+
+
+def _waiting(state: TableState, current: OpenRound) -> list[dict[str, object]]:
+    """``waiting_for`` as data: the game's items, or, while a reported irregularity waits for a
+    floorperson's PIN, that alone: who, which irregularity, reported by whom (docs/authority.md)."""
+    waiting = state.awaiting_floor
+    if waiting is None:
+        return [w.to_json() for w in game_hooks.waiting(current)]
+    item = Waiting(Actor.FLOORPERSON, _floor_words(waiting)).to_json()
+    return [{**item, "irregularity": str(waiting.event.get("kind")), "reporter": waiting.reporter}]
