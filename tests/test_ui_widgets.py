@@ -131,6 +131,42 @@ async def test_caribbean_stud_by_touch_with_a_floorperson_and_a_shoe_out_of_orde
 
 
 @pytest.mark.asyncio
+async def test_a_floorperson_declares_the_shoe_out_of_order_by_touch_and_the_cards_are_keyed(
+    display: str,
+) -> None:
+    async with running_app(800, 480) as screen, console_on_rig() as (_rig, console):
+        await screen.show(console)
+        await tap_wager(screen, console, 4, "ante", 10)
+        await screen.tap("NO MORE BETS")
+        await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
+        await screen.frames()
+        # The shoe works: no card keypad; § 639a.13(g): a floorperson signs it out of order first.
+        assert screen.keys("tab:cards") == []
+        await screen.tap("tab:irregularity")
+        await screen.tap("floor:out_of_order")
+        assert console.pin.open and console.pin.purpose is not None
+        assert console.pin.purpose.kind == "out_of_order"
+        await tap_pin(screen)
+        await until(lambda: console.may_key_cards, "the shoe declared out of order")
+        assert (
+            console.table.keying_by_hand is not None
+            and "declared out of order" in console.table.keying_by_hand
+        )
+        assert "shoe" in console.table.out_of_order
+        await screen.frames()
+        await check_drawn(screen)
+        assert screen.keys("floor:out_of_order") == []  # declared: the key is gone
+        await screen.tap("tab:cards")
+        await screen.tap("place:4")
+        for key in ("A", "s", "K", "s", "Q", "s", "J", "s", "T", "s"):
+            await screen.tap(f"card:{key}")
+        await check_drawn(screen)
+        await screen.tap("ENTER CARDS (§ 639a.13(g))")
+        await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")
+        assert console.table.hands[0].cards == ("As", "Ks", "Qs", "Js", "Ts")
+
+
+@pytest.mark.asyncio
 async def test_blackjack_asia_poker_and_three_dice_football_by_touch(display: str) -> None:
     from controller.rules.asia_poker_game import clockwise_from, starting_position
 
