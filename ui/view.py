@@ -1,8 +1,11 @@
 """The dealer's screen in Kivy: it draws the :class:`~ui.console.Console` and calls its methods.
 
-No decision is made here. Each part of the screen has a key (the console's values it shows); a
-part is rebuilt only when its key changes, so a notification that changes nothing on screen
-costs nothing. Layout, top to bottom: the lock-out banner with the meter; the game, round and
+No decision is made here. Only what changed is drawn again: each panel has a key (what it is made
+of) and is rebuilt only when that changes, while its keys and labels bound to the console's
+values (the seat chosen, the amount typed) follow them in place; the seats' column is kept line
+by line (:class:`Lines`), the daemon's refusal is one line of its own. Under a software renderer
+a new text texture costs milliseconds and every discarded widget is garbage to collect
+(docs/ui.md, "Benchmark"). Layout, top to bottom: the lock-out banner with the meter; the game, round and
 what it waits for; the seats with their wagers and cards (left) beside the panel the dealer works
 in (right); the daemon's last answer and the technician's page. Sizes: :mod:`ui.layout`.
 """
