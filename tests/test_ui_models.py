@@ -199,3 +199,33 @@ def test_the_irregularity_to_confirm_is_read_from_the_waiting_data_not_the_words
         {"game": "caribbean-stud", "round": {**dealing, "waiting_for": words, "waiting": []}}
     )
     assert table.floor_to_confirm == ""
+
+
+def test_the_screen_offers_the_daemons_vocabulary_and_names_a_malformed_term() -> None:
+    from ui.games import screen_for
+
+    vocabulary = {
+        "wagers": [{"name": "ante", "title": "Ante", "section": "§ 639a.7(a)"}],
+        "decisions": [{"name": "bet", "title": "Bet", "section": "§ 639a.11(b)"}],
+        "irregularities": [],
+    }
+    screen = screen_for("caribbean-stud", vocabulary)
+    assert [(c.name, c.title, c.section) for c in screen.wagers] == [("ante", "Ante", "§ 639a.7(a)")]
+    assert [c.name for c in screen.decisions] == ["bet"] and screen.irregularities == ()
+    assert screen.seats == 7  # the layout is the screen's own
+    with pytest.raises(ValueError, match=r"status vocabulary.decisions\[0\]: a term has a name"):
+        screen_for("caribbean-stud", {**vocabulary, "decisions": [{"name": "bet"}]})
+
+
+@pytest.mark.asyncio
+async def test_the_wagers_decisions_and_irregularities_come_from_the_daemon() -> None:
+    async with console_on_rig("blackjack") as (_rig, console):
+        client = console.connection.client
+        assert client is not None
+        served = (await client.status())["vocabulary"]
+        screen = console.screen
+        assert screen is not None
+        for part in ("wagers", "decisions", "irregularities"):
+            shown = [(c.name, c.title, c.section) for c in getattr(screen, part)]
+            assert shown == [(t["name"], t["title"], t["section"]) for t in served[part]], part
+        assert "split" in [c.name for c in screen.decisions]

@@ -62,6 +62,8 @@ class Console(Observable):
         self.setting_hand = "high"
         self._tab_waits: tuple[str, str] = ("", "")
         self._tasks: set[asyncio.Task[None]] = set()
+        self._screen_for: tuple[str, Mapping[str, Any]] = ("", {})
+        self._screen: GameScreen | None = None
         for part in (self.table, self.connection, self.pin):
             part.subscribe(self._follow)
 
@@ -82,11 +84,17 @@ class Console(Observable):
 
     @property
     def screen(self) -> GameScreen | None:
-        game = self.table.game
-        try:
-            return screen_for(game) if game else None
-        except KeyError:
-            return None
+        """The game's screen: the screen's layout and the daemon's words (``vocabulary``); made
+        again only when the daemon's snapshot changes."""
+        game, vocabulary = self.table.game, self.table.vocabulary
+        made_for = self._screen_for
+        if made_for[0] != game or (made_for[1] is not vocabulary and made_for[1] != vocabulary):
+            self._screen_for = (game, vocabulary)
+            try:
+                self._screen = screen_for(game, vocabulary) if game else None
+            except (KeyError, ValueError):
+                self._screen = None
+        return self._screen
 
     @property
     def title(self) -> str:

@@ -26,6 +26,7 @@ from .seats import SeatView, WagerCount, seat_views, wager_count
 from .settlement import SettlementView, settlement_view
 
 JOURNAL_LINES: Final = 40
+_NO_VOCABULARY: Final[Mapping[str, Any]] = {}
 _SEAT_HAND: Final = re.compile(r"\bseat (\d+)(?:'s)?(?: hand (\d+))?")
 
 
@@ -175,6 +176,12 @@ class TableModel(Observable):
     @property
     def game(self) -> str:
         return str(self.status.get("game", ""))
+
+    @property
+    def vocabulary(self) -> Mapping[str, Any]:
+        """The game's wagers, decisions and irregularities with their sections (the daemon's)."""
+        vocabulary = self.status.get("vocabulary")
+        return vocabulary if isinstance(vocabulary, Mapping) else _NO_VOCABULARY
 
     @property
     def round(self) -> Mapping[str, Any] | None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from .events import Event
-from .hooks import Devices, HouseWaySetting, Progressive, Waiting
+from .hooks import Devices, HouseWaySetting, Progressive, Vocabulary, Waiting
 from .money import Cents
 from .settlement import Settlement
 
@@ -97,6 +97,9 @@ class Game(Protocol[R, S]):
     def house_way(self, state: S) -> tuple[HouseWaySetting, ...]:
         """The places whose hands the house way sets now (:class:`~.hooks.HouseWaySetting`)."""
 
+    def vocabulary(self, rules: R) -> Vocabulary:
+        """What the dealer's screen offers (:class:`~.hooks.Vocabulary`)."""
+
 
 class GameBase(ABC, Generic[R, S]):
     """What every game derives from: the hooks each game writes (``start``, ``apply``, ``settle``,
@@ -141,6 +144,10 @@ class GameBase(ABC, Generic[R, S]):
     def house_way(self, state: S) -> tuple[HouseWaySetting, ...]:
         """None: a game whose hands are not set (Asia Poker's are, § 659a.11)."""
         return ()
+
+    def vocabulary(self, rules: R) -> Vocabulary:
+        """None: a game the dealer's screen does not deal (the poker room's games)."""
+        return Vocabulary()
 
 
 @dataclass

@@ -15,7 +15,7 @@ from hw.serial_device import SerialDevice
 from .. import __version__
 from ..config import Config
 from ..journal.state import AwaitingFloor, OpenRound, TableState
-from ..rules.hooks import Actor, Waiting
+from ..rules.hooks import Actor, Vocabulary, Waiting
 from ..rules.money import format_money
 from . import authority, game_hooks
 
@@ -35,12 +35,16 @@ def table_status(
     devices: Mapping[str, SerialDevice],
     gpio: ProgressiveTableGameSystem | None,
     link: Mapping[str, Any] | None = None,
+    vocabulary: Vocabulary | None = None,
 ) -> dict[str, Any]:
-    """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds."""
+    """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds; the
+    game's ``vocabulary`` (the wagers, decisions and irregularities the dealer's screen offers,
+    each with the dealer's words and its section: the game's hook, so the screen keeps no copy)."""
     current = state.current
     out: dict[str, Any] = {
         "table": config.table.id,
         "game": game,
+        "vocabulary": (vocabulary or Vocabulary()).to_json(),
         "version": __version__,
         "seq": state.last_seq,
         "locked_out": state.locked_out,
