@@ -3,12 +3,14 @@
 Run: ``.venv/bin/python bench/bench_ui.py [--touches 200] [--starts 3]`` (PYTHONPATH at the
 repository; needs Xvfb: each part starts its own, as the widget tests do).
 
-0. Touch to answer drawn: the bench rig's daemon (Caribbean Stud) in this process, the console
-   (``table-ui``'s view at 800x480) in the same loop, as on the Pi. After "no more bets" with no
-   cards, the dealer's BET key is touched (Kivy's ``UnitTestTouch``); the daemon refuses it with
-   its section (the rules core's answer, journaled as refused), the refusal comes back, and the
-   figure ends at the first window flip after the screen rebuilt the part that shows it. One
-   touch at a time. Then 7 wagers accepted (seats 1-7): PLACE WAGER to the seat's row drawn.
+0. Touch to answer drawn: the bench rig's daemon (Caribbean Stud) in a process of its own, as
+   on the Pi (``--same-process``: in the screen's loop, the earlier arrangement), the console
+   (``table-ui``'s view at 800x480) in this one. After "no more bets" with no cards, the
+   dealer's BET key is touched (Kivy's ``UnitTestTouch``); the daemon refuses it with its
+   section (the rules core's answer, journaled as refused), the refusal comes back, and the
+   figure ends when the first frame showing it has been swapped onto the window (each frame
+   is checked from before the touch, so the frame that shows it is never missed). One touch at
+   a time. Then 7 wagers accepted (seats 1-7): PLACE WAGER to the seat's line drawn.
    The issue's aim: p99 under 100 ms on this machine.
 1. Start: ``table-ui`` (``python -m ui.app`` with a probe) from exec to the first frame drawn
    connected to the daemon; peer: a bare Kivy app (one label) from exec to its first frame.
@@ -21,20 +23,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import subprocess
 import sys
 import time
+from asyncio.subprocess import PIPE
+from collections.abc import AsyncIterator, Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.ui_kivy import kivy_environment, running_app, start_display  # noqa: E402
-from tests.ui_rig import console_on_rig, until  # noqa: E402
+from tests.ui_rig import console_on_rig, following, until  # noqa: E402
+from ui.console import Console  # noqa: E402
 
 PROBE = """
 import os, sys, time
@@ -85,30 +90,75 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-async def flip_after(view: Any, changed: Any) -> float:
-    """Until ``changed()`` and then the next window flip: the time of that flip."""
+async def drawn(changed: Callable[[], bool], press: Callable[[], float]) -> float:
+    """``press()``, then the time the first frame showing ``changed()`` was on the window.
+
+    Each frame's ``on_flip`` (dispatched once the frame is drawn, before the buffers swap) checks
+    ``changed()``; the frame that shows it is stamped when the loop next turns, after its swap.
+    Watching from before the press: the frame that shows the answer is never missed (the screen
+    may draw nothing more for a while after it)."""
     from kivy.core.window import Window
 
-    while not changed():
-        await asyncio.sleep(0.001)
-    flipped: list[float] = []
+    loop = asyncio.get_running_loop()
+    stamped: list[float] = []
+    seen: list[bool] = []
 
-    def stamp(*_: object) -> None:
-        flipped.append(time.perf_counter())
+    def frame(*_: object) -> None:
+        if not seen and changed():
+            seen.append(True)
+            loop.call_soon(lambda: stamped.append(time.perf_counter()))
 
-    Window.bind(on_flip=stamp)
-    while not flipped:
-        await asyncio.sleep(0.001)
-    Window.unbind(on_flip=stamp)
-    return flipped[0]
+    Window.bind(on_flip=frame)
+    try:
+        start = press()
+        while not stamped:
+            await asyncio.sleep(0.001)
+    finally:
+        Window.unbind(on_flip=frame)
+    return stamped[0] - start
 
 
-async def touch_to_answer(touches: int) -> tuple[list[float], list[float]]:
+#: The daemon on the bench rig in a process of its own, as on the Pi (table-ui is its own process):
+#: it prints its socket and serves until its stdin closes.
+DAEMON_CHILD = """
+import asyncio, sys
+from sim.bench_rig import BenchRig
+async def serve():
+    async with BenchRig() as rig:
+        print(rig.socket, flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+asyncio.run(serve())
+"""
+
+
+@contextlib.asynccontextmanager
+async def console_on_daemon(same_process: bool) -> AsyncIterator[Console]:
+    """A console following the bench rig's daemon: in its own process, or in this one's loop."""
+    if same_process:
+        async with console_on_rig() as (_rig, console):
+            yield console
+        return
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", DAEMON_CHILD, stdin=PIPE, stdout=PIPE, env=env
+    )
+    assert child.stdout is not None and child.stdin is not None
+    try:
+        socket = Path((await asyncio.wait_for(child.stdout.readline(), 60)).decode().strip())
+        async with following(socket) as console:
+            await until(lambda: console.online, "the controller online")
+            yield console
+    finally:
+        child.stdin.close()
+        await asyncio.wait_for(child.wait(), 30)
+
+
+async def touch_to_answer(touches: int, same_process: bool = False) -> tuple[list[float], list[float]]:
     from kivy.tests.common import UnitTestTouch
 
     refused: list[float] = []
     accepted: list[float] = []
-    async with running_app(800, 480) as screen, console_on_rig() as (_rig, console):
+    async with running_app(800, 480) as screen, console_on_daemon(same_process) as console:
         view = await screen.show(console)
 
         def press(name: str) -> float:
@@ -120,14 +170,13 @@ async def touch_to_answer(touches: int) -> tuple[list[float], list[float]]:
             touch.touch_up()
             return start
 
-        seats = view.parts[0]  # the seats: rebuilt when the daemon's answer changes them
-        message = view.parts[1]  # the daemon's last refusal
-
         def row_drawn(seat: int) -> bool:
-            return any(x.seat == seat for x in seats.last[0])
+            # The seats' column, line by line: the seat's own line shown.
+            return any(name == f"seat:{seat}" for name, *_ in view.seats.shown)
 
         def refusal_drawn() -> bool:
-            return bool(console.message) and message.last == (console.message, console.message_ok)
+            row = view.message  # the daemon's last refusal, its own line
+            return bool(console.message) and row.parent is not None and row.label.text == console.message
 
         for seat in range(1, 8):
             await screen.tap(f"seat:{seat}")
@@ -136,9 +185,7 @@ async def touch_to_answer(touches: int) -> tuple[list[float], list[float]]:
             await screen.tap("amount:5")
             await screen.tap("amount:0")
             await screen.tap("amount:0")
-            start = press("PLACE WAGER")
-            end = await flip_after(view, partial(row_drawn, seat))
-            accepted.append(end - start)
+            accepted.append(await drawn(partial(row_drawn, seat), partial(press, "PLACE WAGER")))
         await screen.tap("NO MORE BETS")
         await until(lambda: console.panel == "decisions", "the decisions")
         await screen.frames()
@@ -146,10 +193,9 @@ async def touch_to_answer(touches: int) -> tuple[list[float], list[float]]:
             console.message = ""
             console.changed()  # the left column drawn without it, so its return is a change
             await screen.frames(2)
-            start = press("decision:bet")
-            end = await flip_after(view, refusal_drawn)
+            took = await drawn(refusal_drawn, partial(press, "decision:bet"))
             if i >= 5:  # warm-up
-                refused.append(end - start)
+                refused.append(took)
     return refused, accepted
 
 
@@ -176,10 +222,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--touches", type=int, default=200)
     parser.add_argument("--starts", type=int, default=3)
+    parser.add_argument(
+        "--same-process",
+        action="store_true",
+        help="the daemon in the screen's own loop (the earlier arrangement; not as on the Pi)",
+    )
     args = parser.parse_args()
     with start_display():
         kivy_environment(800, 480)
-        refused, accepted = asyncio.run(touch_to_answer(args.touches))
+        refused, accepted = asyncio.run(touch_to_answer(args.touches, args.same_process))
         ms = [v * 1000 for v in refused]
         out = sys.__stdout__  # Kivy takes sys.stdout over
         print(

@@ -345,7 +345,10 @@ class Daemon:
     def snapshot(self) -> dict[str, Any]:
         """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds."""
         link = None if self.link is None else self.link.to_json()
-        return table_status(self.config, self.game.name, self.state, self.devices, self.gpio, link)
+        vocabulary = self.game.vocabulary(self.submission.rules)
+        return table_status(
+            self.config, self.game.name, self.state, self.devices, self.gpio, link, vocabulary
+        )
 
     def _publish(self, topic: str, data: Mapping[str, Any]) -> None:
         if self.api is not None:

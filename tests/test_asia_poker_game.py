@@ -335,6 +335,26 @@ def test_help_me_set_shows_the_house_way() -> None:
     assert line(GAME.settle(state), 4, "asia_poker") == ("win", "+10.00", "high win, medium win, low win")
 
 
+@pytest.mark.parametrize(
+    ("game", "rules_of", "wager"), [(GAME, rules, "asia_poker"), (FORTUNE, frules, "fortune_asia_poker")]
+)
+def test_the_house_way_hook_gives_the_helped_seat_then_the_dealer(
+    game: Any, rules_of: Any, wager: str
+) -> None:
+    hands = {"dealer": DEALER_A, "4": "Kh Ks 5s 5c Ah 9d 2c"}
+    state = state_after(game, rules_of(), round_events({4: {wager: "10.00"}}, hands))
+    assert game.house_way(state) == ()  # nobody asked; the dealer's cards stay down (§ 659a.11(c))
+    state = game.apply(state, decide(4, "help"))
+    (told,) = game.house_way(state)
+    # Two pair: kings high, fives in the middle, the ace low (the house way's words), § 659a.11(a)(1).
+    assert (told.to, told.cards, told.section) == ("4", "Ks Kh 9d 2c / 5s 5c / Ah", "§ 659a.11(a)(1)")
+    state = game.apply(state, decide(4, "set Ks Kh 9d 2c / 5s 5c / Ah"))
+    # Every player has set: the dealer's kings stay high, the best medium hand (A-Q) and the best
+    # low card left (the 9), § 659a.11(c).
+    (dealer,) = game.house_way(state)
+    assert (dealer.to, dealer.cards, dealer.section) == ("dealer", "Kd Kc 7s 4h / Ac Qd / 9s", "§ 659a.11(c)")
+
+
 # --- the Bonus Wager, § 659a.12(b): every row of paytables A, B and C ---------------------------------------
 
 # § 659a.12(b) as printed: hand, Paytable A, Paytable B, Paytable C ("N to 1").

@@ -8,7 +8,9 @@
   when nothing else is awaited; ``hand_dealt_to`` a hand index;
 - a refused event changes nothing, and an accepted one leaves the state before it as it was;
 - its progressives are those its Rules Submission offers, with the submission's amounts, and a
-  round begins with their meters; its devices are those the submission uses.
+  round begins with their meters; its devices are those the submission uses;
+- its vocabulary (what the dealer's screen offers) names only wagers, decisions and irregularities
+  its rules know, each with the dealer's words and a section.
 """
 
 from __future__ import annotations
@@ -182,3 +184,52 @@ def test_declared_devices_follow_the_rules_submission(name: str) -> None:
         assert devices.shoe == (mapping["dealing"] == "automated shoe")
     if "shuffler" in mapping:
         assert devices.shuffler == (mapping["shuffler"] == "automated")
+
+
+def refusal(start: Round[Any, Any], event: Event, name: str) -> str:
+    """What the round ``start`` says to ``event`` with ``name`` written ``NAME`` ("" if it accepts it)."""
+    rnd = Round(start.game, start.rules, start.state, list(start.events))
+    try:
+        rnd.apply(event)
+    except IllegalEvent as exc:
+        return str(exc).replace(name, "NAME")
+    return ""
+
+
+def decision_moments(name: str) -> list[tuple[Round[Any, Any], int]]:
+    """Every moment of the game's examples where a player decides, with the seat."""
+    return [
+        # steps() goes on with the same round: the moment is copied as it is then.
+        (Round(rnd.game, rnd.rules, rnd.state, list(rnd.events)), event.seat)
+        for _, record in records(name)
+        for rnd, event in steps(record)
+        if event is not None and event.type == "decision" and event.seat is not None
+    ]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_vocabulary_the_screen_draws_is_the_rules_own(name: str) -> None:
+    """Each wager, decision and irregularity the game's vocabulary offers is one its rules know: at
+    a moment of the examples the round answers it otherwise than a made-up name (accepts it, or
+    refuses it for that moment)."""
+    game, rules = GAMES[name], submission_rules(name)
+    vocabulary = game.vocabulary(rules)
+    new = [(Round.begin(game, rules, initial_meters(game.progressives(rules))), 1)]
+    parts = (
+        (vocabulary.wagers, new, lambda n, seat: Event("wager", seat=seat, wager=n, amount=500)),
+        (
+            vocabulary.decisions,
+            decision_moments(name),
+            lambda n, seat: Event("decision", seat=seat, action=n),
+        ),
+        (vocabulary.irregularities, new, lambda n, seat: Event("irregularity", kind=n)),
+    )
+    for terms, moments, make in parts:
+        for term in terms:
+            assert term.title and term.section.startswith("§"), (name, term)
+            known = [
+                refusal(rnd, make(term.name, seat), term.name) != refusal(rnd, make("zz", seat), "zz")
+                for rnd, seat in moments
+            ]
+            assert any(known), (name, term.name, "answered as a made-up name at every moment")
+    json.dumps(vocabulary.to_json())  # on the wire as it is

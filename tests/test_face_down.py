@@ -87,6 +87,20 @@ def test_what_a_peer_with_no_role_is_shown() -> None:
     assert for_no_role("event", settled) is settled  # shown down by then
 
 
+def test_the_cards_in_the_tables_state_are_withheld_from_a_peer_with_no_role() -> None:
+    cards = [{"type": "cards", "to": "3", "cards": "Kh Kd"}, {"type": "cards", "to": "dealer", "cards": "As"}]
+    house_way = [{"to": "dealer", "cards": "As Ad 7c 3s / Ks Kd / Qh", "section": "§ 659a.11(c)"}]
+    round_ = {"id": "r1", "events": 4, "cards": cards, "house_way": house_way}
+    state = {"seq": 12, "round": round_, "last_rounds": []}
+    shown = for_no_role("state", state)
+    assert [c["cards"] for c in shown["round"]["cards"]] == [WITHHELD, WITHHELD]
+    assert shown["round"]["house_way"] == [{**house_way[0], "cards": WITHHELD}]
+    assert [c["to"] for c in shown["round"]["cards"]] == ["3", "dealer"]  # where, not what
+    assert state["round"]["cards"] == cards  # the dealer's copy untouched
+    no_round = {"seq": 13, "round": None}
+    assert for_no_role("state", no_round) is no_round
+
+
 @pytest.mark.asyncio
 async def test_subscribers_with_and_without_a_role(short_dir: Path, users_file: Path) -> None:
     server = ApiServer(TableHandler(), short_dir / "run" / "api.sock", GROUP, Authenticator(users_file))
@@ -107,6 +121,17 @@ async def test_subscribers_with_and_without_a_role(short_dir: Path, users_file: 
                     seen[name].append((await anext(notes)).data)
         assert seen["floor"] == [data for _, data in NOTIFICATIONS]
         assert seen["nobody"] == [for_no_role(topic, data) for topic, data in NOTIFICATIONS]
+
+
+STATUS_ONCE: Final = """
+import asyncio, sys
+async def main():
+    reader, writer = await asyncio.open_unix_connection(sys.argv[1], limit=2**20)
+    writer.write(b'{"id": 1, "cmd": "status"}\\n')
+    await writer.drain()
+    sys.stdout.write((await reader.readline()).decode())
+asyncio.run(main())
+"""
 
 
 WATCHER: Final = """
@@ -155,6 +180,22 @@ async def test_the_daemon_never_shows_a_peer_with_no_role_a_face_down_card() -> 
                         if note.topic == "input" and note.data.get("type") == "card_read":
                             reads.append(note.data["card"])
                 assert sorted(reads) == sorted(" ".join(HANDS.values()).split())  # the dealer sees them
+                # The round's cards in the table's state: the dealer's status has them all ...
+                dealt = (await dealer.status())["round"]["cards"]
+                assert {str(c["to"]): c["cards"] for c in dealt} == {str(k): v for k, v in HANDS.items()}
+                # ... a status asked by a peer with no role has where they went, not what they are.
+                asked = await asyncio.create_subprocess_exec(
+                    python,
+                    "-c",
+                    STATUS_ONCE,
+                    str(rig.socket),
+                    user=NOBODY,
+                    group=os.getgid(),
+                    stdout=subprocess.PIPE,
+                )
+                answer = json.loads((await asked.communicate())[0])
+                assert answer["ok"] is True
+                assert [c["cards"] for c in answer["result"]["round"]["cards"]] == [WITHHELD] * 3
             await asyncio.sleep(0.3)
             watcher.terminate()
             out, _ = await watcher.communicate()
@@ -166,5 +207,7 @@ async def test_the_daemon_never_shows_a_peer_with_no_role_a_face_down_card() -> 
     assert len(card_reads) == 15 and len(stacks) == 3  # it heard every card, and was shown none
     assert {n["data"]["card"] for n in card_reads} == {WITHHELD}
     assert {n["data"]["body"]["cards"] for n in stacks} == {WITHHELD}
+    states = [n["data"] for n in lines if n.get("notify") == "state" and n["data"].get("round")]
+    assert states and {c["cards"] for s in states for c in s["round"].get("cards", ())} == {WITHHELD}
     text = out.decode()
     assert not any(f'"{card}' in text or f" {card}" in text for card in " ".join(HANDS.values()).split())

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.ui_rig import console_on_rig, enter_wager, tap_pin, until
+from tests.ui_rig import console_on_rig, enter_wager, following, tap_pin, until
 from ui.connection import LinkState
 from ui.meter import MeterState
 from ui.table import Betting
@@ -179,6 +179,27 @@ async def test_controller_offline_then_back_with_the_same_table() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_screen_started_mid_round_shows_the_cards_dealt_before_it_connected() -> None:
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 2, "ante", 10)
+        await enter_wager(console, 4, "ante", 10)
+        await rig.press_lock_out()
+        await rig.deal("2", "9d 9c 3d 7d 2h")
+        await rig.deal("4", NOTHING)
+        await until(lambda: len(console.table.hands) == 2, "two hands")
+        # A screen restarted now: the cards come from the daemon's status, as they were journaled.
+        async with following(rig.socket) as restarted:
+            await until(lambda: restarted.online, "the restarted screen online")
+            assert [(h.title, " ".join(h.cards)) for h in restarted.table.hands] == [
+                ("Seat 2", "9d 9c 3d 7d 2h"),
+                ("Seat 4", NOTHING),
+            ]
+            await rig.deal("dealer", "Ah Kd 7s 5c 3h")
+            await until(lambda: len(restarted.table.hands) == 3, "the dealer's hand")
+            assert restarted.table.hands == console.table.hands  # each card once
+
+
+@pytest.mark.asyncio
 async def test_a_reported_irregularity_waits_for_a_floorperson_who_dismisses_or_confirms_it_with_a_pin() -> (
     None
 ):
@@ -197,6 +218,10 @@ async def test_a_reported_irregularity_waits_for_a_floorperson_who_dismisses_or_
             lambda: console.table.floor_to_confirm == "shoe_jam", "the report waiting for a floorperson"
         )
         assert console.waits_for.startswith("A floorperson to confirm or dismiss the shoe_jam")
+        # The status says it as data too: whom the round waits for, on which irregularity.
+        (waiting,) = (await client.status())["round"]["waiting"]
+        assert waiting["who"] == "floorperson" and waiting["irregularity"] == "shoe_jam"
+        assert waiting["reporter"] and waiting["what"] == console.table.waiting_for
         console.dismiss_reported()
         assert console.pin.open and console.pin.purpose is not None and console.pin.purpose.kind == "dismiss"
         assert await tap_pin(console), console.pin.message

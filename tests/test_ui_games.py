@@ -51,6 +51,17 @@ async def test_asia_poker_shaker_setting_and_the_dealer_settles() -> None:
                 await rig.deal(position, sevens[position])
         await until(lambda: "seat 2 to set" in console.table.waiting_for, "seat 2 to set its hands")
         console.choose_seat(2)
+        # § 659a.11(a)(1): the player asks for help; the daemon's house way for the seat is on the
+        # wire. The standard house way keeps the pair of aces high, the best medium hand (the
+        # kings), the best low card left (the queen), the rest high.
+        assert console.house_way_for("2") is None
+        assert await console.decide("help"), console.message
+        await until(lambda: console.house_way_for("2") is not None, "the house way for seat 2")
+        helped = console.house_way_for("2")
+        assert helped is not None
+        assert (helped.high, helped.medium, helped.low) == (("As", "Ad", "7c", "3s"), ("Ks", "Kd"), ("Qh",))
+        assert helped.section == "§ 659a.11(a)(1)"
+        assert console.house_way_for("dealer") is None  # the dealer's cards stay down until then
         assert console.setting.seven == tuple(sevens["2"].split())
         for card, hand in (("As", "high"), ("Ad", "high"), ("Ks", "high"), ("Kd", "high"), ("Qh", "medium")):
             console.key("setting", f"{card}:{hand}")
@@ -62,6 +73,12 @@ async def test_asia_poker_shaker_setting_and_the_dealer_settles() -> None:
         console.key("setting", "3s:low")
         assert await console.set_hands(), console.message
         await until(lambda: console.may_settle, "the dealer to settle")
+        # § 659a.11(c): every player has set; the dealer's seven are set by the house way (no pair:
+        # the jack high, the best medium hand below it, the best low card left).
+        dealer = console.house_way_for("dealer")
+        assert dealer is not None and dealer.section == "§ 659a.11(c)"
+        assert (dealer.high, dealer.medium, dealer.low) == (("Jd", "5h", "4d", "2c"), ("Tc", "8s"), ("6h",))
+        assert console.house_way_for("2") is None  # set: nothing more to suggest
         assert await console.settle(), console.message
         await until(lambda: console.table.settlement is not None, "the settlement")
         view = console.table.settlement

@@ -158,7 +158,7 @@ def test_the_lock_out_with_no_more_bets_reads_no_more_bets_and_a_lock_on_an_open
 
 
 @pytest.mark.asyncio
-async def test_a_restarted_screen_shows_the_same_table_and_says_which_cards_it_missed() -> None:
+async def test_a_restarted_screen_shows_the_same_table_and_counts_the_events_it_missed() -> None:
     async with console_on_rig() as (rig, console):
         await enter_wager(console, 3, "ante", 10)
         await rig.place_chip(3)
@@ -171,7 +171,61 @@ async def test_a_restarted_screen_shows_the_same_table_and_says_which_cards_it_m
             assert restarted.banner == console.banner == Betting.NO_MORE_BETS
             assert restarted.table.wager_count == console.table.wager_count
             assert restarted.table.waiting_for == console.table.waiting_for
-            # The status carries no cards: the restarted screen says so instead of guessing.
-            assert restarted.table.hands == ()
+            # The status carries the round's cards; the events before it are counted, not guessed.
+            assert restarted.table.hands == console.table.hands
             assert restarted.table.unseen_events == 4
             assert console.table.unseen_events == 0
+
+
+def test_a_malformed_house_way_is_an_error_naming_where() -> None:
+    from ui.house_way import house_way_views
+
+    good = {"to": "dealer", "cards": "Jd 5h 4d 2c / Tc 8s / 6h", "section": "§ 659a.11(c)"}
+    (view,) = house_way_views([good])
+    assert (view.high, view.medium, view.low) == (("Jd", "5h", "4d", "2c"), ("Tc", "8s"), ("6h",))
+    with pytest.raises(ValueError, match=r"status round.house_way\[1\]: a setting is"):
+        house_way_views([good, {"to": "dealer", "cards": "Jd 5h 4d 2c / Tc 8s"}])
+
+
+def test_the_irregularity_to_confirm_is_read_from_the_waiting_data_not_the_words() -> None:
+    table = TableModel()
+    waiting = {"who": "floorperson", "what": "(any words)", "irregularity": "shoe_jam", "reporter": "x"}
+    dealing = {"id": "CS-1", "no_more_bets": True, "wagers": [], "waiting_for": "(any words)"}
+    table.apply_snapshot({"game": "caribbean-stud", "round": {**dealing, "waiting": [waiting]}})
+    assert table.floor_to_confirm == "shoe_jam"
+    # Words alone that look like a report, with no such item in the data: nothing to confirm.
+    words = "a floorperson to confirm or dismiss the misdeal reported by the dealer: ..."
+    table.apply_snapshot(
+        {"game": "caribbean-stud", "round": {**dealing, "waiting_for": words, "waiting": []}}
+    )
+    assert table.floor_to_confirm == ""
+
+
+def test_the_screen_offers_the_daemons_vocabulary_and_names_a_malformed_term() -> None:
+    from ui.games import screen_for
+
+    vocabulary = {
+        "wagers": [{"name": "ante", "title": "Ante", "section": "§ 639a.7(a)"}],
+        "decisions": [{"name": "bet", "title": "Bet", "section": "§ 639a.11(b)"}],
+        "irregularities": [],
+    }
+    screen = screen_for("caribbean-stud", vocabulary)
+    assert [(c.name, c.title, c.section) for c in screen.wagers] == [("ante", "Ante", "§ 639a.7(a)")]
+    assert [c.name for c in screen.decisions] == ["bet"] and screen.irregularities == ()
+    assert screen.seats == 7  # the layout is the screen's own
+    with pytest.raises(ValueError, match=r"status vocabulary.decisions\[0\]: a term has a name"):
+        screen_for("caribbean-stud", {**vocabulary, "decisions": [{"name": "bet"}]})
+
+
+@pytest.mark.asyncio
+async def test_the_wagers_decisions_and_irregularities_come_from_the_daemon() -> None:
+    async with console_on_rig("blackjack") as (_rig, console):
+        client = console.connection.client
+        assert client is not None
+        served = (await client.status())["vocabulary"]
+        screen = console.screen
+        assert screen is not None
+        for part in ("wagers", "decisions", "irregularities"):
+            shown = [(c.name, c.title, c.section) for c in getattr(screen, part)]
+            assert shown == [(t["name"], t["title"], t["section"]) for t in served[part]], part
+        assert "split" in [c.name for c in screen.decisions]

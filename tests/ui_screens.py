@@ -14,7 +14,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from tests.ui_kivy import Screen, cut_off, kivy_environment, running_app, small_targets, start_display
-from tests.ui_rig import console_on_rig, enter_wager, following, until
+from tests.ui_rig import console_on_rig, enter_wager, following, tap_pin, until
+from ui.console import Console
 
 Scene = Callable[[Screen, Path], Awaitable[None]]
 
@@ -98,6 +99,48 @@ async def shoe_out_of_order(screen: Screen, out: Path, problems: list[str]) -> N
         await _snap(screen, out / "07-irregularity.png", problems)
 
 
+def _type_pin(console: Console, pin: str) -> None:
+    """The floorperson's user name and part of a PIN typed, as a screenshot shows them (dots)."""
+    for key in "mfloor":
+        console.pin.press(key)
+    console.pin.choose("pin")
+    for key in pin:
+        console.pin.press(key)
+
+
+async def floorperson_steps(screen: Screen, out: Path, problems: list[str]) -> None:
+    """§ 639a.13(g): a floorperson declares the shoe out of order (PIN) before cards are keyed by
+    hand; a reported irregularity waits for a floorperson's CONFIRM or DISMISS (docs/authority.md)."""
+    async with console_on_rig() as (rig, console):
+        await screen.show(console)
+        await enter_wager(console, 4, "ante", 10)
+        await rig.press_lock_out()
+        await until(lambda: "decisions" in console.tabs, "the dealing")
+        console.open_tab("irregularity")
+        await _snap(screen, out / "15-irregular-shoe-out-of-order.png", problems)
+        console.declare_out_of_order("shoe")
+        _type_pin(console, "20")
+        await _snap(screen, out / "16-shoe-out-of-order-pin.png", problems)
+        console.pin.cancel()
+        console.declare_out_of_order("shoe")
+        assert await tap_pin(console), console.pin.message
+        await until(lambda: console.may_key_cards, "the shoe declared out of order")
+        console.open_tab("cards")
+        console.card_to = "4"
+        for key in ("A", "s", "K", "s"):
+            console.key("cards", key)
+        await _snap(screen, out / "17-declared-out-of-order-keyed-cards.png", problems)
+        client = console.connection.client
+        assert client is not None
+        await client.submit_event({"type": "irregularity", "kind": "shoe_jam"})
+        await until(lambda: console.table.floor_to_confirm == "shoe_jam", "the report waiting")
+        console.open_tab("irregularity")
+        await _snap(screen, out / "18-reported-confirm-dismiss.png", problems)
+        console.dismiss_reported()
+        _type_pin(console, "2048")
+        await _snap(screen, out / "19-dismiss-pin.png", problems)
+
+
 async def blackjack(screen: Screen, out: Path, problems: list[str]) -> None:
     async with console_on_rig("blackjack") as (rig, console):
         await screen.show(console)
@@ -128,6 +171,8 @@ async def asia_poker(screen: Screen, out: Path, problems: list[str]) -> None:
                 await rig.deal(position, sevens[position])
         await until(lambda: "to set" in console.table.waiting_for, "seat 2 to set")
         console.choose_seat(2)
+        await console.decide("help")  # § 659a.11(a)(1): the daemon's house way shows beside the keys
+        await until(lambda: console.house_way_for("2") is not None, "the house way for seat 2")
         for card in ("As", "Ad", "Ks", "Kd"):
             console.key("setting", card)
         console.key("setting_hand", "medium")
@@ -158,6 +203,7 @@ SCENES = (
     caribbean_stud,
     progressive_hit,
     shoe_out_of_order,
+    floorperson_steps,
     offline,
     blackjack,
     asia_poker,

@@ -24,6 +24,7 @@ from controller.api_client import ApiConnectionError, ApiError, Credentials
 from .connection import Connection, LinkState
 from .entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from .games import Choice, GameScreen, screen_for
+from .house_way import HouseWayView
 from .observable import Observable
 from .pin_pad import PinPad, Purpose
 from .table import TableModel
@@ -61,6 +62,8 @@ class Console(Observable):
         self.setting_hand = "high"
         self._tab_waits: tuple[str, str] = ("", "")
         self._tasks: set[asyncio.Task[None]] = set()
+        self._screen_for: tuple[str, Mapping[str, Any]] = ("", {})
+        self._screen: GameScreen | None = None
         for part in (self.table, self.connection, self.pin):
             part.subscribe(self._follow)
 
@@ -81,11 +84,17 @@ class Console(Observable):
 
     @property
     def screen(self) -> GameScreen | None:
-        game = self.table.game
-        try:
-            return screen_for(game) if game else None
-        except KeyError:
-            return None
+        """The game's screen: the screen's layout and the daemon's words (``vocabulary``); made
+        again only when the daemon's snapshot changes."""
+        game, vocabulary = self.table.game, self.table.vocabulary
+        made_for = self._screen_for
+        if made_for[0] != game or (made_for[1] is not vocabulary and made_for[1] != vocabulary):
+            self._screen_for = (game, vocabulary)
+            try:
+                self._screen = screen_for(game, vocabulary) if game else None
+            except (KeyError, ValueError):
+                self._screen = None
+        return self._screen
 
     @property
     def title(self) -> str:
@@ -131,6 +140,19 @@ class Console(Observable):
     @property
     def may_settle(self) -> bool:
         return self.online and self.table.waiting_for.startswith(SETTLE_WORDS)
+
+    def house_way_for(self, place: str) -> HouseWayView | None:
+        """The daemon's house way for ``place`` (``"dealer"`` or a seat's number), if it gives one
+        now: the dealer's once every player has set (§ 659a.11(c)), a seat's after its "help"
+        (§ 659a.11(a)(1))."""
+        return next((h for h in self.table.house_way if h.to == place), None)
+
+    @property
+    def house_way_text(self) -> str:
+        """What the screen shows beside the hand-setting keys: the chosen seat's house way, then
+        the dealer's ("" if the daemon gives neither)."""
+        shown = [self.house_way_for(str(self.seat)), self.house_way_for("dealer")]
+        return "\n".join(h.text for h in shown if h is not None)
 
     @property
     def seat_cards(self) -> tuple[str, ...]:

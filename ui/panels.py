@@ -11,7 +11,6 @@ from typing import Any, Final
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .console import Console
@@ -30,6 +29,7 @@ from .kivy_parts import (
     Filled,
     Key,
     Text,
+    scroll,
 )
 from .layout import Sizes
 from .technician import tech_view
@@ -46,30 +46,30 @@ TAB_TITLES: Final = {
 
 
 def key(c: Console) -> Hashable:
-    """What the open panel shows: it is drawn again only when this changes (each panel's own
-    values, so a wager placed at another seat does not rebuild the amount keypad)."""
+    """What the open panel is made of: it is built again only when this changes (each panel's
+    own keys, so a wager placed at another seat does not rebuild the amount keypad). What the
+    dealer chooses and types (the seat, the wager, the amount, the cards) is not in it: the keys
+    and labels bound to those values follow them in place (``chosen``, ``text_of``)."""
     t = c.table
     seats = tuple(s.seat for s in t.seats)
     parts: dict[str, Callable[[], Hashable]] = {
-        "wagers": lambda: (c.seat, c.wager, c.amount.cents),
-        "decisions": lambda: (seats, c.seat, c.hand, c.seat_cards, c.may_settle),
+        "wagers": lambda: (),
+        "decisions": lambda: (seats, c.may_settle),
         "dice": lambda: tuple(c.dice.dice),
         "position": lambda: (),
         "setting": lambda: (
             seats,
-            c.seat,
             c.setting.seven,
-            tuple(sorted(c.setting.placed.items())),
-            c.setting_hand,
+            c.setting.complete,
             c.may_settle,
         ),
-        "cards": lambda: (seats, c.cards.text, c.card_to),
+        "cards": lambda: (seats,),
         "irregularity": lambda: (t.floor_to_confirm, t.keying_by_hand),
         "settlement": lambda: t.settlement,
-        "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.user, c.pin.pin_dots, c.pin.message),
+        "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.message),
     }
     part = parts.get(c.panel)
-    return (c.panel, c.online, part() if part else None)
+    return (c.panel, c.online, t.game, part() if part else None)
 
 
 def _tap(c: Console, work: Callable[[], Any]) -> Callable[[], None]:
@@ -94,22 +94,24 @@ def _grid(cols: int, s: Sizes, **kwargs: Any) -> GridLayout:
     return grid
 
 
-def _choose(text: str, s: Sizes, on_tap: Callable[[], None], chosen: bool, **kwargs: Any) -> Key:
-    return Key(
-        text,
-        s,
-        on_tap,
-        colour=WHITE if chosen else KEY,
-        text_colour=BLACK if chosen else WHITE,
-        **kwargs,
-    )
+def _choose(
+    text: str, s: Sizes, on_tap: Callable[[], None], chosen: Callable[[], bool], **kwargs: Any
+) -> Key:
+    """A key of a choice: white while ``chosen()``, recoloured in place when the choice moves."""
+    return Key(text, s, on_tap, chosen=chosen, **kwargs)
 
 
 def _seat_keys(c: Console, s: Sizes, seats: tuple[int, ...]) -> Widget:
     grid = _grid(min(len(seats), 7) or 1, s)
     for seat in seats:
         grid.add_widget(
-            _choose(str(seat), s, _tap(c, partial(c.choose_seat, seat)), seat == c.seat, name=f"seat:{seat}")
+            _choose(
+                str(seat),
+                s,
+                _tap(c, partial(c.choose_seat, seat)),
+                partial(lambda n: c.seat == n, seat),
+                name=f"seat:{seat}",
+            )
         )
     return grid
 
@@ -134,13 +136,20 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
                 choice.title,
                 s,
                 _tap(c, partial(c.choose_wager, choice.name)),
-                c.wager == choice.name,
+                partial(lambda n: c.wager == n, choice.name),
                 font_px=s.small,
                 name=f"wager:{choice.name}",
             )
         )
     row.add_widget(
-        Text(f"${c.amount.text}", s.font, bold=True, halign="center", size_hint_y=None, height=s.target)
+        Text(
+            text_of=lambda: f"${c.amount.text}",
+            size_px=s.font,
+            bold=True,
+            halign="center",
+            size_hint_y=None,
+            height=s.target,
+        )
     )
     box.add_widget(row)
     pad = _grid(6, s)
@@ -163,11 +172,15 @@ def _decisions(box: Widget, c: Console, s: Sizes) -> None:
     if screen.dice_game:
         seats = c.seats_offered
     box.add_widget(_seat_keys(c, s, seats))
-    where = f"Seat {c.seat}" + (f" hand {c.hand + 1}" if c.hand else "") if c.seat else "Choose the seat"
+
+    def where() -> str:
+        seat = f"Seat {c.seat}" + (f" hand {c.hand + 1}" if c.hand else "") if c.seat else "Choose the seat"
+        return seat + "  " + faces(c.seat_cards, True)
+
     box.add_widget(
         Text(
-            where + "  " + faces(c.seat_cards, True),
-            s.font,
+            text_of=where,
+            size_px=s.font,
             markup=True,
             font_name=CARD_FONT,
             size_hint_y=None,
@@ -215,13 +228,13 @@ def _setting(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(_seat_keys(c, s, seats))
     hands = _grid(3, s)
     for name in ("high", "medium", "low"):
-        text = f"{name}: {faces(c.setting.hand(name))}"
         hands.add_widget(
             _choose(
-                text,
+                "",
                 s,
                 _tap(c, partial(c.key, "setting_hand", name)),
-                c.setting_hand == name,
+                partial(lambda n: c.setting_hand == n, name),
+                text_of=partial(lambda n: f"{n}: {faces(c.setting.hand(n))}", name),
                 font_px=s.small,
                 font_name=CARD_FONT,
                 name=f"hand:{name}",
@@ -230,20 +243,25 @@ def _setting(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(hands)
     cards = _grid(7, s)
     for card in c.setting.seven:
-        placed = c.setting.placed.get(card)
         cards.add_widget(
             Key(
                 face(card),
                 s,
                 _tap(c, partial(c.key, "setting", card)),
                 font_name=CARD_FONT,
-                colour=PANEL if placed else KEY,
-                text_colour=GREY_TEXT if placed else WHITE,
+                # A card placed in a hand is greyed where it is, recoloured in place.
+                chosen=partial(lambda x: x in c.setting.placed, card),
+                chosen_look=(PANEL, GREY_TEXT),
                 font_px=s.small,
                 name=f"setcard:{card}",
             )
         )
     box.add_widget(cards)
+    # § 659a.11(a)(1), (c): the daemon's house way for the chosen seat (after its "help") and the
+    # dealer's, beside the keys; it follows the seat chosen in place.
+    box.add_widget(
+        Text(text_of=lambda: c.house_way_text, size_px=s.small, grow=True, markup=False, font_name=CARD_FONT)
+    )
     actions = _grid(3, s)
     actions.add_widget(
         Key("SET HANDS", s, _tap(c, c.set_hands), colour=BLUE, enabled=c.setting.complete, font_px=s.small)
@@ -265,7 +283,7 @@ def _cards(box: Widget, c: Console, s: Sizes) -> None:
                 place.capitalize() if place == "dealer" else place,
                 s,
                 _tap(c, partial(_card_to, c, place)),
-                c.card_to == place,
+                partial(lambda p: c.card_to == p, place),
                 font_px=s.small,
                 name=f"place:{place}",
             )
@@ -273,10 +291,12 @@ def _cards(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(row)
     box.add_widget(
         Text(
-            f"{c.card_to or 'where?'}: "
-            + faces(c.cards.cards)
-            + (f" {c.cards.rank}?" if c.cards.rank else ""),
-            s.font,
+            text_of=lambda: (
+                f"{c.card_to or 'where?'}: "
+                + faces(c.cards.cards)
+                + (f" {c.cards.rank}?" if c.cards.rank else "")
+            ),
+            size_px=s.font,
             font_name=CARD_FONT,
             size_hint_y=None,
             height=s.target,
@@ -400,20 +420,22 @@ def _pin(box: Widget, c: Console, s: Sizes) -> None:
     fields = _grid(2, s)
     fields.add_widget(
         _choose(
-            f"user: {pad.user}",
+            "",
             s,
             _tap(c, lambda: pad.choose("user")),
-            pad.field == "user",
+            lambda: pad.field == "user",
+            text_of=lambda: f"user: {pad.user}",
             font_px=s.small,
             name="field:user",
         )
     )
     fields.add_widget(
         _choose(
-            f"PIN: {pad.pin_dots}",
+            "",
             s,
             _tap(c, lambda: pad.choose("pin")),
-            pad.field == "pin",
+            lambda: pad.field == "pin",
+            text_of=lambda: f"PIN: {pad.pin_dots}",
             font_px=s.small,
             font_name=CARD_FONT,
             name="field:pin",
@@ -469,9 +491,9 @@ def build_tech(box: Widget, c: Console, s: Sizes) -> None:
         head.add_widget(Text(text, s.small, grow=True))
     head.bind(minimum_height=head.setter("height"))
     box.add_widget(head)
-    scroll = ScrollView(do_scroll_x=False)
+    journal_scroll = scroll()
     journal = _grid(1, s)
     for line in view.journal or ("(no journal records since this screen connected)",):
         journal.add_widget(Text(line, s.small, grow=True, font_name="RobotoMono-Regular", color=GREY_TEXT))
-    scroll.add_widget(journal)
-    box.add_widget(scroll)
+    journal_scroll.add_widget(journal)
+    box.add_widget(journal_scroll)

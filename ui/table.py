@@ -5,9 +5,10 @@ events journaled since the screen subscribed (the cards as the shoe read them, t
 dice). Everything it shows comes from the daemon; nothing is decided here. A restart of the
 screen subscribes again and shows the same table; a restart of the daemon is a new snapshot.
 
-The snapshot carries the round's wagers but not its cards: cards journaled before the screen
-subscribed are counted (``round.events``) and reported as not shown (``unseen_events``), never
-guessed.
+The snapshot carries the round's wagers and its cards (``round.cards``, the ``cards`` events as
+journaled): a screen (re)started mid-round shows every card dealt. Decisions entered before the
+screen subscribed are not in it: they are counted (``round.events``) and reported as not listed
+(``unseen_events``), never guessed.
 """
 
 from __future__ import annotations
@@ -18,15 +19,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from .house_way import HouseWayView, house_way_views
 from .meter import MeterView, meter_view
 from .observable import Observable
 from .seats import SeatView, WagerCount, seat_views, wager_count
 from .settlement import SettlementView, settlement_view
 
 JOURNAL_LINES: Final = 40
+_NO_VOCABULARY: Final[Mapping[str, Any]] = {}
 _SEAT_HAND: Final = re.compile(r"\bseat (\d+)(?:'s)?(?: hand (\d+))?")
-#: The daemon's words while a reported irregularity waits for a floorperson (controller.table.status).
-_FLOOR_WAITS: Final = re.compile(r"a floorperson to confirm or dismiss the (\S+) reported by ")
 
 
 class Betting:
@@ -60,14 +61,20 @@ class RoundSeen:
 
     round_id: str
     events: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    #: The round's ``cards`` events as the daemon's last snapshot had them, and its ``seq``.
+    dealt: tuple[Mapping[str, Any], ...] | None = None
+    dealt_seq: int = 0
 
     def add(self, seq: int, body: Mapping[str, Any]) -> None:
         if all(s != seq for s, _ in self.events):
             self.events.append((seq, body))
 
     def hands(self) -> tuple[Hand, ...]:
+        """The cards of each place: the snapshot's, then those journaled after it; without a
+        snapshot's cards, the ``cards`` events this screen saw."""
         out: dict[tuple[str, int], list[str]] = {}
-        for _, body in self.events:
+        later = [b for s, b in self.events if self.dealt is None or s > self.dealt_seq]
+        for body in (*(self.dealt or ()), *later):
             if body.get("type") == "cards":
                 key = (str(body.get("to")), int(body.get("hand", 0)))
                 out.setdefault(key, []).extend(str(body.get("cards", "")).split())
@@ -120,6 +127,9 @@ class TableModel(Observable):
         if isinstance(round_, Mapping) and (self.seen is None or self.seen.round_id != round_.get("id")):
             self._begin(str(round_.get("id")))
             self.shoe_reading = []
+        if isinstance(round_, Mapping) and isinstance(round_.get("cards"), list) and self.seen is not None:
+            self.seen.dealt = tuple(c for c in round_["cards"] if isinstance(c, Mapping))
+            self.seen.dealt_seq = int(status.get("seq", 0))
         self.changed()
 
     def apply_note(self, topic: str, data: Mapping[str, Any]) -> None:
@@ -137,7 +147,7 @@ class TableModel(Observable):
         self.changed()
 
     def _begin(self, round_id: str) -> None:
-        if self.seen is not None and self.seen.events:
+        if self.seen is not None and (self.seen.events or self.seen.dealt):
             self.previous = self.seen
         self.seen = RoundSeen(round_id)
         self.shoe_reading = []
@@ -166,6 +176,12 @@ class TableModel(Observable):
     @property
     def game(self) -> str:
         return str(self.status.get("game", ""))
+
+    @property
+    def vocabulary(self) -> Mapping[str, Any]:
+        """The game's wagers, decisions and irregularities with their sections (the daemon's)."""
+        vocabulary = self.status.get("vocabulary")
+        return vocabulary if isinstance(vocabulary, Mapping) else _NO_VOCABULARY
 
     @property
     def round(self) -> Mapping[str, Any] | None:
@@ -210,6 +226,11 @@ class TableModel(Observable):
         return seat_views(self.round.get("wagers", ())) if self.round else ()
 
     @property
+    def house_way(self) -> tuple[HouseWayView, ...]:
+        """The house way's settings the daemon gives now (§ 659a.11(a)(1), (c))."""
+        return house_way_views(self.round.get("house_way", ())) if self.round else ()
+
+    @property
     def wager_count(self) -> WagerCount:
         return wager_count(self.seats)
 
@@ -244,7 +265,8 @@ class TableModel(Observable):
 
     @property
     def unseen_events(self) -> int:
-        """Events of this round journaled before the screen subscribed (their cards not shown)."""
+        """Events of this round journaled before the screen subscribed (their cards are shown from
+        the snapshot; the decisions among them are not listed)."""
         if self.round is None:
             return 0
         seen = len(self.seen.events) if self.seen else 0
@@ -296,6 +318,8 @@ class TableModel(Observable):
     @property
     def floor_to_confirm(self) -> str:
         """The irregularity reported (by the dealer or a device) that the round waits on a
-        floorperson to confirm or dismiss (docs/authority.md), "" if none."""
-        found = _FLOOR_WAITS.match(self.waiting_for)
-        return found.group(1) if found else ""
+        floorperson to confirm or dismiss (docs/authority.md), "" if none: the status's
+        ``round.waiting`` item for the floorperson that names it."""
+        waiting = self.round.get("waiting", ()) if self.round else ()
+        found = (w for w in waiting if isinstance(w, Mapping) and w.get("who") == "floorperson")
+        return next((str(w["irregularity"]) for w in found if w.get("irregularity")), "")

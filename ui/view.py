@@ -1,8 +1,11 @@
 """The dealer's screen in Kivy: it draws the :class:`~ui.console.Console` and calls its methods.
 
-No decision is made here. Each part of the screen has a key (the console's values it shows); a
-part is rebuilt only when its key changes, so a notification that changes nothing on screen
-costs nothing. Layout, top to bottom: the lock-out banner with the meter; the game, round and
+No decision is made here. Only what changed is drawn again: each panel has a key (what it is made
+of) and is rebuilt only when that changes, while its keys and labels bound to the console's
+values (the seat chosen, the amount typed) follow them in place; the seats' column is kept line
+by line (:class:`Lines`), the daemon's refusal is one line of its own. Under a software renderer
+a new text texture costs milliseconds and every discarded widget is garbage to collect
+(docs/ui.md, "Benchmark"). Layout, top to bottom: the lock-out banner with the meter; the game, round and
 what it waits for; the seats with their wagers and cards (left) beside the panel the dealer works
 in (right); the daemon's last answer and the technician's page. Sizes: :mod:`ui.layout`.
 """
@@ -16,7 +19,6 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from . import panels
@@ -26,7 +28,6 @@ from .kivy_parts import (
     BACKGROUND,
     BLACK,
     BLUE,
-    CARD_FONT,
     GREY_TEXT,
     KEY,
     ORANGE,
@@ -37,7 +38,10 @@ from .kivy_parts import (
     YELLOW,
     Filled,
     Key,
+    Row,
     Text,
+    followers,
+    scroll,
 )
 from .layout import PANEL_SHARE, Sizes
 from .meter import MeterState
@@ -52,11 +56,13 @@ BANNER_COLOURS = {
 
 
 class Part:
-    """A container rebuilt by ``build(container)`` when ``key()`` changes."""
+    """A container rebuilt by ``build(container)`` when ``key()`` changes; between rebuilds its
+    keys and labels bound to the console's values follow them in place (``follow``)."""
 
     def __init__(self, container: Widget, key: Callable[[], Hashable], build: Callable[[Widget], None]):
         self.container, self.key, self.build = container, key, build
         self.last: Hashable = object()
+        self.live: list[Any] = []
 
     def refresh(self) -> None:
         key = self.key()
@@ -64,6 +70,37 @@ class Part:
             self.last = key
             self.container.clear_widgets()
             self.build(self.container)
+            self.live = followers(self.container.walk(restrict=True))
+        for widget in self.live:
+            widget.follow()
+
+
+#: One line of the seats' column: what it is (its widget is kept for it), text, colours.
+Line = tuple[str, str, RGBA, RGBA]
+
+
+class Lines:
+    """The seats' column, line by line: a line keeps its widget while it is on screen and is
+    drawn again only when its own text or colour changes (a wager redraws its seat's line)."""
+
+    def __init__(self, grid: Widget, sizes: Sizes, lines: Callable[[], list[Line]]):
+        self.grid, self.sizes, self.lines = grid, sizes, lines
+        self.rows: dict[str, Row] = {}
+        self.shown: list[Line] = []
+
+    def refresh(self) -> None:
+        lines = self.lines()
+        if lines == self.shown:
+            return
+        order = [name for name, *_ in lines]
+        if order != [name for name, *_ in self.shown]:
+            self.rows = {name: self.rows.get(name) or Row(self.sizes) for name in order}
+            self.grid.clear_widgets()
+            for name in order:
+                self.grid.add_widget(self.rows[name])
+        for name, text, colour, fill in lines:
+            self.rows[name].show(text, colour, fill)
+        self.shown = lines
 
 
 class ConsoleView(Filled):
@@ -104,16 +141,18 @@ class ConsoleView(Filled):
 
         self.table_page = BoxLayout(spacing=s.spacing)
         left = BoxLayout(orientation="vertical", size_hint_x=1 - PANEL_SHARE, spacing=s.spacing)
-        # The daemon's last refusal, word for word; its own part, so a refusal redraws only it.
+        # The daemon's last refusal, word for word; its own line, so a refusal redraws only it.
         self.message_box = BoxLayout(size_hint_y=None, height=0)
+        self.message = Row(s)
+        self.message.bind(height=lambda *_: self._size_message())
         left.add_widget(self.message_box)
         self.seats_grid = GridLayout(cols=1, size_hint_y=None, spacing=s.spacing)
         self.seats_grid.bind(minimum_height=self.seats_grid.setter("height"))
-        scroll = ScrollView(do_scroll_x=False)
-        scroll.add_widget(self.seats_grid)
-        left.add_widget(scroll)
+        seats_scroll = scroll()
+        seats_scroll.add_widget(self.seats_grid)
+        left.add_widget(seats_scroll)
         self.table_page.add_widget(left)
-        right = ScrollView(do_scroll_x=False, size_hint_x=PANEL_SHARE)
+        right = scroll(size_hint_x=PANEL_SHARE)
         self.panel_box = BoxLayout(orientation="vertical", spacing=s.spacing, size_hint_y=None)
         self.panel_box.bind(minimum_height=self.panel_box.setter("height"))
         right.add_widget(self.panel_box)
@@ -122,9 +161,8 @@ class ConsoleView(Filled):
         self.body.add_widget(self.table_page)
 
         c = console
+        self.seats = Lines(self.seats_grid, s, self._seat_lines)
         self.parts = [
-            Part(self.seats_grid, self._seats_key, self._build_seats),
-            Part(self.message_box, lambda: (c.message, c.message_ok), self._build_message),
             Part(self.tabs_row, lambda: (c.tabs, c.panel), self._build_tabs),
             Part(self.panel_box, lambda: panels.key(c), lambda box: panels.build(box, c, s)),
             Part(self.tech_page, lambda: panels.tech_key(c), lambda box: panels.build_tech(box, c, s)),
@@ -166,38 +204,21 @@ class ConsoleView(Filled):
         if page.parent is None:
             self.body.clear_widgets()
             self.body.add_widget(page)
+        self.seats.refresh()
+        self._show_message()
         for part in self.parts:
             part.refresh()
 
     # -- the seats -------------------------------------------------------------------------------
 
-    def _seats_key(self) -> Hashable:
+    def _seat_lines(self) -> list[Line]:
         t = self.console.table
         hands = t.hands_on_screen
-        c = self.console
-        return (
-            t.seats,
-            hands,
-            t.wager_count,
-            t.betting,
-            t.unseen_events,
-            t.entered[-3:],
-            t.settlement,
-            c.settlement_open,
-            tuple(t.shoe_reading),
-        )
-
-    def _build_seats(self, grid: Widget) -> None:
-        s, t = self.sizes, self.console.table
-        hands = t.hands_on_screen
+        out: list[Line] = []
         if t.betting == Betting.NO_MORE_BETS and (
             t.wager_count.accepted or t.meter.state is not MeterState.NONE
         ):
-            count = Filled(YELLOW, size_hint_y=None, padding=(s.spacing, s.spacing))
-            label = Text(t.wager_count.text + "  (§ 639a.8(b))", s.font, grow=True, color=BLACK)
-            count.add_widget(label)
-            label.bind(height=lambda w, h: setattr(count, "height", h + 2 * s.spacing))
-            grid.add_widget(count)
+            out.append(("count", t.wager_count.text + "  (§ 639a.8(b))", BLACK, YELLOW))
         shown: set[tuple[str, int]] = set()
         for seat in t.seats:
             wagers = " · ".join(
@@ -210,38 +231,38 @@ class ConsoleView(Filled):
                 if hand.to == str(seat.seat):
                     lines.append((f"hand {hand.hand + 1}: " if hand.hand else "") + faces(hand.cards, True))
                     shown.add((hand.to, hand.hand))
-            grid.add_widget(self._row("\n".join(lines)))
+            out.append((f"seat:{seat.seat}", "\n".join(lines), WHITE, KEY))
         for hand in hands:
             if (hand.to, hand.hand) not in shown:
-                grid.add_widget(self._row(f"[b]{hand.title}[/b]  {faces(hand.cards, markup=True)}"))
+                text = f"[b]{hand.title}[/b]  {faces(hand.cards, markup=True)}"
+                out.append((f"hand:{hand.to}:{hand.hand}", text, WHITE, KEY))
         if t.shoe_reading:
-            grid.add_widget(self._row("shoe reading: " + faces(t.shoe_reading, markup=True), GREY_TEXT))
+            out.append(("shoe", "shoe reading: " + faces(t.shoe_reading, markup=True), GREY_TEXT, PANEL))
         settled = t.settlement
         if settled is not None and settled.dealer and self.console.settlement_open:
-            grid.add_widget(self._row("Dealer: " + settled.dealer, GREY_TEXT))
+            out.append(("dealer", "Dealer: " + settled.dealer, GREY_TEXT, PANEL))
         if t.unseen_events:
-            note = f"{t.unseen_events} event(s) of this round came before this screen connected: not shown"
-            grid.add_widget(self._row(note, GREY_TEXT))
-        for line in t.entered[-3:]:
-            grid.add_widget(self._row(line, GREY_TEXT))
+            note = (
+                f"{t.unseen_events} event(s) of this round came before this screen connected: "
+                "their cards are shown, the decisions entered then are not listed"
+            )
+            out.append(("unseen", note, GREY_TEXT, PANEL))
+        out.extend((f"entered:{i}", line, GREY_TEXT, PANEL) for i, line in enumerate(t.entered[-3:]))
+        return out
 
-    def _build_message(self, box: Widget) -> None:
+    def _show_message(self) -> None:
         c = self.console
-        if not c.message or c.message_ok:
-            box.height = 0
-            return
-        row = self._row(c.message, BLACK, ORANGE)
-        box.add_widget(row)
-        row.bind(height=lambda _w, h: setattr(box, "height", h))
+        shown = bool(c.message) and not c.message_ok
+        if shown:
+            self.message.show(c.message, BLACK, ORANGE)
+        if shown and self.message.parent is None:
+            self.message_box.add_widget(self.message)
+        elif not shown and self.message.parent is not None:
+            self.message_box.remove_widget(self.message)
+        self._size_message()
 
-    def _row(self, text: str, colour: RGBA = WHITE, fill: RGBA | None = None) -> Widget:
-        s = self.sizes
-        fill = fill or (KEY if colour is WHITE else PANEL)
-        box = Filled(fill, size_hint_y=None, padding=(s.spacing, s.spacing))
-        label = Text(text, s.font, grow=True, markup=True, color=colour, font_name=CARD_FONT)
-        box.add_widget(label)
-        label.bind(height=lambda w, h: setattr(box, "height", h + 2 * s.spacing))
-        return box
+    def _size_message(self) -> None:
+        self.message_box.height = self.message.height if self.message.parent is not None else 0
 
     def _build_tabs(self, row: Widget) -> None:
         c, s = self.console, self.sizes

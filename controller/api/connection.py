@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..auth import ROLE_WORDS, AuthError, Role
 from .commands import COMMANDS, Command, did_you_mean, roles_words
+from .face_down import for_no_role_state
 from .handler import TOPIC_ROLES, Actor, CommandError, ErrorCode, Peer, Result
 from .wire import (
     Credentials,
@@ -287,7 +288,7 @@ class Connection:
                 before.topics = args["topics"]
                 before.sees_face_down = sees
         try:
-            return await command.call(self.server.handler, actor, args)
+            result = await command.call(self.server.handler, actor, args)
         except Exception as exc:
             if subscribing:
                 self.subscription = before
@@ -298,6 +299,10 @@ class Connection:
                 raise Refusal(exc.code, exc.message) from None
             log.exception("local API: %s: %s failed", actor, command.name)
             raise Refusal(ErrorCode.INTERNAL, "internal error; see the daemon's log") from None
+        if command.name in ("status", "subscribe") and actor.role is None and isinstance(result, Mapping):
+            # The round's cards stay face down for a peer with no role, as in the notifications.
+            return for_no_role_state(result)
+        return result
 
     async def _pump_notifications(self, subscription: Subscription) -> None:
         while not self._closed:

@@ -9,7 +9,10 @@ card value and no hole-card reading while a round is being dealt:
 
 - ``input`` ``card_read``: the card is withheld (it is read as it leaves the shoe, face down);
 - ``event`` records of the round (``event``, ``refused``): every ``cards``/``card`` value, and
-  the hole-card reader's ``result``, are withheld.
+  the hole-card reader's ``result``, are withheld;
+- the table's state (``status``, ``subscribe``'s answer, the ``state`` topic): the round's
+  ``cards`` (the same ``cards`` events) and ``house_way`` (the settings' ``cards``) withheld the
+  same way: where they went, not what they are.
 
 The round's settlement (``round_settled``) is published whole: the hands are shown down by then.
 The dealer's screen and a signed-in floorperson or technician see everything
@@ -27,12 +30,17 @@ WITHHELD: Final = "withheld"
 
 _CARD_KEYS: Final = frozenset({"cards", "card"})
 _ROUND_KINDS: Final = frozenset({"event", "refused"})
+#: The round's parts in the table's state that show cards: its ``cards`` events, the house way's
+#: settings (Asia Poker, § 659a.11).
+_STATE_CARDS: Final = ("cards", "house_way")
 
 
 def for_no_role(topic: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
     """``data`` as a subscriber with no role may see it (``data`` itself if it shows no card)."""
     if topic == "input" and data.get("type") == "card_read":
         return {**data, "card": WITHHELD}
+    if topic == "state":
+        return for_no_role_state(data)
     if topic == "event" and data.get("kind") in _ROUND_KINDS:
         body = data.get("body")
         if isinstance(body, Mapping):
@@ -40,6 +48,18 @@ def for_no_role(topic: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
             if shown is not body:
                 return {**data, "body": shown}
     return data
+
+
+def for_no_role_state(status: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The table's state (``status``, the ``state`` topic) as a peer with no role may see it: the
+    round's ``cards`` withheld as its ``cards`` events are (``status`` itself if none)."""
+    round_ = status.get("round")
+    if not isinstance(round_, Mapping):
+        return status
+    shown = {key: _withhold(round_[key]) for key in _STATE_CARDS if round_.get(key)}
+    if all(shown[key] is round_[key] for key in shown):
+        return status
+    return {**status, "round": {**round_, **shown}}
 
 
 def _withhold(value: Any) -> Any:

@@ -114,7 +114,7 @@ from .asia_poker_state import (
 from .cards import format_cards
 from .engine import GameBase, IllegalEvent
 from .events import Event
-from .hooks import Actor, Devices, Waiting, in_words
+from .hooks import Actor, Devices, HouseWaySetting, Term, Vocabulary, Waiting, in_words, reported
 from .irregularities import irregularity_section
 from .meter_turns import take_turn
 from .money import Cents, format_money
@@ -132,6 +132,27 @@ class Settling:
     state: AsiaPokerState
     dealer: Setting
     meters: dict[str, Cents]
+
+
+#: The decisions the dealer's screen offers at Asia Poker and Fortune Asia Poker (a setting is
+#: entered on the screen's hand-setting keys, § 659a.11(b)).
+DECISIONS: Final = (
+    Term("help", "Help: house way", "§ 659a.11(a)(1)"),
+    Term("surrender", "Surrender", "§ 659a.11(d)"),
+)
+#: The irregularities a dealer reports at both games (the shaker's no roll only where it is used).
+REPORTED: Final = (
+    ("shoe_jam", "Shoe jammed"),
+    ("shuffler_jam", "Shuffler jammed"),
+    ("card_face_up", "Card face up"),
+    ("wrong_starting_position", "Wrong start position"),
+)
+#: What the dealer's screen offers at Asia Poker.
+VOCABULARY: Final = Vocabulary(
+    (Term("asia_poker", "Asia Poker", "§ 659a.7(a)"), Term("bonus", "Bonus", "§ 659a.7(e)")),
+    DECISIONS,
+    reported(IRREGULARITIES, *REPORTED, ("no_roll", "No roll (shaker)")),
+)
 
 
 class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
@@ -282,12 +303,30 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
             return None
         return set_hands(state.cards_of(DEALER), state.rules.house_way, a234_low=state.rules.a234_lowest)
 
+    def house_way(self, state: AsiaPokerState) -> tuple[HouseWaySetting, ...]:
+        """The dealer's hands once every player has set (§ 659a.11(c)); before that, for each
+        player who asked for help and has not set yet, the setting the dealer tells him
+        (§ 659a.11(a)(1))."""
+        out = [
+            HouseWaySetting(str(seat), format_setting(shown), "§ 659a.11(a)(1)")
+            for seat, shown in state.helped
+            if state.setting_of(seat) is None and seat not in state.voided
+        ]
+        dealer = self.dealer_setting(state)
+        if dealer is not None:
+            out.append(HouseWaySetting(DEALER, format_setting(dealer), "§ 659a.11(c)"))
+        return tuple(out)
+
     def awaiting(self, state: AsiaPokerState) -> str:
         """What the round waits for before it can be settled, in words; ``""`` when it can be."""
         return in_words(self.dealing_waits_for(state))
 
     def waiting_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
         return () if state.void is not None else self.dealing_waits_for(state)
+
+    def vocabulary(self, rules: AsiaTableRules) -> Vocabulary:
+        """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
+        return VOCABULARY
 
     def devices(self, rules: AsiaTableRules) -> Devices:
         """The shuffler and the automated dealing shoe, where the Rules Submission uses them."""
@@ -748,6 +787,7 @@ __all__ = [
     "CARDS_PER_HAND",
     "DEALER",
     "DEALING",
+    "DECISIONS",
     "GAME",
     "HELP",
     "IRREGULARITIES",
@@ -755,10 +795,12 @@ __all__ = [
     "PLAY_HAND",
     "POSITIONS",
     "REMOVE_DECK",
+    "REPORTED",
     "SEATS",
     "SET",
     "STARTING_POSITION_METHODS",
     "SURRENDER",
+    "VOCABULARY",
     "VOID_HAND",
     "AsiaPokerGame",
     "AsiaPokerRules",

@@ -72,11 +72,36 @@ from .blackjack_wagers import (
 )
 from .engine import Game, GameBase, IllegalEvent
 from .events import Event
-from .hooks import Devices, Progressive, Waiting, meter_rows
+from .hooks import Devices, Progressive, Term, Vocabulary, Waiting, meter_rows
 from .money import Cents
 from .settlement import Settlement
 
 # --- the game ------------------------------------------------------------------------------------
+
+
+#: What the dealer's screen offers (Blackjack and Spanish 21: Spanish 21's rescue is refused at a
+#: Blackjack table by the rules, with its section).
+VOCABULARY: Final = Vocabulary(
+    (
+        Term("blackjack", "Blackjack", "§ 633a.6"),
+        Term("three_card_poker", "Three Card Poker", "§ 633a.6(e), § 633a.7(g)(8)"),
+    ),
+    (
+        Term("hit", "Hit", "§ 633a.7"),
+        Term("stand", "Stand", "§ 633a.7"),
+        Term("double_down", "Double", "§ 633a.10"),
+        Term("split", "Split", "§ 633a.11"),
+        Term("surrender", "Surrender", "§ 633a.9"),
+        Term("insurance", "Insurance", "§ 633a.8"),
+        Term("even_money", "Even money", "§ 633a.8"),
+        Term("rescue", "Rescue (Spanish 21)", "§ 635a.10"),
+    ),
+    (
+        Term("shoe_jam", "Shoe jammed", "§ 633a.14 (design: void)"),
+        Term("card_reader_malfunction", "Reader failed", "§ 633a.7(h)"),
+        Term("shuffler_malfunction", "Shuffler failed", "§ 633a.14 (design: void)"),
+    ),
+)
 
 
 class Blackjack(GameBase[BlackjackRules, BlackjackState]):
@@ -116,6 +141,10 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
 
     def waiting_for(self, state: BlackjackState) -> tuple[Waiting, ...]:
         return waiting(state)
+
+    def vocabulary(self, rules: BlackjackRules) -> Vocabulary:
+        """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
+        return VOCABULARY
 
     def progressives(self, rules: BlackjackRules) -> tuple[Progressive, ...]:
         """The Bad Beat, Hit and Run and Straight Jack Progressive Wagers the Rules Submission

@@ -72,13 +72,28 @@ from .events import Event, seat_of
 from .high import (
     CATEGORY_NAMES,
 )
-from .hooks import Devices, Progressive, Waiting, in_words, meter_rows
+from .hooks import Devices, Progressive, Term, Vocabulary, Waiting, in_words, meter_rows, reported
 from .irregularities import irregularity_section
 from .meter_turns import take_turn
 from .money import Cents, format_money
 from .settlement import (
     Settlement,
     void_all,
+)
+
+#: What the dealer's screen offers (the Progressive Payout Wager is the sensor's, § 639a.8(b)).
+VOCABULARY: Final = Vocabulary(
+    (Term("ante", "Ante", "§ 639a.7(a)"), Term("bonus", "Bonus", "§ 639a.7(b)")),
+    (Term("bet", "Bet", "§ 639a.11(b)"), Term("fold", "Fold", "§ 639a.11(b)")),
+    reported(
+        IRREGULARITIES,
+        ("shoe_jam", "Shoe jammed"),
+        ("shuffler_jam", "Shuffler jammed"),
+        ("card_face_up", "Card face up"),
+        ("card_drawn_in_error", "Card drawn in error"),
+        ("wrong_card_count", "Wrong card count"),
+        ("hole_card_exposed", "Dealer card exposed"),
+    ),
 )
 
 
@@ -95,6 +110,10 @@ class CaribbeanStud(GameBase[CaribbeanStudRules, CaribbeanStudState]):
     def decks(self, rules: CaribbeanStudRules) -> int:
         """One: with two decks they alternate, each used for every other round (§ 639a.3(b)(2)-(3))."""
         return 1
+
+    def vocabulary(self, rules: CaribbeanStudRules) -> Vocabulary:
+        """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
+        return VOCABULARY
 
     def progressives(self, rules: CaribbeanStudRules) -> tuple[Progressive, ...]:
         """The Progressive Payout Wager where offered (§ 639a.7(d)(2)): one chip on the Progressive

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from .events import Event
-from .hooks import Devices, Progressive, Waiting
+from .hooks import Devices, HouseWaySetting, Progressive, Vocabulary, Waiting
 from .money import Cents
 from .settlement import Settlement
 
@@ -94,6 +94,12 @@ class Game(Protocol[R, S]):
     def devices(self, rules: R) -> Devices:
         """The devices a table with ``rules`` needs (:class:`~.hooks.Devices`)."""
 
+    def house_way(self, state: S) -> tuple[HouseWaySetting, ...]:
+        """The places whose hands the house way sets now (:class:`~.hooks.HouseWaySetting`)."""
+
+    def vocabulary(self, rules: R) -> Vocabulary:
+        """What the dealer's screen offers (:class:`~.hooks.Vocabulary`)."""
+
 
 class GameBase(ABC, Generic[R, S]):
     """What every game derives from: the hooks each game writes (``start``, ``apply``, ``settle``,
@@ -135,6 +141,14 @@ class GameBase(ABC, Generic[R, S]):
         """None: the dealer keys in what happens (a game dealt by hand, or with dice)."""
         return Devices()
 
+    def house_way(self, state: S) -> tuple[HouseWaySetting, ...]:
+        """None: a game whose hands are not set (Asia Poker's are, § 659a.11)."""
+        return ()
+
+    def vocabulary(self, rules: R) -> Vocabulary:
+        """None: a game the dealer's screen does not deal (the poker room's games)."""
+        return Vocabulary()
+
 
 @dataclass
 class Round(Generic[R, S]):
@@ -165,6 +179,10 @@ class Round(Generic[R, S]):
         """What the players may still decide although the round could be settled; see
         :func:`open_decisions`."""
         return open_decisions(self.game, self.state)
+
+    def house_way(self) -> tuple[HouseWaySetting, ...]:
+        """The house way's settings the dealer sets or tells now (:meth:`Game.house_way`)."""
+        return self.game.house_way(self.state)
 
 
 def open_decisions(game: Game[Any, S], state: S) -> str:

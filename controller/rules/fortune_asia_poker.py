@@ -43,6 +43,9 @@ from __future__ import annotations
 from typing import Final
 
 from .asia_poker_game import (
+    DECISIONS,
+    IRREGULARITIES,
+    REPORTED,
     AsiaPokerGame,
     AsiaPokerState,
     AsiaTableRules,
@@ -65,7 +68,7 @@ from .fortune_hands import (
     FortuneHand,
     fortune_hand,
 )
-from .hooks import Actor, Progressive, Waiting, meter_rows
+from .hooks import Actor, Progressive, Term, Vocabulary, Waiting, meter_rows, reported
 from .meter_turns import when_paid
 from .money import Award, Cents, MeterShare, Odds, format_money, pay_from_meter
 from .payout_limit import PayoutLimit
@@ -84,6 +87,19 @@ PROGRESSIVE_METER: Final = "progressive"
 def envy_wager_name(holder: int) -> str:
     """The settlement line of an Envy Bonus paid for seat ``holder``'s hand: ``"envy_bonus_seat_3"``."""
     return f"{ENVY_BONUS}_seat_{holder}"
+
+
+#: What the dealer's screen offers at Fortune Asia Poker (the Progressive Payout Wager is the
+#: sensor's, § 659a.7(e)); the starting position is the button's, so no shaker's no roll.
+VOCABULARY: Final = Vocabulary(
+    (
+        Term(FORTUNE_ASIA_POKER, "Fortune Asia Poker", "§ 659a.7"),
+        Term(FORTUNE_BONUS, "Fortune Bonus", "§ 659a.7"),
+        Term(INSURANCE, "Insurance", "§ 659a.7"),
+    ),
+    DECISIONS,
+    reported(IRREGULARITIES, *REPORTED),
+)
 
 
 class FortuneAsiaPokerGame(AsiaPokerGame):
@@ -134,6 +150,10 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
     def meter_names(self, rules: AsiaTableRules) -> tuple[str, ...]:
         assert isinstance(rules, FortuneAsiaPokerRules)
         return (PROGRESSIVE_METER,) if rules.progressive_offered else ()
+
+    def vocabulary(self, rules: AsiaTableRules) -> Vocabulary:
+        """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
+        return VOCABULARY
 
     def progressives(self, rules: AsiaTableRules) -> tuple[Progressive, ...]:
         """The Progressive Payout Wager where offered (§ 659a.7(e), § 659a.11(h)(3)): one chip on

@@ -77,11 +77,31 @@ from .holdem_bonus_state import (
     decisions_complete,
     waiting_step,
 )
-from .hooks import Devices, Waiting
+from .hooks import Devices, Term, Vocabulary, Waiting, reported
 from .money import Cents
 from .settlement import Settlement
 
 # --- the game -------------------------------------------------------------------------------
+
+
+#: What the dealer's screen offers.
+VOCABULARY: Final = Vocabulary(
+    (Term("ante", "Ante", "§ 647a.7"), Term("bonus", "Bonus", "§ 647a.7")),
+    (
+        Term("bet", "Bet", "§ 647a.11(b), (d), (f)"),
+        Term("check", "Check", "§ 647a.11(d), (f)"),
+        Term("fold", "Fold", "§ 647a.11(b)"),
+    ),
+    reported(
+        IRREGULARITIES,
+        ("shoe_jam", "Shoe jammed"),
+        ("shuffler_jam", "Shuffler jammed"),
+        ("card_face_up", "Card face up"),
+        ("card_drawn_in_error", "Card drawn in error"),
+        ("wrong_card_count", "Wrong card count"),
+        ("dealer_card_exposed", "Dealer card exposed"),
+    ),
+)
 
 
 class HoldemBonusGame(GameBase[HoldemBonusRules, HoldemBonusState]):
@@ -107,6 +127,10 @@ class HoldemBonusGame(GameBase[HoldemBonusRules, HoldemBonusState]):
             return ()
         now = awaiting(state)
         return () if settleable(state, now) else (waiting_step(state, now),)
+
+    def vocabulary(self, rules: HoldemBonusRules) -> Vocabulary:
+        """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
+        return VOCABULARY
 
     def devices(self, rules: HoldemBonusRules) -> Devices:
         """The shuffler and the automated dealing shoe, where the Rules Submission uses them."""

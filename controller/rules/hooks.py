@@ -12,7 +12,13 @@ text of an :class:`~.engine.IllegalEvent`:
   initial and reset amounts, its rate of progression, the paytable rows that pay a share of the
   meter;
 - :meth:`~.engine.Game.devices` gives the :class:`Devices` the table needs (a dealing shoe that
-  reads the cards, an automated card shuffling device, a hole-card reader).
+  reads the cards, an automated card shuffling device, a hole-card reader);
+- :meth:`~.engine.Game.vocabulary` gives the game's :class:`Vocabulary`: the wagers the dealer
+  enters, the decisions, the irregularities a dealer reports, each a :class:`Term` (the wire's
+  name, the dealer's words, the section), which the dealer's screen draws (over the local API);
+- :meth:`~.engine.Game.house_way` gives a :class:`HouseWaySetting` for each place whose hands the
+  house way sets now (Asia Poker's dealer, § 659a.11(c); a player who asked for help,
+  § 659a.11(a)(1)).
 """
 
 from __future__ import annotations
@@ -95,6 +101,58 @@ class Progressive:
     """The percent of each wager the central meter adds (``"18%"``), as the submission writes it."""
     meter_rows: tuple[str, ...]
     """The paytable rows that pay a share of the meter (``"royal flush"``), in the paytable's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One word of a game's vocabulary: the name events use, the dealer's words, the section."""
+
+    name: str
+    title: str
+    section: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "title": self.title, "section": self.section}
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What the dealer's screen offers at a game: the wagers the dealer enters (never a
+    sensor-counted progressive wager, § 639a.8(b)), the players' decisions, and the irregularities
+    a dealer reports. The rules core accepts or refuses each; the screen only offers."""
+
+    wagers: tuple[Term, ...] = ()
+    decisions: tuple[Term, ...] = ()
+    irregularities: tuple[Term, ...] = ()
+
+    def to_json(self) -> dict[str, list[dict[str, str]]]:
+        return {
+            "wagers": [t.to_json() for t in self.wagers],
+            "decisions": [t.to_json() for t in self.decisions],
+            "irregularities": [t.to_json() for t in self.irregularities],
+        }
+
+
+def reported(table: Mapping[str, str], *kinds: tuple[str, str]) -> tuple[Term, ...]:
+    """The irregularities a dealer reports, ``(kind, title)`` each, with the section the game's
+    irregularity table gives the kind (a kind missing from it is a ``KeyError``: a typo)."""
+    return tuple(Term(kind, title, table[kind]) for kind, title in kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class HouseWaySetting:
+    """The house way's setting of one place's cards: the dealer's hands as the dealer sets them
+    (§ 659a.11(c)), or what the dealer tells a player who asked for help (§ 659a.11(a)(1))."""
+
+    to: str
+    """``"dealer"`` or the seat's number, as a ``cards`` event says where cards go."""
+    cards: str
+    """The hands high to low as a ``set`` decision writes them: ``"As Ad 7c 3s / Ks Kd / Qh"``."""
+    section: str
+
+    def to_json(self) -> dict[str, object]:
+        # "cards": withheld from a peer with no role like every card (controller/api/face_down.py).
+        return {"to": self.to, "cards": self.cards, "section": self.section}
 
 
 K = TypeVar("K")

@@ -52,7 +52,7 @@ from typing import Final
 from .cards import Card, format_cards
 from .engine import Game, GameBase, IllegalEvent
 from .events import Event, seat_of
-from .hooks import Actor, Devices, Waiting, in_words
+from .hooks import Actor, Devices, Term, Vocabulary, Waiting, in_words
 from .money import Cents, format_money
 from .settlement import Settlement, void_all
 from .three_card_poker_rules import (
@@ -142,6 +142,28 @@ IRREGULARITIES: Final = (
 """The ``kind`` of each irregularity event this game accepts (docs/games/three-card-poker.md)."""
 
 
+#: What the dealer's screen offers; the irregularities follow § 649a.13, which applies § 639a.13
+#: (``SEC_IRREGULARITIES``), each with its subsection there.
+VOCABULARY: Final = Vocabulary(
+    (
+        Term("ante", "Ante", "§ 649a.7"),
+        Term("pair_plus", "Pair Plus", "§ 649a.7"),
+        Term("six_card_bonus", "Six Card Bonus", "§ 649a.7"),
+    ),
+    (Term("play", "Play", "§ 649a.11(b)"), Term("fold", "Fold", "§ 649a.11(b)")),
+    tuple(
+        Term(kind, title, f"§ 649a.13 (as § 639a.13({sub}))")
+        for kind, title, sub in (
+            ("shoe_jam", "Shoe jammed", "f"),
+            ("shuffler_jam", "Shuffler jammed", "e"),
+            ("card_face_up", "Card face up", "a"),
+            ("card_drawn_in_error", "Card drawn in error", "b"),
+            ("wrong_card_count", "Wrong card count", "c"),
+        )
+    ),
+)
+
+
 @dataclass(frozen=True)
 class ThreeCardPokerGame(GameBase[ThreeCardPokerRules, ThreeCardPokerState]):
     """Three Card Poker as a :class:`~.engine.Game`. No progressive wager (the default)."""
@@ -162,6 +184,10 @@ class ThreeCardPokerGame(GameBase[ThreeCardPokerRules, ThreeCardPokerState]):
 
     def waiting_for(self, state: ThreeCardPokerState) -> tuple[Waiting, ...]:
         return () if state.void else _waiting_for(state)
+
+    def vocabulary(self, rules: ThreeCardPokerRules) -> Vocabulary:
+        """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
+        return VOCABULARY
 
     def devices(self, rules: ThreeCardPokerRules) -> Devices:
         """Two decks only alternated with an automated card shuffling device (§ 649a.3, as

@@ -53,7 +53,7 @@ from typing import Final, Literal
 
 from .engine import Game, GameBase, IllegalEvent
 from .events import Event
-from .hooks import Actor, Waiting
+from .hooks import Actor, Term, Vocabulary, Waiting, reported
 from .money import Cents
 from .settlement import Outcome, Result, Settlement
 from .three_dice_football_field import MAX_PLAYS, NAME, End, Field, GameResult, Kind, Roll, all_rolls
@@ -191,6 +191,32 @@ def dice_next(state: FootballState) -> tuple[Literal["retain", "offer"], int]:
 # --- the game --------------------------------------------------------------------------------
 
 
+#: What the dealer's screen offers: the wagers (the single play wagers before each down,
+#: § 661a.3(d)), the shooter's decisions on the dice, the throws that do not count.
+VOCABULARY: Final = Vocabulary(
+    (
+        Term("touchdown", "Touchdown", "§ 661a.3(b)(1)"),
+        Term("defense", "Defense", "§ 661a.3(b)(2)"),
+        Term("extra_point", "Extra Point", "§ 661a.3(b)(3)"),
+        Term("quick_strike_td", "Quick Strike TD", "§ 661a.3(b)(4)"),
+        Term("game_changer", "Game Changer", "§ 661a.3(b)(5)"),
+        Term("trips_td", "Trips TD (1 play)", "§ 661a.3(d)(1)"),
+        Term("big_play", "Big Play (1 play)", "§ 661a.3(d)(6)"),
+    ),
+    (
+        Term("accept_dice", "Accepts dice", "§ 661a.4(c)"),
+        Term("reject_dice", "Declines dice", "§ 661a.4(b)"),
+        Term("retain_dice", "Retains dice", "§ 661a.7(a)"),
+    ),
+    reported(
+        IRREGULARITIES,
+        ("no_roll", "No roll"),
+        ("dice_off_table", "Die off table"),
+        ("die_on_die", "Die on die"),
+    ),
+)
+
+
 class ThreeDiceFootball(GameBase[ThreeDiceFootballRules, FootballState]):
     """The :class:`~.engine.Game` of ch. 661a: dice, no cards, no progressive, no device (the
     defaults)."""
@@ -203,6 +229,10 @@ class ThreeDiceFootball(GameBase[ThreeDiceFootballRules, FootballState]):
         check_game_length_areas,
     )
     joker: Final = False
+
+    def vocabulary(self, rules: ThreeDiceFootballRules) -> Vocabulary:
+        """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
+        return VOCABULARY
 
     def decks(self, rules: ThreeDiceFootballRules) -> int:
         """No cards are dealt; 1 so that a stray ``cards`` event reads and is then refused."""

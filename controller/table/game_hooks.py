@@ -4,8 +4,8 @@ The daemon's parts ask the game what one chip on a wagering device is, which pro
 meters a round begins with, what a round still waits for, and which hand of a seat a shoe's card
 goes to. Each answer comes from the game's hooks (:class:`~controller.rules.engine.Game`,
 :mod:`controller.rules.hooks`): ``progressives(rules)``, ``waiting_for(state)``,
-``open_decisions(state)``, ``hand_dealt_to(state, seat)``; this module is where the daemon calls
-them.
+``open_decisions(state)``, ``hand_dealt_to(state, seat)``, ``house_way(state)``; this module is
+where the daemon calls them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Final
 
 from ..journal.state import OpenRound, TableState
 from ..rules.events import Event
-from ..rules.hooks import Progressive, Waiting, in_words
+from ..rules.hooks import HouseWaySetting, Progressive, Waiting, in_words
 from ..rules.money import Cents, parse_money
 from ..rules.submission import Submission
 
@@ -103,6 +103,11 @@ def _last_journaled(state: TableState, name: str) -> Cents | None:
 def waiting(current: OpenRound) -> tuple[Waiting, ...]:
     """What the round waits for, as the game declares it; empty once it can be settled."""
     return current.round.waiting_for()
+
+
+def house_way(current: OpenRound) -> tuple[HouseWaySetting, ...]:
+    """The house way's settings the dealer sets or tells now (Asia Poker, § 659a.11(a)(1), (c))."""
+    return current.round.house_way()
 
 
 def incomplete(current: OpenRound) -> str | None:

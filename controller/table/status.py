@@ -14,7 +14,8 @@ from hw.serial_device import SerialDevice
 
 from .. import __version__
 from ..config import Config
-from ..journal.state import OpenRound, TableState
+from ..journal.state import AwaitingFloor, OpenRound, TableState
+from ..rules.hooks import Actor, Vocabulary, Waiting
 from ..rules.money import format_money
 from . import authority, game_hooks
 from .lamps import progressive_unavailable
@@ -35,12 +36,16 @@ def table_status(
     devices: Mapping[str, SerialDevice],
     gpio: ProgressiveTableGameSystem | None,
     link: Mapping[str, Any] | None = None,
+    vocabulary: Vocabulary | None = None,
 ) -> dict[str, Any]:
-    """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds."""
+    """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds; the
+    game's ``vocabulary`` (the wagers, decisions and irregularities the dealer's screen offers,
+    each with the dealer's words and its section: the game's hook, so the screen keeps no copy)."""
     current = state.current
     out: dict[str, Any] = {
         "table": config.table.id,
         "game": game,
+        "vocabulary": (vocabulary or Vocabulary()).to_json(),
         "version": __version__,
         "seq": state.last_seq,
         "locked_out": state.locked_out,
@@ -52,9 +57,14 @@ def table_status(
             "no_more_bets": current.no_more_bets,
             "wagers": [e.to_json() for e in current.wagers()],
             "events": len(current.events),
+            # The cards dealt so far, as their events were journaled: a screen (re)connecting
+            # mid-round shows them. A peer with no role is shown them withheld (api/face_down.py).
+            "cards": [e.to_json() for e in current.events if e.type == "cards"],
             "meters": {k: format_money(v) for k, v in current.meters.items()},
             "waiting_for": _waiting_for(state, current),
-            "waiting": [w.to_json() for w in game_hooks.waiting(current)],
+            "waiting": _waiting(state, current),
+            # § 659a.11(a)(1), (c): the house way's settings, beside the dealer's hand-setting keys.
+            "house_way": [h.to_json() for h in game_hooks.house_way(current)],
         }
     out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
     out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
@@ -80,8 +90,22 @@ def _waiting_for(state: TableState, current: OpenRound) -> str:
     waiting = state.awaiting_floor
     if waiting is not None:
         # The round waits for a floorperson's PIN (docs/authority.md).
-        return (
-            f"a floorperson to confirm or dismiss the {waiting.event.get('kind')} reported by "
-            f"{waiting.reporter}: {waiting.why}"
-        )
+        return _floor_words(waiting)
     return game_hooks.waiting_for(current)
+
+
+def _floor_words(waiting: AwaitingFloor) -> str:
+    return (
+        f"a floorperson to confirm or dismiss the {waiting.event.get('kind')} reported by "
+        f"{waiting.reporter}: {waiting.why}"
+    )
+
+
+def _waiting(state: TableState, current: OpenRound) -> list[dict[str, object]]:
+    """``waiting_for`` as data: the game's items, or, while a reported irregularity waits for a
+    floorperson's PIN, that alone: who, which irregularity, reported by whom (docs/authority.md)."""
+    waiting = state.awaiting_floor
+    if waiting is None:
+        return [w.to_json() for w in game_hooks.waiting(current)]
+    item = Waiting(Actor.FLOORPERSON, _floor_words(waiting)).to_json()
+    return [{**item, "irregularity": str(waiting.event.get("kind")), "reporter": waiting.reporter}]
