@@ -395,6 +395,9 @@ async def test_asia_poker_round_with_seven_card_stacks() -> None:
             "the dealer to settle the round; seats 2, 4, 5, 6 may still surrender"
             in (status["round"]["waiting_for"])
         )
+        # The same as data: the dealer is the one to act (the screen's SETTLE key reads it).
+        assert [(w["who"], w["command"]) for w in status["round"]["waiting"]] == [("dealer", "settle_round")]
+        assert status["round"]["waiting"][0]["what"] == status["round"]["waiting_for"]
         await table.event(type="decision", seat=4, action="surrender")
         assert "seats 2, 5, 6 may still surrender" in (await table.api.status())["round"]["waiting_for"]
         settled = await table.api.call("settle_round")

@@ -201,6 +201,19 @@ def test_the_irregularity_to_confirm_is_read_from_the_waiting_data_not_the_words
     assert table.floor_to_confirm == ""
 
 
+def test_the_settle_key_is_offered_from_the_waiting_data_not_the_words() -> None:
+    table = TableModel()
+    words = "the dealer to settle the round; seat 3 may still surrender (§ 659a.11(d))"
+    dealing = {"id": "AP-1", "no_more_bets": True, "wagers": [], "waiting_for": words}
+    settle = {"who": "dealer", "what": words, "command": "settle_round"}
+    table.apply_snapshot({"game": "asia-poker", "round": {**dealing, "waiting": [settle]}})
+    assert table.may_settle
+    # The same words with no such item (the dealer's own hand to set, say): no SETTLE key.
+    dealer_sets = {"who": "dealer", "what": words}
+    table.apply_snapshot({"game": "asia-poker", "round": {**dealing, "waiting": [dealer_sets]}})
+    assert not table.may_settle
+
+
 def test_the_screen_offers_the_daemons_vocabulary_and_names_a_malformed_term() -> None:
     from ui.games import screen_for
 

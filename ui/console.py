@@ -29,7 +29,6 @@ from .observable import Observable
 from .pin_pad import PinPad, Purpose
 from .table import TableModel
 
-SETTLE_WORDS = "the dealer to settle the round"
 PREFIXES = (
     "the round is not complete; it waits for ",
     "the round is not complete: it waits for ",
@@ -139,7 +138,7 @@ class Console(Observable):
 
     @property
     def may_settle(self) -> bool:
-        return self.online and self.table.waiting_for.startswith(SETTLE_WORDS)
+        return self.online and self.table.may_settle
 
     def house_way_for(self, place: str) -> HouseWayView | None:
         """The daemon's house way for ``place`` (``"dealer"`` or a seat's number), if it gives one

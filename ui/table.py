@@ -316,6 +316,13 @@ class TableModel(Observable):
         return str(why) if why else None
 
     @property
+    def may_settle(self) -> bool:
+        """The round is complete but a player may still decide (Asia Poker's surrender,
+        § 659a.11(d)): the status's ``round.waiting`` names the dealer's ``settle_round``."""
+        waiting = self.round.get("waiting", ()) if self.round else ()
+        return any(isinstance(w, Mapping) and w.get("command") == "settle_round" for w in waiting)
+
+    @property
     def floor_to_confirm(self) -> str:
         """The irregularity reported (by the dealer or a device) that the round waits on a
         floorperson to confirm or dismiss (docs/authority.md), "" if none: the status's

@@ -15,7 +15,7 @@ from typing import Final
 
 from ..journal.state import OpenRound, TableState
 from ..rules.events import Event
-from ..rules.hooks import HouseWaySetting, Progressive, Waiting, in_words
+from ..rules.hooks import Actor, HouseWaySetting, Progressive, Waiting, in_words
 from ..rules.money import Cents, parse_money
 from ..rules.submission import Submission
 
@@ -127,13 +127,22 @@ def settles_itself(current: OpenRound) -> bool:
     return not waiting(current) and not open_decisions(current)
 
 
-def waiting_for(current: OpenRound) -> str:
-    """What the round waits for, in words (``""``: nothing, it is being settled)."""
-    reason = incomplete(current)
-    if reason is not None:
-        return reason
+def waiting_to_settle(current: OpenRound) -> tuple[Waiting, ...]:
+    """What the round waits for, as data: the game's items, or, once it could be settled while
+    players may still decide (Asia Poker's surrender, § 659a.11(d)), the dealer's ``settle_round``."""
+    items = waiting(current)
+    if items:
+        return items
     decisions = open_decisions(current)
-    return f"the dealer to settle the round; {decisions}" if decisions else ""
+    if not decisions:
+        return ()
+    return (Waiting(Actor.DEALER, f"the dealer to settle the round; {decisions}"),)
+
+
+def waiting_for(current: OpenRound) -> str:
+    """What the round waits for, in words (``""``: nothing, it is being settled): the words of
+    :func:`waiting_to_settle`, so the status's data and words never disagree."""
+    return in_words(waiting_to_settle(current))
 
 
 def hand_of_seat(current: OpenRound, seat: int) -> int:

@@ -102,10 +102,15 @@ def _floor_words(waiting: AwaitingFloor) -> str:
 
 
 def _waiting(state: TableState, current: OpenRound) -> list[dict[str, object]]:
-    """``waiting_for`` as data: the game's items, or, while a reported irregularity waits for a
-    floorperson's PIN, that alone: who, which irregularity, reported by whom (docs/authority.md)."""
+    """``waiting_for`` as data: the game's items (once the round is complete while a player may
+    still decide: the dealer's, with ``"command": "settle_round"``), or, while a reported
+    irregularity waits for a floorperson's PIN, that alone: who, which irregularity, reported by
+    whom (docs/authority.md)."""
     waiting = state.awaiting_floor
     if waiting is None:
-        return [w.to_json() for w in game_hooks.waiting(current)]
+        if game_hooks.waiting(current):
+            return [w.to_json() for w in game_hooks.waiting(current)]
+        # Complete, but a player may still decide (§ 659a.11(d)): the dealer's ``settle_round``.
+        return [{**w.to_json(), "command": "settle_round"} for w in game_hooks.waiting_to_settle(current)]
     item = Waiting(Actor.FLOORPERSON, _floor_words(waiting)).to_json()
     return [{**item, "irregularity": str(waiting.event.get("kind")), "reporter": waiting.reporter}]
