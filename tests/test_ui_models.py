@@ -6,11 +6,13 @@ bench rig) where the rig cannot make the state (a disabled link).
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.ui_rig import console_on_rig, enter_wager, following, until
+from ui.console import Console
 from ui.entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from ui.meter import MeterState, meter_view
 from ui.money import amount, dollars
@@ -212,6 +214,25 @@ def test_the_settle_key_is_offered_from_the_waiting_data_not_the_words() -> None
     dealer_sets = {"who": "dealer", "what": words}
     table.apply_snapshot({"game": "asia-poker", "round": {**dealing, "waiting": [dealer_sets]}})
     assert not table.may_settle
+
+
+def test_a_seat_chosen_before_its_cards_arrive_gets_its_seven_keys_when_they_do(tmp_path: Path) -> None:
+    console = Console(tmp_path / "no-daemon.sock")  # never started: the models alone
+    help_ = {"name": "help", "title": "Help", "section": "§ 659a.11(a)(1)"}
+    vocabulary = {"wagers": [], "decisions": [help_]}
+    round_ = {"id": "AP-1", "no_more_bets": True, "wagers": [], "waiting_for": "", "cards": []}
+    console.table.apply_snapshot({"game": "asia-poker", "vocabulary": vocabulary, "seq": 10, "round": round_})
+    console.choose_seat(2)
+    assert console.setting.seven == ()
+    seven = "As Ad Ks Kd Qh 7c 3s"
+    note = {"seq": 11, "kind": "event", "round": "AP-1", "body": {"type": "cards", "to": "2", "cards": seven}}
+    console.table.apply_note("event", note)
+    assert console.setting.seven == tuple(seven.split())
+    console.setting.place("As", "high")
+    # Another record (a decision elsewhere) keeps what the dealer placed.
+    decision = {"type": "decision", "seat": 4, "action": "help"}
+    console.table.apply_note("event", {"seq": 12, "kind": "event", "round": "AP-1", "body": decision})
+    assert console.setting.placed == {"As": "high"}
 
 
 def test_the_screen_offers_the_daemons_vocabulary_and_names_a_malformed_term() -> None:

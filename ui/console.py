@@ -73,6 +73,11 @@ class Console(Observable):
         preselect = self.table.waiting_seat
         if preselect is not None and self.table.round is not None and not self.table.open_for_bets:
             self.seat, self.hand = preselect
+        screen = self.screen
+        if screen is not None and screen.sets_hands and self.setting.seven != self.seat_cards:
+            # The chosen seat's seven cards as the daemon has them now: the seat may have been
+            # chosen (or preselected by the daemon) before its cards' event reached the screen.
+            self.setting.load(self.seat_cards)
         self.changed()
 
     # -- what is shown -----------------------------------------------------------------------------
