@@ -109,7 +109,13 @@ async def drain(backlog: int) -> None:
             start = time.perf_counter()
             task = asyncio.create_task(publisher.run(stop))
             pubacked: float | None = None
+            # The first window on the wire (after the TLS connect, the subscriptions and the
+            # wait for a retained ack that a meter which never heard this table does not have):
+            # the peer's loop is timed from there too. Polled every 2 ms.
+            first_sent: float | None = None
             while publisher.state.applied_seq < backlog + 1:
+                if first_sent is None and publisher.last_outbox_seq > 0:
+                    first_sent = time.perf_counter() - start
                 if pubacked is None and publisher.state.sent_seq >= backlog + 1:
                     pubacked = time.perf_counter() - start
                 await asyncio.sleep(0.002)
@@ -131,6 +137,12 @@ async def drain(backlog: int) -> None:
         f"  publisher until the meter's ack of the last: {backlog / elapsed:8.0f} messages/s "
         f"({elapsed:.2f} s, connect included)"
     )
+    if first_sent is not None:
+        print(
+            f"  the same from its first window on the wire (connect, subscribe and the wait for "
+            f"a retained ack left out: {first_sent:.2f} s): "
+            f"{backlog / (elapsed - first_sent):8.0f} messages/s"
+        )
     if pubacked is not None:
         print(
             f"  publisher until the broker's PUBACK of the last: {backlog / pubacked:8.0f} messages/s "
