@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 
 from controller.api_client import ApiClient
+from controller.daemon import Daemon
 from sim.bench_rig import BenchRig
 from sim.link_rig import link_section
 
@@ -17,6 +20,21 @@ from .mosquitto import Broker, Pki
 #: Seat 1 folds a losing hand against a dealer who qualifies (the cards keyed by the dealer).
 SEAT_1 = "2c 7d 9s Jh 4c"
 DEALER = "As Ks 9d 6c 4h"
+
+
+async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Wait for ``condition`` (checked every 20 ms), or fail naming ``what``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+def daemon_of(rig: BenchRig, linked: bool = True) -> Daemon:
+    """The rig's daemon (``linked``: with its progressive link)."""
+    assert rig.daemon is not None and (rig.daemon.link is not None or not linked)
+    return rig.daemon
 
 
 def linked_rig(

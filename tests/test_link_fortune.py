@@ -6,9 +6,7 @@ real daemon (the bench rig's), a real Mosquitto with the shipped configuration, 
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -29,7 +27,7 @@ from wire import Parameters
 from .link_table import meter_config
 from .meter_link import Link, running_link
 from .mosquitto import USERS, Broker, Pki
-from .table_link import linked_rig
+from .table_link import daemon_of, linked_rig, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -50,19 +48,6 @@ SEVEN_CARD_STRAIGHT_FLUSH = "2s 3s 4s 5s 6s 7s 8s"
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
-
-
-async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def daemon_of(rig: BenchRig) -> Daemon:
-    assert rig.daemon is not None and rig.daemon.link is not None
-    return rig.daemon
 
 
 def money_text(cents: int) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from sim.bench_rig import SEAT_PINS, BenchRig
 from .link_table import PARAMS
 from .meter_link import Link
 from .mosquitto import USERS, Pki
-from .table_link import DEALER, SEAT_1, linked_table
+from .table_link import DEALER, SEAT_1, daemon_of, linked_table, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -41,21 +40,8 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
 
 
-async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def daemon_of(rig: BenchRig) -> Daemon:
-    assert rig.daemon is not None
-    return rig.daemon
-
-
 def wager_lamps(rig: BenchRig) -> dict[int, LampState]:
-    gpio = daemon_of(rig).gpio
+    gpio = daemon_of(rig, linked=False).gpio
     assert gpio is not None
     return {seat: gpio.wager_lamp(seat).state for seat in gpio.seats}
 
@@ -68,7 +54,7 @@ async def blinks_slowly(rig: BenchRig, seat: int) -> None:
     """The seat's wager lamp pin goes on and off, each level held a slow blink's time."""
     pin = lamp_pin(rig, seat)
     pin.clear_states()  # type: ignore[attr-defined]
-    gpio = daemon_of(rig).gpio
+    gpio = daemon_of(rig, linked=False).gpio
     assert gpio is not None
     half = gpio.wager_lamp(seat).blink_ms * SLOW_BLINK_FACTOR / 1000
     await asyncio.sleep(half * 3.5)
@@ -100,7 +86,7 @@ async def test_every_wager_lamp_blinks_slowly_while_the_link_is_down_and_comes_b
     status and ``tablectl status`` say so; the broker back: the lamps and the chips on the sensors
     are the round's wagers again by themselves, counted at the lock-out and sent to the meter."""
     async with linked_table(tmp_path, pki, "t1", timeout=TIMEOUT) as (link, rig):
-        daemon = daemon_of(rig)
+        daemon = daemon_of(rig, linked=False)
         gpio = daemon.gpio
         assert gpio is not None
         await until(lambda: link_up(daemon), 10, "the link up")
@@ -178,7 +164,7 @@ async def test_a_chip_flapping_at_the_lock_out_while_unavailable_is_never_a_wage
     refused wager once (the reason: the link is down), each placement after it as any late chip;
     the lamps keep blinking slowly, and the base game goes on."""
     async with linked_table(tmp_path, pki, "t2", timeout=TIMEOUT) as (link, rig):
-        daemon = daemon_of(rig)
+        daemon = daemon_of(rig, linked=False)
         await until(lambda: link_up(daemon), 10, "the link up")
         async with await ApiClient.connect(rig.socket) as api:
             await lose_the_broker(link, daemon)
@@ -229,12 +215,12 @@ async def test_a_restart_while_unavailable_shows_it_from_the_journal_at_once(
     first moment, before any timeout, every wager lamp blinks slowly and the chip left on a
     sensor is no wager; the broker back: the chip is this round's wager by itself."""
     async with linked_table(tmp_path, pki, "t3", timeout=TIMEOUT) as (link, rig):
-        daemon = daemon_of(rig)
+        daemon = daemon_of(rig, linked=False)
         await until(lambda: link_up(daemon), 10, "the link up")
         await lose_the_broker(link, daemon)
         await rig.stop_daemon()
         await rig.start_daemon()
-        daemon = daemon_of(rig)
+        daemon = daemon_of(rig, linked=False)
         gpio = daemon.gpio
         assert gpio is not None
         assert daemon.state.progressive_link_down is not None
@@ -258,7 +244,7 @@ async def test_the_link_dropping_at_the_lock_out_leaves_journal_lamps_and_meter_
     sent when the meter is back, a refused one is not), the lamps blink slowly from the loss, and
     the meter ends at initial + rate x the wagers accepted."""
     async with linked_table(tmp_path, pki, "t4", timeout=TIMEOUT) as (link, rig):
-        daemon = daemon_of(rig)
+        daemon = daemon_of(rig, linked=False)
         await until(lambda: link_up(daemon), 10, "the link up")
         async with await ApiClient.connect(rig.socket) as api:
             for seat in (1, 2):

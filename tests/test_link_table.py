@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +16,6 @@ import pytest
 from cryptography import x509
 
 from controller.api_client import ApiClient
-from controller.daemon import Daemon
 from controller.journal.state import PROGRESSIVE_LINK
 from controller.tablectl import main as tablectl_main
 from meter.config import load
@@ -27,7 +25,7 @@ from wire import Award, Parameters, Share, Topics, encode
 from .link_table import LINK, PARAMS, PROGRESSIVE, meter_config
 from .meter_link import Link, running_link
 from .mosquitto import USERS, Pki
-from .table_link import api_round, linked_rig, linked_table
+from .table_link import api_round, daemon_of, linked_rig, linked_table, until
 from .test_meter_link import contributions_in_store
 
 pytestmark = pytest.mark.asyncio
@@ -36,19 +34,6 @@ pytestmark = pytest.mark.asyncio
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
-
-
-async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def daemon_of(rig: BenchRig) -> Daemon:
-    assert rig.daemon is not None and rig.daemon.link is not None
-    return rig.daemon
 
 
 def contribution_seqs(db: Path) -> list[int]:
