@@ -331,21 +331,10 @@ def _card_to(c: Console, place: str) -> None:
 def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
     screen = c.screen
     assert screen is not None
-    grid = _grid(2, s)
-    for choice in screen.irregularities:
-        grid.add_widget(
-            Key(
-                f"{choice.title} ({choice.section})",
-                s,
-                _tap(c, partial(c.report_irregularity, choice)),
-                name=f"irregularity:{choice.name}",
-                font_px=s.small,
-            )
-        )
-    box.add_widget(grid)
     reported = c.table.floor_to_confirm
     if reported:
-        # docs/authority.md: the round waits until a floorperson confirms or dismisses the report.
+        # docs/authority.md: the round waits until a floorperson confirms or dismisses the report:
+        # that step first, in view without scrolling, above the irregularities the dealer reports.
         steps = _grid(2, s)
         steps.add_widget(
             Key(
@@ -362,7 +351,19 @@ def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
             )
         )
         box.add_widget(steps)
-    elif not screen.dice_game and c.table.keying_by_hand is None:
+    grid = _grid(2, s)
+    for choice in screen.irregularities:
+        grid.add_widget(
+            Key(
+                f"{choice.title} ({choice.section})",
+                s,
+                _tap(c, partial(c.report_irregularity, choice)),
+                name=f"irregularity:{choice.name}",
+                font_px=s.small,
+            )
+        )
+    box.add_widget(grid)
+    if not reported and not screen.dice_game and c.table.keying_by_hand is None:
         # § 639a.13(g): the shoe is signed out of order by a floorperson before cards are keyed.
         box.add_widget(
             Key(
