@@ -109,11 +109,11 @@ class Finding:
     ok: bool
     what: str
     detail: str
-    todo: str = ""
+    what_to_do: str = ""
 
     def line(self) -> str:
         mark = "ok  " if self.ok else "FAIL"
-        tail = f" -> {self.todo}" if self.todo and not self.ok else ""
+        tail = f" -> {self.what_to_do}" if self.what_to_do and not self.ok else ""
         return f"{mark} {self.what}: {self.detail}{tail}"
 
 
