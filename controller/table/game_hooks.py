@@ -11,6 +11,7 @@ where the daemon calls them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Final
 
 from ..journal.state import OpenRound, TableState
@@ -127,22 +128,25 @@ def settles_itself(current: OpenRound) -> bool:
     return not waiting(current) and not open_decisions(current)
 
 
+@dataclass(frozen=True)
+class SettleRound(Waiting):
+    """The dealer's ``settle_round``: the round could be settled while players may still decide
+    (Asia Poker's surrender, § 659a.11(d)); on the API with ``"command": "settle_round"``."""
+
+    def to_json(self) -> dict[str, object]:
+        return {**Waiting.to_json(self), "command": "settle_round"}
+
+
 def waiting_to_settle(current: OpenRound) -> tuple[Waiting, ...]:
     """What the round waits for, as data: the game's items, or, once it could be settled while
-    players may still decide (Asia Poker's surrender, § 659a.11(d)), the dealer's ``settle_round``."""
+    players may still decide, the dealer's :class:`SettleRound`; empty: it is being settled."""
     items = waiting(current)
     if items:
         return items
     decisions = open_decisions(current)
     if not decisions:
         return ()
-    return (Waiting(Actor.DEALER, f"the dealer to settle the round; {decisions}"),)
-
-
-def waiting_for(current: OpenRound) -> str:
-    """What the round waits for, in words (``""``: nothing, it is being settled): the words of
-    :func:`waiting_to_settle`, so the status's data and words never disagree."""
-    return in_words(waiting_to_settle(current))
+    return (SettleRound(Actor.DEALER, f"the dealer to settle the round; {decisions}"),)
 
 
 def hand_of_seat(current: OpenRound, seat: int) -> int:

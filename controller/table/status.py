@@ -14,8 +14,8 @@ from hw.serial_device import SerialDevice
 
 from .. import __version__
 from ..config import Config
-from ..journal.state import AwaitingFloor, OpenRound, TableState
-from ..rules.hooks import Actor, Vocabulary, Waiting
+from ..journal.state import AwaitingFloor, TableState
+from ..rules.hooks import Actor, Vocabulary, Waiting, in_words
 from ..rules.money import format_money
 from . import authority, game_hooks
 from .lamps import progressive_unavailable
@@ -52,6 +52,7 @@ def table_status(
         "round": None,
     }
     if current is not None:
+        waiting = game_hooks.waiting_to_settle(current)
         out["round"] = {
             "id": current.round_id,
             "no_more_bets": current.no_more_bets,
@@ -61,8 +62,9 @@ def table_status(
             # mid-round shows them. A peer with no role is shown them withheld (api/face_down.py).
             "cards": [e.to_json() for e in current.events if e.type == "cards"],
             "meters": {k: format_money(v) for k, v in current.meters.items()},
-            "waiting_for": _waiting_for(state, current),
-            "waiting": _waiting(state, current),
+            # The words and the data from one answer of the game's, so they never disagree.
+            "waiting_for": _waiting_for(state, waiting),
+            "waiting": _waiting(state, waiting),
             # § 659a.11(a)(1), (c): the house way's settings, beside the dealer's hand-setting keys.
             "house_way": [h.to_json() for h in game_hooks.house_way(current)],
         }
@@ -86,12 +88,12 @@ def table_status(
     return out
 
 
-def _waiting_for(state: TableState, current: OpenRound) -> str:
+def _waiting_for(state: TableState, items: tuple[Waiting, ...]) -> str:
     waiting = state.awaiting_floor
     if waiting is not None:
         # The round waits for a floorperson's PIN (docs/authority.md).
         return _floor_words(waiting)
-    return game_hooks.waiting_for(current)
+    return in_words(items)
 
 
 def _floor_words(waiting: AwaitingFloor) -> str:
@@ -101,16 +103,13 @@ def _floor_words(waiting: AwaitingFloor) -> str:
     )
 
 
-def _waiting(state: TableState, current: OpenRound) -> list[dict[str, object]]:
+def _waiting(state: TableState, items: tuple[Waiting, ...]) -> list[dict[str, object]]:
     """``waiting_for`` as data: the game's items (once the round is complete while a player may
     still decide: the dealer's, with ``"command": "settle_round"``), or, while a reported
     irregularity waits for a floorperson's PIN, that alone: who, which irregularity, reported by
     whom (docs/authority.md)."""
     waiting = state.awaiting_floor
     if waiting is None:
-        if game_hooks.waiting(current):
-            return [w.to_json() for w in game_hooks.waiting(current)]
-        # Complete, but a player may still decide (§ 659a.11(d)): the dealer's ``settle_round``.
-        return [{**w.to_json(), "command": "settle_round"} for w in game_hooks.waiting_to_settle(current)]
+        return [w.to_json() for w in items]
     item = Waiting(Actor.FLOORPERSON, _floor_words(waiting)).to_json()
     return [{**item, "irregularity": str(waiting.event.get("kind")), "reporter": waiting.reporter}]
