@@ -37,7 +37,8 @@ class LinkPlan:
     @classmethod
     def of(cls, progressives: tuple[Progressive, ...], link: ProgressiveLinkSection) -> LinkPlan:
         """The plan of the game's declared ``progressives``; :class:`LinkPlanError` if one has
-        no reset amount or rate of progression (the meter could not check it, § 639a.12(d))."""
+        no reset amount or rate of progression (the meter could not check it). The daemon's
+        :func:`controller.link.submission.link_problems` names a missing rate's option first."""
         ids: dict[str, str] = {}
         params: dict[str, Parameters] = {}
         for p in progressives:
@@ -48,7 +49,7 @@ class LinkPlan:
                 missing = "rate_of_progression" if p.rate_of_progression is None else "initial/reset"
                 raise LinkPlanError(
                     f"progressive {p.name!r} ({p.title}, {p.section}): the Rules Submission gives no "
-                    f"{missing}, which the meter checks (§ 639a.12(d)); the link cannot declare it"
+                    f"{missing}, which the meter checks ({p.section}); the link cannot declare it"
                 )
             try:
                 pct = rate(p.rate_of_progression, f"{p.name}.rate_of_progression")
