@@ -48,6 +48,9 @@ class Console(Observable):
         self.dice = DiceKeys()
         self.cards = CardKeys()
         self.setting = SettingKeys()
+        #: The seat, hand and cards the setting keys were last loaded for (not loaded again until
+        #: one of them changes: a seat whose hands were just set keeps no keys).
+        self._setting_for: tuple[int, int, tuple[str, ...]] = (0, 0, ())
         self.seat = 0
         self.hand = 0
         self.wager = ""
@@ -73,12 +76,17 @@ class Console(Observable):
         preselect = self.table.waiting_seat
         if preselect is not None and self.table.round is not None and not self.table.open_for_bets:
             self.seat, self.hand = preselect
-        screen = self.screen
-        if screen is not None and screen.sets_hands and self.setting.seven != self.seat_cards:
-            # The chosen seat's seven cards as the daemon has them now: the seat may have been
-            # chosen (or preselected by the daemon) before its cards' event reached the screen.
-            self.setting.load(self.seat_cards)
+        # The chosen seat's seven cards as the daemon has them now: the seat may have been chosen
+        # (or preselected by the daemon) before its cards' event reached the screen.
+        self._load_setting()
         self.changed()
+
+    def _load_setting(self) -> None:
+        screen = self.screen
+        chosen = (self.seat, self.hand, self.seat_cards)
+        if screen is not None and screen.sets_hands and chosen != self._setting_for:
+            self._setting_for = chosen
+            self.setting.load(chosen[2])
 
     # -- what is shown -----------------------------------------------------------------------------
 
@@ -249,8 +257,8 @@ class Console(Observable):
         if seat not in self.seats_offered:
             raise ValueError(f"seat {seat} is not a seat of this table ({self.seats_offered})")
         self.seat, self.hand = seat, hand
-        if self.screen is not None and self.screen.sets_hands:
-            self.setting.load(self.seat_cards)
+        self._setting_for = (0, 0, ())  # chosen again: its keys afresh
+        self._load_setting()
         self.changed()
 
     def choose_wager(self, wager: str) -> None:
