@@ -7,6 +7,7 @@ file: the broker password is read from ``password_file``.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import tomllib
 from collections.abc import Callable, Mapping
@@ -20,6 +21,8 @@ from wire import fields as wf
 
 T = TypeVar("T")
 DEFAULT_PATH: Final = Path("/etc/progressive-meter/meter.toml")
+DEFAULT_MAX_WAGER: Final = 10_000
+"""$100.00: the largest progressive wager, where ``[progressives.<id>] max_wager`` gives none."""
 
 
 class ConfigError(Exception):
@@ -68,6 +71,12 @@ class MeterConfig:
     broker: BrokerConfig
     progressives: Mapping[str, Parameters]
     tables: Mapping[str, TableConfig]
+    max_wagers: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    """Each progressive's largest wager in cents (``max_wager``), where the file gives one."""
+
+    def max_wager(self, progressive: str) -> int:
+        """The largest progressive wager the Rules Submission allows on ``progressive`` (cents)."""
+        return self.max_wagers.get(progressive, DEFAULT_MAX_WAGER)
 
     @property
     def topics(self) -> Topics:
@@ -89,7 +98,7 @@ _BROKER: Final = (
     "key_file",
     "keepalive_seconds",
 )
-_PROGRESSIVE: Final = ("initial", "reset", "rate_of_progression")
+_PROGRESSIVE: Final = ("initial", "reset", "rate_of_progression", "max_wager")
 _TABLE: Final = ("site", "progressives")
 
 
@@ -233,6 +242,7 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
             r.problems.append(f"[broker] {key}: {str(file)!r}: no such file")
 
     progressives: dict[str, Parameters] = {}
+    max_wagers: dict[str, int] = {}
     named = set(r.section(raw, "progressives"))  # a table may link one whose values are wrong
     for pid, body in r.section(raw, "progressives").items():
         section = f"progressives.{pid}"
@@ -248,6 +258,11 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         initial = r.get(body, section, "initial", _money, required=True)
         reset = r.get(body, section, "reset", _money, required=True)
         rate = r.get(body, section, "rate_of_progression", _rate, required=True)
+        most = r.get(body, section, "max_wager", _money)
+        if most is not None:
+            if most < 1:
+                r.problems.append(f"[{section}] max_wager: '0.00': must be at least 0.01")
+            max_wagers[pid] = most
         if initial is not None and reset is not None and rate is not None:
             progressives[pid] = Parameters(initial, reset, rate)
     if not named:
@@ -285,4 +300,4 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
     if r.problems:
         raise ConfigError(path, r.problems)
     assert link_id is not None and root is not None and heartbeat is not None and store_path is not None
-    return MeterConfig(path, link_id, root, heartbeat, store_path, broker, progressives, tables)
+    return MeterConfig(path, link_id, root, heartbeat, store_path, broker, progressives, tables, max_wagers)

@@ -32,6 +32,7 @@ from wire import (
     format_money,
 )
 from wire import fields as wf
+from wire.errors import clip
 
 from .config import MeterConfig
 from .progression import pay, progress
@@ -95,6 +96,30 @@ class TableState:
 
     def ack_message(self) -> Ack:
         return Ack(self.id, self.applied_seq, self.verdict)
+
+
+#: The longest reason a refusal records and sends (the wire's bound for a refusal's reason).
+MAX_REASON: Final = 2000
+
+
+@dataclass(frozen=True)
+class Broken:
+    """A table's message refused by its seq without being read whole: its envelope (table, seq,
+    message id) is on the wire's schema, its body is not (``reason`` is the wire's), or the meter
+    could not apply it. ``digest`` is the SHA-256 of the bytes as they came (its first 16 hex
+    digits), so a refusal names the message without keeping it."""
+
+    table: str
+    seq: int
+    message_id: str
+    kind: str | None
+    field: str
+    reason: str
+    digest: str
+
+
+Item = TableMessage | Broken
+"""What the store makes a record of: a table's message, read whole or refused by its seq."""
 
 
 @dataclass(frozen=True)
@@ -218,14 +243,31 @@ def _envelope(m: TableMessage) -> dict[str, Any]:
     return {"event_seq": m.event_seq, "event_id": m.event_id, "round": m.round}
 
 
-def _refused(m: TableMessage, fld: str, reason: str, progressive: str | None = None) -> Draft:
-    return Draft(
-        REFUSED, progressive, {**_envelope(m), "message_kind": m.kind, "field": fld, "reason": reason}
-    )
+def refused(m: Item, fld: str, reason: str, progressive: str | None = None) -> Draft:
+    """A refusal of ``m``: what is wrong (``fld``, never empty: ``"message"`` for the whole) and
+    why, at most :data:`MAX_REASON` characters."""
+    if isinstance(m, Broken):
+        head: dict[str, Any] = {"event_seq": None, "event_id": None, "round": None, "digest": m.digest}
+    else:
+        head = _envelope(m)
+    body = {**head, "message_kind": m.kind, "field": fld or "message", "reason": clip(reason, MAX_REASON)}
+    return Draft(REFUSED, progressive, body)
 
 
-def decide(ledger: Ledger, config: MeterConfig, m: TableMessage) -> Draft:
-    """The record a table's next message makes (its seq is the table's next: the sequencer's job)."""
+def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None = None) -> Draft:
+    """The record a table's next message makes (its seq is the table's next: the sequencer's job).
+
+    ``id_used_by``: the record that already carries ``m``'s message id, if one does (a message id
+    names one message; a table that sends another under it is refused, § "Bounds").
+    """
+    if isinstance(m, Broken):
+        return refused(m, m.field, m.reason)
+    if id_used_by is not None:
+        why = (
+            f"message id {m.message_id} is already that of record {id_used_by}: a message id names one "
+            "message; nothing of this one is applied"
+        )
+        return refused(m, "message_id", why)
     linked = config.tables[m.table].progressives
     p = m.payload
     if isinstance(p, Declaration):
@@ -234,16 +276,24 @@ def decide(ledger: Ledger, config: MeterConfig, m: TableMessage) -> Draft:
     pid = p.progressive
     if pid not in linked:  # the link's configuration changed since the table's declaration
         why = f"table {m.table!r} is not linked to progressive {pid!r} (its link: {', '.join(linked)})"
-        return _refused(m, "payload.progressive", why, pid if pid in ledger.progressives else None)
+        return refused(m, "payload.progressive", why, pid if pid in ledger.progressives else None)
     if pid not in t.accepted:
         why = (
             f"table {m.table!r} has no accepted declaration of progressive {pid!r}"
             + (f" (its last was refused: {t.verdict.reason})" if t.verdict and not t.verdict.accepted else "")
             + "; nothing of it is applied: the table sends a declaration that agrees with the meter first"
         )
-        return _refused(m, "payload.progressive", why, pid if pid in ledger.progressives else None)
+        return refused(m, "payload.progressive", why, pid if pid in ledger.progressives else None)
     state = ledger.progressives[pid]
     if isinstance(p, Contribution):
+        most = p.wagers * config.max_wager(pid)
+        if p.wagered > most:
+            why = (
+                f"{format_money(p.wagered)} on {p.wagers} wager(s) is more than the largest progressive "
+                f"wager of {pid!r} ({format_money(config.max_wager(pid))} each, [progressives.{pid}] "
+                "max_wager, from the Rules Submission) allows"
+            )
+            return refused(m, "payload.wagered", why, pid)
         done = progress(state.amount, state.carry, p.wagered, state.params.rate)
         return Draft(
             CONTRIBUTION,
@@ -320,7 +370,7 @@ def _declaration(config: MeterConfig, m: TableMessage, p: Declaration, linked: t
         "declared": {k: v.to_json() for k, v in sorted(p.progressives.items())},
         "accepted": not problems,
         "field": problems[0][0] if problems else None,
-        "reason": "; ".join(f"{f}: {why}" for f, why in problems) if problems else None,
+        "reason": clip("; ".join(f"{f}: {why}" for f, why in problems), MAX_REASON) if problems else None,
     }
     return Draft(DECLARATION, None, body)
 

@@ -2,7 +2,8 @@
 
 Exit status: 0 done; 2 bad arguments; 65 (EX_DATAERR) the store is damaged or the configuration
 changes a running progressive; 78 (EX_CONFIG) the configuration is wrong; 74 (EX_IOERR) the store
-could not be written (nothing of that batch was applied or told). Anything else is a crash.
+could not be written (nothing of that batch was applied or told; the meter said so once and
+published "offline" with the reason). Anything else is a crash.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def _run(config: MeterConfig) -> int:
         ", ".join(f"{p.id} {p.amount / 100:.2f}" for p in store.ledger.progressives.values()),
     )  # fmt: skip
 
-    async def serve() -> None:
+    async def serve() -> str | None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -74,12 +75,13 @@ def _run(config: MeterConfig) -> int:
         notify("READY=1")
         await service.run(stop)
         notify("STOPPING=1")
+        return service.failed
 
     try:
-        asyncio.run(serve())
+        failed = asyncio.run(serve())
     finally:
         store.close()
-    return 0
+    return 0 if failed is None else EX_IOERR
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,7 +4,8 @@ A message whose seq the meter has already applied is a duplicate (QoS 1 delivers
 once, and a table sends again what the meter has not acknowledged): it is acknowledged again,
 never applied again. A message ahead of the next expected seq waits in memory for the gap to
 fill (the table sends the missing ones again when the meter's ack does not move); at most
-:data:`MAX_WAITING` wait per table, the farthest dropped first (they come again).
+:data:`MAX_WAITING` wait per table, the farthest dropped first (they come again), and none more
+than :data:`MAX_AHEAD` ahead (a table's own window is a few hundred; such a seq is hostile).
 """
 
 from __future__ import annotations
@@ -13,18 +14,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from wire import TableMessage
+from .ledger import Item
 
 MAX_WAITING: Final = 10_000
+MAX_AHEAD: Final = 100_000
 
 
 @dataclass
 class Offered:
-    ready: list[TableMessage] = field(default_factory=list)
+    ready: list[Item] = field(default_factory=list)
     """Now applicable, in seq order (this message and the waiting ones after it)."""
     duplicate: bool = False
     gap: bool = False
     """The message is ahead of the next expected seq: it waits."""
+    too_far: bool = False
+    """The message is more than :data:`MAX_AHEAD` ahead: dropped, nothing of it kept."""
 
 
 class Sequencer:
@@ -32,7 +36,7 @@ class Sequencer:
 
     def __init__(self, applied: Mapping[str, int]) -> None:
         self._next = {table: seq + 1 for table, seq in applied.items()}
-        self._waiting: dict[str, dict[int, TableMessage]] = {}
+        self._waiting: dict[str, dict[int, Item]] = {}
 
     def applied_seq(self, table: str) -> int:
         return self._next.get(table, 1) - 1
@@ -40,11 +44,13 @@ class Sequencer:
     def waiting(self, table: str) -> int:
         return len(self._waiting.get(table, {}))
 
-    def offer(self, message: TableMessage) -> Offered:
+    def offer(self, message: Item) -> Offered:
         """Take ``message``; the caller applies ``ready`` durably, in order, before the next offer."""
         expected = self._next.get(message.table, 1)
         if message.seq < expected:
             return Offered(duplicate=True)
+        if message.seq > expected + MAX_AHEAD:
+            return Offered(too_far=True)
         waiting = self._waiting.setdefault(message.table, {})
         if message.seq > expected:
             waiting.setdefault(message.seq, message)

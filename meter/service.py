@@ -31,16 +31,18 @@ import aiomqtt
 from wire import (
     MeterMessage,
     MeterStatus,
-    TableMessage,
     WireError,
+    decode_envelope,
     decode_table_message,
     decode_table_status,
     encode,
 )
 
 from .config import MeterConfig
+from .ledger import Broken, Item
+from .notices import UNKNOWN, Notices, digest
 from .sequencer import Sequencer
-from .store import Applied, Store
+from .store import Applied, Store, StoreFailed
 
 log = logging.getLogger("progressive-meter")
 MAX_BATCH = 512
@@ -49,8 +51,8 @@ MAX_INFLIGHT = 1000
 
 @dataclass
 class _Batch:
-    ready: list[TableMessage] = field(default_factory=list)
-    duplicates: list[TableMessage] = field(default_factory=list)
+    ready: list[Item] = field(default_factory=list)
+    duplicates: list[Item] = field(default_factory=list)
     acks: set[str] = field(default_factory=set)
 
 
@@ -64,18 +66,28 @@ def tls_context(config: MeterConfig) -> ssl.SSLContext | None:
     return ctx
 
 
+class _Stopped(Exception):
+    """The meter stops serving: its store failed (:attr:`MeterService.failed` says why)."""
+
+
 class MeterService:
     def __init__(self, config: MeterConfig, store: Store) -> None:
         self.config = config
         self.store = store
         self.topics = config.topics
         self.sequencer = Sequencer(store.applied_seqs())
-        self.ignored: Counter[str] = Counter()
+        self.notices = Notices(log)
         self.table_status: dict[str, str] = {}
         self.connected = asyncio.Event()
+        self.failed: str | None = None
+        """Why the store failed (the meter then says so once, goes offline and stops)."""
         self._beat = 0
         self._busy = asyncio.Lock()
-        self._warned: set[str] = set()
+
+    @property
+    def ignored(self) -> Counter[str]:
+        """What the meter ignored or refused, counted by reason."""
+        return self.notices.counts
 
     def _client(self) -> aiomqtt.Client:
         b = self.config.broker
@@ -110,6 +122,8 @@ class MeterService:
                     await self._session(client, stop)
             except aiomqtt.MqttError as exc:
                 log.warning("broker %s:%d: %s; connecting again in %.1f s", b.host, b.port, exc, backoff)
+            except _Stopped:
+                return
             finally:
                 self.connected.clear()
             if stop.is_set():
@@ -140,9 +154,9 @@ class MeterService:
                 task.cancel()
             await asyncio.gather(consume, beat, stopping, return_exceptions=True)
 
-    def _status(self, status: str) -> MeterStatus:
+    def _status(self, status: str, reason: str | None = None) -> MeterStatus:
         return MeterStatus(
-            "online" if status == "online" else "offline", self.config.heartbeat_seconds, self._beat
+            "online" if status == "online" else "offline", self.config.heartbeat_seconds, self._beat, reason
         )
 
     async def _heartbeat(self, client: aiomqtt.Client) -> None:
@@ -180,67 +194,84 @@ class MeterService:
 
     # -- a batch --
 
-    def _ignore(self, why: str, detail: str) -> None:
-        self.ignored[why] += 1
-        key = f"{why}:{detail}"
-        if key not in self._warned and len(self._warned) < 10_000:
-            self._warned.add(key)
-            log.warning("ignored (%s): %s", why, detail)
-
     def _sort(self, messages: Iterable[aiomqtt.Message]) -> _Batch:
         batch = _Batch()
         for message in messages:
-            topic = message.topic.value
-            payload = message.payload if isinstance(message.payload, (bytes, str)) else b""
-            try:
-                ref = self.topics.parse(topic)
-            except WireError as exc:
-                self._ignore("not a topic of the link", str(exc))
+            item = self._item(message)
+            if item is None:
                 continue
-            table = self.config.tables.get(ref.table)
-            if ref.channel not in ("event", "table_status"):
-                continue  # the meter's own topics (and its echoes)
-            if table is None:
-                self._ignore("not a table of this link", f"{topic}")
-                continue
-            if table.site != ref.site:
-                self._ignore("wrong site", f"{topic}: table {table.id!r} is at site {table.site!r}")
-                continue
-            try:
-                if ref.channel == "table_status":
-                    self.table_status[table.id] = decode_table_status(payload, ref).status
-                    continue
-                m = decode_table_message(payload, ref)
-            except WireError as exc:
-                self._ignore("not a valid message", f"{topic}: {exc}")
-                continue
-            offered = self.sequencer.offer(m)
+            offered = self.sequencer.offer(item)
             if offered.duplicate:
-                batch.duplicates.append(m)
+                batch.duplicates.append(item)
+            elif offered.too_far:
+                self.notices.note(
+                    "seq too far ahead", item.table, item.seq,
+                    f"the meter has applied its seq {self.sequencer.applied_seq(item.table)}; dropped",
+                )  # fmt: skip
             elif offered.gap:
                 log.debug(
                     "table %s seq %d waits for seq %d",
-                    m.table,
-                    m.seq,
-                    self.sequencer.applied_seq(m.table) + 1,
+                    item.table,
+                    item.seq,
+                    self.sequencer.applied_seq(item.table) + 1,
                 )
             batch.ready.extend(offered.ready)
-            batch.acks.add(m.table)
+            batch.acks.add(item.table)
         return batch
+
+    def _item(self, message: aiomqtt.Message) -> Item | None:
+        """A table's message read whole, or refused by its seq (its envelope whole, its body not);
+        ``None`` for what is not a table's own message on its own topic (counted and logged)."""
+        topic = message.topic.value
+        payload = message.payload if isinstance(message.payload, (bytes, str)) else b""
+        try:
+            ref = self.topics.parse(topic)
+        except WireError as exc:
+            self.notices.note("not a topic of the link", UNKNOWN, None, str(exc), payload)
+            return None
+        if ref.channel not in ("event", "table_status"):
+            return None  # the meter's own topics (and its echoes)
+        table = self.config.tables.get(ref.table)
+        if table is None:
+            self.notices.note("not a table of this link", UNKNOWN, None, topic, payload)
+            return None
+        if table.site != ref.site:
+            detail = f"published under site {ref.site!r}, but it is at site {table.site!r}"
+            self.notices.note("wrong site", table.id, None, detail, payload)
+            return None
+        try:
+            if ref.channel == "table_status":
+                self.table_status[table.id] = decode_table_status(payload, ref).status
+                return None
+            return decode_table_message(payload, ref)
+        except WireError as exc:
+            try:
+                env = decode_envelope(payload, ref)
+            except WireError:
+                self.notices.note("not a valid message", table.id, None, str(exc), payload)
+                return None
+            self.notices.note("refused", table.id, env.seq, str(exc), payload)
+            return Broken(
+                env.table, env.seq, env.message_id, env.kind, exc.field, exc.problem, digest(payload)
+            )
 
     async def handle(self, client: aiomqtt.Client, messages: Sequence[aiomqtt.Message]) -> None:
         """Apply a batch durably, then tell the tables (acks, replies, amounts)."""
         batch = self._sort(messages)
-        applied = await asyncio.to_thread(self._apply, batch)
+        try:
+            applied = await asyncio.to_thread(self._apply, batch)
+        except StoreFailed as exc:
+            await self._store_failed(client, exc)
+            return
         out = []
         progressives: set[str] = set()
         for a in applied:
             if a.duplicate and a.message.message_id != a.record.message_id:
-                self._ignore(
-                    "conflicting duplicate",
-                    f"table {a.message.table!r} seq {a.message.seq}: message id {a.message.message_id} "
-                    f"is not the applied {a.record.message_id}",
-                )
+                self.notices.note(
+                    "conflicting duplicate", a.message.table, a.message.seq,
+                    f"message id {a.message.message_id} is not the applied {a.record.message_id}: "
+                    "acknowledged again, nothing of it applied",
+                )  # fmt: skip
                 continue
             if a.reply is not None:
                 out.append(self._publish(client, self.topics.reply(a.message.table), a.reply, retain=False))
@@ -260,6 +291,20 @@ class MeterService:
         for table in sorted(batch.acks):
             out.append(self._publish(client, self.topics.ack(table), ledger.table(table).ack_message(), True))
         await asyncio.gather(*out)
+
+    async def _store_failed(self, client: aiomqtt.Client, exc: StoreFailed) -> None:
+        """Said once: the meter is offline (retained, with the reason) and stops serving; nothing of
+        the batch was committed, so nothing of it is told (the tables send it again later)."""
+        self.failed = str(exc)
+        log.critical(
+            "%s; nothing of the last batch was applied or told; the meter goes offline and stops "
+            "(free the disk or restore the store, then start it again)",
+            exc,
+        )
+        reason = f"the meter's store failed: {exc}"
+        with contextlib.suppress(aiomqtt.MqttError):
+            await self._publish(client, self.topics.meter_status(), self._status("offline", reason), True)
+        raise _Stopped
 
     def _apply(self, batch: _Batch) -> list[Applied]:
         applied = self.store.apply(batch.ready)

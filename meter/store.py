@@ -18,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -28,13 +29,19 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 from urllib.parse import quote
 
-from wire import Award, Refusal, TableMessage, format_money
+from wire import Award, Refusal, format_money
 from wire import fields as wf
+from wire.errors import clip
 
 from .config import MeterConfig
-from .ledger import AWARD, KINDS, OPENED, Draft, FoldError, Ledger, Record, decide, reply
+from .ledger import AWARD, KINDS, OPENED, Draft, FoldError, Item, Ledger, Record, decide, refused, reply
 
-SCHEMA_VERSION: Final = 1
+log = logging.getLogger("progressive-meter")
+SCHEMA_VERSION: Final = 2
+"""2: a refused message may carry a message id already used (a hostile or broken table's); the
+id stays unique among every other record. A version-1 store is brought to 2 when the meter opens
+it (:func:`_migrate`); ``status`` and ``history`` read either."""
+READABLE_VERSIONS: Final = (1, 2)
 APPLICATION_ID: Final = 0x504D5452  # "PMTR"
 GENESIS: Final = "0" * 64
 
@@ -55,7 +62,8 @@ CREATE TABLE records (
     CHECK ((table_id IS NULL) = (table_seq IS NULL) AND (table_id IS NULL) = (message_id IS NULL))
 );
 CREATE UNIQUE INDEX records_dedup ON records (table_id, table_seq) WHERE table_id IS NOT NULL;
-CREATE UNIQUE INDEX records_message ON records (message_id) WHERE message_id IS NOT NULL;
+CREATE UNIQUE INDEX records_message ON records (message_id)
+    WHERE message_id IS NOT NULL AND kind <> 'refused';
 CREATE INDEX records_kind ON records (kind, seq);
 CREATE TRIGGER records_gapless BEFORE INSERT ON records
     WHEN NEW.seq IS NOT (SELECT coalesce(max(seq), 0) + 1 FROM records)
@@ -111,6 +119,20 @@ class ConfigMismatch(StoreError):
     """The configuration changes a running progressive's parameters."""
 
 
+class StoreFailed(StoreError):
+    """The store itself could not be written or read (disk full, an I/O error, a corrupt page):
+    nothing of the batch being applied was committed, so nothing of it may be told."""
+
+
+def _store_failure(exc: BaseException) -> bool:
+    """An error of the store itself, not of the one message being applied."""
+    if isinstance(exc, (OSError, MemoryError)):
+        return True
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+        exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError)
+    )
+
+
 def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False)
 
@@ -164,10 +186,28 @@ def _check_schema(conn: sqlite3.Connection, path: Path, create: bool) -> None:
         raise StoreError(
             f"{path}: a SQLite file, but not a progressive meter store (application_id {app:#x})"
         )
-    if version != SCHEMA_VERSION:
+    if create and version == 1:
+        _migrate(conn)
+    elif version not in READABLE_VERSIONS:
         raise StoreError(
             f"{path}: meter store schema version {version}; this software reads version {SCHEMA_VERSION}"
         )
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Version 1 to 2: a refused record's message id need not be unique (one transaction)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("DROP INDEX records_message")
+        conn.execute(
+            "CREATE UNIQUE INDEX records_message ON records (message_id) "
+            "WHERE message_id IS NOT NULL AND kind <> 'refused'"
+        )
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def _row_record(row: Sequence[Any], path: Path) -> tuple[Record, str, str, str]:
@@ -252,7 +292,7 @@ def _check_state(conn: sqlite3.Connection, path: Path, ledger: Ledger) -> None:
 class Applied:
     """A table's message made into a record (or a duplicate of one already made)."""
 
-    message: TableMessage
+    message: Item
     record: Record
     reply: Award | Refusal | None
     duplicate: bool = False
@@ -327,15 +367,55 @@ class Store:
     def applied_seqs(self) -> dict[str, int]:
         return {t.id: t.applied_seq for t in self.ledger.tables.values()}
 
-    def apply(self, messages: Sequence[TableMessage], wall_ns: int | None = None) -> list[Applied]:
-        """Make each message (each the next of its table, in order) a record; one transaction."""
+    def apply(self, messages: Sequence[Item], wall_ns: int | None = None) -> list[Applied]:
+        """Make each message (each the next of its table, in order) a record.
+
+        One transaction for them all (one fsync); if one of them cannot be applied (an error the
+        meter's own checks did not foresee), the transaction is rolled back and each message is
+        applied alone, in its own transaction, the one that fails refused with the error as its
+        reason: one message never stops the meter, nor holds back those behind it.
+        :class:`StoreFailed` if the store itself fails (nothing of the batch is then recorded).
+        """
         if not messages:
             return []
-        records = self._commit(messages, wall_ns or time.time_ns())
+        wall = wall_ns or time.time_ns()
+        try:
+            records = self._commit(messages, wall)
+        except Exception as exc:
+            if _store_failure(exc):
+                raise StoreFailed(f"{self.path}: the store could not be written: {exc}") from exc
+            log.warning(
+                "a batch of %d messages could not be applied whole (%s: %s): each alone, in turn",
+                len(messages), type(exc).__name__, clip(str(exc), 200),
+            )  # fmt: skip
+            records = [self._alone(m, wall) for m in messages]
         return [Applied(m, r, reply(r)) for m, r in zip(messages, records, strict=True)]
 
-    def _commit(self, items: Sequence[TableMessage | Draft], wall_ns: int) -> list[Record]:
-        """Decide, fold and write each item on a copy of the ledger; it replaces the ledger at COMMIT."""
+    def _alone(self, message: Item, wall_ns: int) -> Record:
+        try:
+            return self._commit([message], wall_ns)[0]
+        except Exception as exc:
+            if _store_failure(exc):
+                raise StoreFailed(f"{self.path}: the store could not be written: {exc}") from exc
+            why = f"the meter could not apply it ({type(exc).__name__}: {exc})"
+            try:
+                return self._commit([message], wall_ns, refused(message, "message", why))[0]
+            except Exception as again:
+                raise StoreFailed(f"{self.path}: a refusal could not be recorded: {again}") from again
+
+    def _id_used_by(self, message_id: str) -> int | None:
+        """The record (not a refusal) that carries ``message_id`` already, if one does."""
+        row = self.conn.execute(
+            "SELECT seq FROM records WHERE message_id = ? AND message_id IS NOT NULL AND kind <> 'refused'",
+            (message_id,),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def _commit(
+        self, items: Sequence[Item | Draft], wall_ns: int, instead: Draft | None = None
+    ) -> list[Record]:
+        """Decide, fold and write each item on a copy of the ledger; it replaces the ledger at
+        COMMIT. ``instead``: the record the one item makes (a refusal), not the one it decides."""
         ledger = self.ledger.copy()
         prev = self._last_hash
         out = []
@@ -351,7 +431,7 @@ class Store:
                 if isinstance(item, Draft):
                     record = Record(seq, wall_ns, item.kind, None, None, None, item.progressive, item.body)
                 else:
-                    d = decide(ledger, self.config, item)
+                    d = instead or decide(ledger, self.config, item, self._id_used_by(item.message_id))
                     record = Record(
                         seq, wall_ns, d.kind, item.table, item.seq, item.message_id, d.progressive, d.body
                     )
@@ -428,7 +508,7 @@ class Store:
         ).fetchone()
         return None if row is None else _row_record(row, self.path)[0]
 
-    def duplicate(self, message: TableMessage) -> Applied | None:
+    def duplicate(self, message: Item) -> Applied | None:
         """The earlier record of a message sent again, with its reply again (an award is re-sent)."""
         record = self.earlier(message.table, message.seq)
         if record is None:

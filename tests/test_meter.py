@@ -306,3 +306,92 @@ def test_exit_statuses(store: Store, config_path: Path, capsys: pytest.CaptureFi
     assert main(["--config", str(config_path), "check-config"]) == 78
     err = capsys.readouterr().err
     assert "top level] stor: unknown option; did you mean 'store'?" in err and "[store] path: missing" in err
+
+
+# --- one message never stops the meter (docs/meter.md, "One message at a time") ---------------
+
+
+def test_a_reused_message_id_is_refused_and_the_table_goes_on(store: Store, config_path: Path) -> None:
+    first = declare("t1", 1)
+    c = msg("t1", 2)
+    reuse = TableMessage("t1", 3, c.message_id, 3, "e3", None, Contribution("cs-floor", 1, 500))
+    elsewhere = TableMessage("t2", 1, first.message_id, 1, "e1", None, first.payload)
+    out = store.apply([first, c, reuse, msg("t1", 4), elsewhere, declare("t2", 2)])
+    assert [a.record.kind for a in out] == [
+        "declaration", "contribution", "refused", "contribution", "refused", "declaration"
+    ]  # fmt: skip
+    assert (
+        out[2].record.body["field"] == "message_id"
+        and "already that of record 3" in out[2].record.body["reason"]
+    )
+    assert isinstance(out[2].reply, Refusal) and out[2].reply.field == "message_id"
+    assert store.applied_seqs() == {"t1": 4, "t2": 2}
+    assert store.ledger.progressives["cs-floor"].amount == 1_000_000 + 90 + 90  # seq 2 and 4 only
+    store.close()
+    again = Store(load(config_path).store, load(config_path))  # every record folds again
+    assert again.applied_seqs() == {"t1": 4, "t2": 2}
+    again.close()
+
+
+def test_a_contribution_past_the_largest_wager_is_refused(store: Store) -> None:
+    out = store.apply([declare("t1", 1), msg("t1", 2, Contribution("cs-floor", 1, 99_999_999_999))])
+    assert out[1].record.kind == "refused" and out[1].record.body["field"] == "payload.wagered"
+    assert "largest progressive wager of 'cs-floor' (100.00 each" in out[1].record.body["reason"]
+    assert store.ledger.progressives["cs-floor"].amount == 1_000_000
+    ok = store.apply([msg("t1", 3, Contribution("cs-floor", 3, 30_000))])  # $100 x 3: the limit
+    assert ok[0].record.kind == "contribution"
+
+
+def test_a_message_the_store_cannot_take_is_refused_alone(store: Store) -> None:
+    # SQLite itself refuses one record of the batch (a trigger here, standing for any error the
+    # meter's checks did not foresee): the batch is applied again one message at a time, that one
+    # refused with SQLite's words, the others applied.
+    store.conn.execute(
+        "CREATE TEMP TRIGGER refuse_seq_3 BEFORE INSERT ON records "
+        "WHEN NEW.table_seq = 3 AND NEW.kind = 'contribution' "
+        "BEGIN SELECT RAISE(ABORT, 'the disk refuses this one'); END"
+    )
+    out = store.apply([declare("t1", 1), msg("t1", 2), msg("t1", 3), msg("t1", 4)])
+    assert [a.record.kind for a in out] == ["declaration", "contribution", "refused", "contribution"]
+    assert "IntegrityError: the disk refuses this one" in out[2].record.body["reason"]
+    assert store.applied_seqs() == {"t1": 4}
+    assert store.ledger.progressives["cs-floor"].amount == 1_000_000 + 90 + 90
+
+
+def test_a_full_disk_fails_the_batch_whole_and_says_so(store: Store, config_path: Path) -> None:
+    from meter.store import StoreFailed
+
+    store.apply([declare("t1", 1)])
+    pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+    store.conn.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "database or disk is full"
+    with pytest.raises(StoreFailed, match="the store could not be written: database or disk is full"):
+        store.apply([msg("t1", i, Contribution("cs-floor", 1, 500 + i)) for i in range(2, 400)])
+    assert store.applied_seqs() == {"t1": 1}  # nothing of the batch
+    store.close()
+    again = Store(load(config_path).store, load(config_path))
+    assert again.applied_seqs() == {"t1": 1} and again.ledger.progressives["cs-floor"].amount == 1_000_000
+    again.close()
+
+
+def test_a_version_1_store_is_brought_to_version_2(config_path: Path) -> None:
+    path = load(config_path).store
+    s = Store(path, load(config_path))
+    s.apply([declare("t1", 1)])
+    s.close()
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        "DROP INDEX records_message; "
+        "CREATE UNIQUE INDEX records_message ON records (message_id) WHERE message_id IS NOT NULL; "
+        "PRAGMA user_version = 1;"
+    )
+    conn.close()
+    assert main(["--config", str(config_path), "verify"]) == 0  # read as it is
+    s = Store(path, load(config_path))
+    try:
+        assert s.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        reused = TableMessage(
+            "t1", 2, s.ledger and s.earlier("t1", 1).message_id, 2, "e", None, Contribution("cs-floor", 1, 1)
+        )  # type: ignore[union-attr]
+        assert s.apply([reused])[0].record.kind == "refused"
+    finally:
+        s.close()

@@ -32,6 +32,7 @@ from wire import (
     Topics,
     Verdict,
     WireError,
+    decode_envelope,
     decode_meter_message,
     decode_table_message,
     decode_table_status,
@@ -42,6 +43,7 @@ from wire import fields as wf
 T = Topics("floor")
 EVENT = T.parse(T.table_event("site-a", "t1"))
 ID = str(uuid.uuid4())
+PARAMETERS = Parameters(1_000_000, 1_000_000, Fraction(18))
 
 
 def table_message(payload: object, **over: object) -> TableMessage:
@@ -122,7 +124,17 @@ def _raw(payload: object = None, **over: object) -> dict[str, object]:
         (lambda r: r["payload"].update(wagered=5.25), "", "fraction"),  # a float never passes
         (lambda r: r["payload"].update(wagered="5.250"), "payload.wagered", "two decimals"),
         (lambda r: r["payload"].update(wagered=525), "payload.wagered", "decimal string"),
-        (lambda r: r["payload"].update(wagers=0), "payload.wagers", "at least 1"),
+        (lambda r: r["payload"].update(wagers=0), "payload.wagers", "from 1 to 1000"),
+        # The bounds (docs/progressive-link.md, "Bounds"): what stopped the meter on main.
+        (lambda r: r["payload"].update(wagers=10**20), "payload.wagers", "from 1 to 1000"),
+        (lambda r: r["payload"].update(wagered="999999999999999.99"), "payload.wagered", "largest"),
+        (lambda r: r.update(seq=2**53), "seq", "from 1 to 9007199254740991"),
+        (lambda r: r.update(event_id="x" * 201), "event_id", "at most 200"),
+        (
+            lambda r: r.update(seq="1" * 10_000),
+            "seq",
+            "'111111111111111111111111111111111111111111111111111111111",
+        ),
         (lambda r: r["payload"].update(wagerd="1.00"), "payload.wagerd", "did you mean 'wagered'"),
         (lambda r: r["payload"].pop("progressive"), "payload.progressive", "missing"),
         (lambda r: r.update(schema=2), "schema", "schema version 1"),
@@ -141,6 +153,50 @@ def test_a_bad_table_message_names_its_field(change: object, field: str, words: 
         decode_table_message(json.dumps(raw), EVENT)
     assert err.value.field == field
     assert words in str(err.value)
+    assert len(str(err.value)) < 800  # a value is quoted cut short, never whole
+
+
+def test_a_seat_and_a_declaration_are_bounded_too() -> None:
+    hit = _raw(Hit("cs-floor", 1, "royal flush", Share(Fraction(100))))
+    hit["payload"]["seat"] = 99999  # type: ignore[index]
+    with pytest.raises(WireError, match=r"payload.seat: 99999 is not a whole number from 1 to 99"):
+        decode_table_message(json.dumps(hit), EVENT)
+    many = {f"p{i}": PARAMETERS.to_json() for i in range(65)}
+    declared = _raw(Declaration({"p": PARAMETERS}))
+    declared["payload"] = {"progressives": many}
+    with pytest.raises(WireError, match=r"65 progressives: at most 64"):
+        decode_table_message(json.dumps(declared), EVENT)
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"{" + b" " * 16_400 + b"}", "16402 bytes, more than the link's 16384"),
+        (b"[" * 5000 + b"]" * 5000, "nested too deep"),
+        (b"[" * 16_000, "nested too deep"),
+        (b'{"seq": ' + b"9" * 5000 + b"}", "not JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+    ],
+)
+def test_a_message_too_big_or_too_deep_is_refused_by_the_reader(data: bytes, words: str) -> None:
+    with pytest.raises(WireError) as err:
+        decode_table_message(data, EVENT)
+    assert words in str(err.value) and len(str(err.value)) < 800
+
+
+def test_the_envelope_of_a_broken_message_is_read_alone() -> None:
+    raw = _raw()
+    raw["payload"] = {"wagers": "lots"}
+    env = decode_envelope(json.dumps(raw), EVENT)
+    assert (env.table, env.seq, env.message_id, env.kind) == (
+        raw["table"],
+        raw["seq"],
+        raw["message_id"],
+        "contribution",
+    )
+    raw["table"] = "t2"
+    with pytest.raises(WireError, match="not the table of the topic"):
+        decode_envelope(json.dumps(raw), EVENT)
 
 
 def test_a_bad_award_names_its_field() -> None:
@@ -183,7 +239,11 @@ def test_topics() -> None:
 
 @given(st.integers(min_value=0, max_value=10**15))
 def test_money_is_exact(cents: int) -> None:
-    assert wf.money(wf.format_money(cents), "x") == cents
+    if cents <= wf.MAX_MONEY:
+        assert wf.money(wf.format_money(cents), "x") == cents
+    else:
+        with pytest.raises(WireError, match=r"largest amount, 1000000000\.00"):
+            wf.money(wf.format_money(cents), "x")
 
 
 @given(st.decimals(min_value="0.000001", max_value="100", places=6))

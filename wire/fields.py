@@ -12,44 +12,73 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
-from .errors import WireError
+from .errors import WireError, shown
 
 ID_PATTERN: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 """An id of a site, link, table or progressive: one topic level, no wildcard, no ``/``, at most 64."""
 _MONEY: Final = re.compile(r"^(0|[1-9][0-9]{0,14})\.([0-9]{2})$")
 _PERCENT: Final = re.compile(r"^(0|[1-9][0-9]{0,2})(\.[0-9]{1,6})?$")
 
+# Bounds of every number on the wire (docs/progressive-link.md, "Bounds"): a number past them is
+# refused naming the field, so no count or amount can overflow the meter's store (SQLite's
+# 64-bit integers) or its arithmetic, however many messages add it up.
+MAX_SEQ: Final = 2**53 - 1
+"""Any seq, count of records or of awards: exact in every JSON reader, far below 2**63."""
+MAX_WAGERS: Final = 1_000
+"""Progressive wagers in one contribution (one lock-out at one table): seats x sensors is far less."""
+MAX_SEAT: Final = 99
+"""The highest seat number a message may name (a table's own seat count is the meter's check)."""
+MAX_MONEY: Final = 100_000_000_000
+"""The largest amount on the wire, in cents: $1,000,000,000.00."""
+MAX_PROGRESSIVES: Final = 64
+"""Progressives in one declaration."""
+
 
 def ident(value: object, field: str) -> str:
     if not isinstance(value, str) or not ID_PATTERN.match(value):
         raise WireError(
             field,
-            f"{value!r} is not an id (letters, digits, '_', '.', '-', starting with a letter or digit, "
+            f"{shown(value)} is not an id (letters, digits, '_', '.', '-', starting with a letter or digit, "
             "at most 64)",
         )
     return value
 
 
-def count(value: object, field: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise WireError(field, f"{value!r} is not a whole number of at least {minimum}")
+def count(value: object, field: str, minimum: int = 1, maximum: int = MAX_SEQ) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise WireError(field, f"{shown(value)} is not a whole number from {minimum} to {maximum}")
     return value
+
+
+def seat(value: object, field: str) -> int:
+    return count(value, field, 1, MAX_SEAT)
+
+
+def wagers(value: object, field: str) -> int:
+    return count(value, field, 1, MAX_WAGERS)
 
 
 def text(value: object, field: str, max_len: int = 200) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > max_len:
-        raise WireError(field, f"{value!r} is not a non-empty string of at most {max_len} characters")
+        raise WireError(field, f"{shown(value)} is not a non-empty string of at most {max_len} characters")
     return value
 
 
 def money(value: object, field: str) -> int:
     """Cents from ``"12.50"`` (exactly two decimals; never a float)."""
     if not isinstance(value, str):
-        raise WireError(field, f'{value!r} is not an amount written as a decimal string like "12.50"')
+        raise WireError(field, f'{shown(value)} is not an amount written as a decimal string like "12.50"')
     m = _MONEY.match(value)
     if m is None:
-        raise WireError(field, f'{value!r} is not an amount like "12.50" (dollars, a point, two decimals)')
-    return int(m[1]) * 100 + int(m[2])
+        raise WireError(
+            field, f'{shown(value)} is not an amount like "12.50" (dollars, a point, two decimals)'
+        )
+    cents = int(m[1]) * 100 + int(m[2])
+    if cents > MAX_MONEY:
+        raise WireError(
+            field, f"{shown(value)} is more than the wire's largest amount, {format_money(MAX_MONEY)}"
+        )
+    return cents
 
 
 def format_money(cents: int) -> str:
@@ -64,11 +93,11 @@ def percent(value: object, field: str) -> Fraction:
     """A share of a meter: ``"10"``, ``"12.5"``, ``"100"``; more than 0 and at most 100."""
     if not isinstance(value, str) or not _PERCENT.match(value):
         raise WireError(
-            field, f'{value!r} is not a percentage written as a decimal string like "10" or "12.5"'
+            field, f'{shown(value)} is not a percentage written as a decimal string like "10" or "12.5"'
         )
     pct = Fraction(value)
     if not 0 < pct <= 100:
-        raise WireError(field, f"{value!r} must be more than 0 and at most 100 percent")
+        raise WireError(field, f"{shown(value)} must be more than 0 and at most 100 percent")
     return pct
 
 
@@ -82,5 +111,5 @@ def format_percent(pct: Fraction) -> str:
 def rate(value: object, field: str) -> Fraction:
     """A rate of progression as the Rules Submission writes it: ``"18%"`` -> 18 (percent)."""
     if not isinstance(value, str) or not value.endswith("%"):
-        raise WireError(field, f'{value!r} is not a rate of progression like "18%"')
+        raise WireError(field, f'{shown(value)} is not a rate of progression like "18%"')
     return percent(value[:-1].strip(), field)

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Final, Literal
 
 from . import fields as f
-from .errors import WireError
+from .errors import WireError, shown
 from .reader import Obj, boolean, dumps, exactly, load, one_of
 from .topics import TopicRef
 
@@ -35,18 +35,18 @@ STATUSES: Final = ("online", "offline")
 def _schema(value: object, field_name: str) -> int:
     if value != SCHEMA_VERSION or isinstance(value, bool):
         raise WireError(
-            field_name, f"{value!r}: this software reads schema version {SCHEMA_VERSION} of the link"
+            field_name, f"{shown(value)}: this software reads schema version {SCHEMA_VERSION} of the link"
         )
     return SCHEMA_VERSION
 
 
 def _uuid(value: object, field_name: str) -> str:
     if not isinstance(value, str):
-        raise WireError(field_name, f"{value!r} is not a UUID string")
+        raise WireError(field_name, f"{shown(value)} is not a UUID string")
     try:
         uuid.UUID(value)
     except ValueError:
-        raise WireError(field_name, f"{value!r} is not a UUID") from None
+        raise WireError(field_name, f"{shown(value)} is not a UUID") from None
     return value
 
 
@@ -170,6 +170,8 @@ def _parameters(value: object, path: str) -> Parameters:
 def _payload(kind: str, obj: Obj) -> Payload:
     if kind == "declaration":
         progs = obj.obj("progressives")
+        if len(progs.value) > f.MAX_PROGRESSIVES:
+            raise WireError(progs.path, f"{len(progs.value)} progressives: at most {f.MAX_PROGRESSIVES}")
         declared = {
             f.ident(k, progs.field(k)): _parameters(v, progs.field(k)) for k, v in progs.value.items()
         }
@@ -177,12 +179,12 @@ def _payload(kind: str, obj: Obj) -> Payload:
         payload: Payload = Declaration(declared)
     elif kind == "contribution":
         payload = Contribution(
-            obj.get("progressive", f.ident), obj.get("wagers", f.count), obj.get("wagered", f.money)
+            obj.get("progressive", f.ident), obj.get("wagers", f.wagers), obj.get("wagered", f.money)
         )
     else:
         payload = Hit(
             obj.get("progressive", f.ident),
-            obj.get("seat", f.count),
+            obj.get("seat", f.seat),
             obj.get("hand", f.text),
             obj.get("award", _award_terms),
         )
@@ -234,7 +236,7 @@ def decode_table_message(data: bytes | str, ref: TopicRef | None = None) -> Tabl
                 "topic", f"a table's message goes on its event topic, not the {ref.channel} topic"
             )
         if ref.table != table:
-            raise WireError("table", f"{table!r} is not the table of the topic ({ref.table!r})")
+            raise WireError("table", f"{shown(table)} is not the table of the topic ({ref.table!r})")
     kind = obj.get("kind", one_of(TABLE_KINDS))
     message = TableMessage(
         table,
@@ -247,6 +249,37 @@ def decode_table_message(data: bytes | str, ref: TopicRef | None = None) -> Tabl
     )
     obj.done()
     return message
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What names a table's message, read alone: its table, seq and message id.
+
+    A message whose envelope is whole but whose body is not on the schema is refused by its seq
+    (the meter records the refusal and acknowledges it), so one broken message never holds back
+    the table's messages behind it.
+    """
+
+    table: str
+    seq: int
+    message_id: str
+    kind: str | None
+    """The kind, if it is one of the table's kinds."""
+
+
+def decode_envelope(data: bytes | str, ref: TopicRef) -> Envelope:
+    """The envelope of a table's message on its event topic, or :class:`WireError`."""
+    obj = Obj(load(data, "table message", strict=False), "")
+    table = obj.get("table", f.ident)
+    if ref.channel != "event" or ref.table != table:
+        raise WireError("table", f"{shown(table)} is not the table of the topic ({shown(ref.table)})")
+    kind = obj.value.get("kind")
+    return Envelope(
+        table,
+        obj.get("seq", f.count),
+        obj.get("message_id", _uuid),
+        kind if isinstance(kind, str) and kind in TABLE_KINDS else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -268,7 +301,7 @@ def decode_table_status(data: bytes | str, ref: TopicRef) -> TableStatus:
     obj.get("kind", exactly("table_status"))
     table = obj.get("table", f.ident)
     if ref.channel != "table_status" or ref.table != table:
-        raise WireError("table", f"{table!r} is not the table of the topic ({ref.table!r})")
+        raise WireError("table", f"{shown(table)} is not the table of the topic ({ref.table!r})")
     status = obj.get("status", one_of(STATUSES))
     obj.done()
     return TableStatus(table, "online" if status == "online" else "offline")
@@ -285,10 +318,19 @@ class MeterStatus:
     heartbeat_seconds: int
     beat: int = 0
     """Counts the heartbeats since the meter started (a new word each time)."""
+    reason: str | None = None
+    """Why the meter is offline, where it knows (its store failed); absent from the wire if none."""
     kind: Literal["meter_status"] = "meter_status"
 
     def to_json(self) -> dict[str, object]:
-        return {"status": self.status, "heartbeat_seconds": self.heartbeat_seconds, "beat": self.beat}
+        out: dict[str, object] = {
+            "status": self.status,
+            "heartbeat_seconds": self.heartbeat_seconds,
+            "beat": self.beat,
+        }
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
 
 
 @dataclass(frozen=True)
@@ -458,8 +500,9 @@ def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
         status = obj.get("status", one_of(STATUSES))
         message = MeterStatus(
             "online" if status == "online" else "offline",
-            obj.get("heartbeat_seconds", f.count),
+            obj.get("heartbeat_seconds", lambda v, p: f.count(v, p, 1, 3600)),
             obj.get("beat", lambda v, p: f.count(v, p, 0)),
+            obj.optional("reason", lambda v, p: f.text(v, p, 2000)),
         )
     elif kind == "amount":
         message = Amount(
@@ -470,12 +513,12 @@ def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
         )
         if message.progressive != ref.progressive:
             raise WireError(
-                "progressive", f"{message.progressive!r} is not the topic's ({ref.progressive!r})"
+                "progressive", f"{shown(message.progressive)} is not the topic's ({ref.progressive!r})"
             )
     else:
         table = obj.get("table", f.ident)
         if table != ref.table:
-            raise WireError("table", f"{table!r} is not the table of the topic ({ref.table!r})")
+            raise WireError("table", f"{shown(table)} is not the table of the topic ({ref.table!r})")
         if kind == "ack":
             message = Ack(
                 table,
@@ -515,6 +558,7 @@ __all__ = [
     "AwardTerms",
     "Contribution",
     "Declaration",
+    "Envelope",
     "Fixed",
     "Hit",
     "LastAward",
@@ -527,6 +571,7 @@ __all__ = [
     "TableMessage",
     "TableStatus",
     "Verdict",
+    "decode_envelope",
     "decode_meter_message",
     "decode_table_message",
     "decode_table_status",

@@ -5,22 +5,38 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
-from .errors import WireError
+from .errors import WireError, shown
 
 T = TypeVar("T")
 
+MAX_MESSAGE_BYTES: Final = 16_384
+"""The largest message the link reads (the shipped broker refuses a packet past 20 KiB,
+``max_packet_size``): every message of the link is far smaller."""
 
-def load(data: bytes | str, what: str) -> dict[str, Any]:
-    """The JSON object in ``data`` (UTF-8), or :class:`WireError` saying why not."""
+
+def load(data: bytes | str, what: str, strict: bool = True) -> dict[str, Any]:
+    """The JSON object in ``data`` (UTF-8), or :class:`WireError` saying why not.
+
+    ``strict=False`` reads a number with a fraction (as a float) and ``NaN`` too: for reading a
+    message's envelope alone, whatever its body holds (its body is then refused by the strict read).
+    """
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise WireError("", f"{what}: {size} bytes, more than the link's {MAX_MESSAGE_BYTES}")
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        value = json.loads(text, parse_float=_no_float, parse_constant=_no_constant)
+        if strict:
+            value = json.loads(text, parse_float=_no_float, parse_constant=_no_constant)
+        else:
+            value = json.loads(text)
     except UnicodeDecodeError as exc:
         raise WireError("", f"{what}: not UTF-8 ({exc})") from None
     except ValueError as exc:
         raise WireError("", f"{what}: not JSON ({exc})") from None
+    except RecursionError:
+        raise WireError("", f"{what}: nested too deep to be one of the link's messages") from None
     if not isinstance(value, dict):
         raise WireError("", f"{what}: a JSON object is expected, not {type(value).__name__}")
     return value
@@ -44,7 +60,7 @@ class Obj:
 
     def __init__(self, value: object, path: str) -> None:
         if not isinstance(value, dict):
-            raise WireError(path, f"a JSON object is expected, not {value!r}")
+            raise WireError(path, f"a JSON object is expected, not {shown(value)}")
         self.value: dict[str, Any] = value
         self.path = path
         self._seen: set[str] = set()
@@ -74,14 +90,14 @@ class Obj:
         for key in self.value:
             if key not in known:
                 close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
+                hint = f"; did you mean {shown(close[0])}?" if close else ""
                 raise WireError(self.field(key), f"unknown field{hint}")
 
 
 def exactly(expected: object) -> Callable[[object, str], object]:
     def read(value: object, field: str) -> object:
         if value != expected or isinstance(value, bool) != isinstance(expected, bool):
-            raise WireError(field, f"{value!r} is not {expected!r}")
+            raise WireError(field, f"{shown(value)} is not {shown(expected)}")
         return value
 
     return read
@@ -91,8 +107,8 @@ def one_of(choices: tuple[str, ...]) -> Callable[[object, str], str]:
     def read(value: object, field: str) -> str:
         if not isinstance(value, str) or value not in choices:
             close = difflib.get_close_matches(str(value), choices, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise WireError(field, f"{value!r} is not one of {', '.join(choices)}{hint}")
+            hint = f"; did you mean {shown(close[0])}?" if close else ""
+            raise WireError(field, f"{shown(value)} is not one of {', '.join(choices)}{hint}")
         return value
 
     return read
@@ -100,11 +116,11 @@ def one_of(choices: tuple[str, ...]) -> Callable[[object, str], str]:
 
 def boolean(value: object, field: str) -> bool:
     if not isinstance(value, bool):
-        raise WireError(field, f"{value!r} is not true or false")
+        raise WireError(field, f"{shown(value)} is not true or false")
     return value
 
 
 def string(value: object, field: str) -> str:
     if not isinstance(value, str):
-        raise WireError(field, f"{value!r} is not a string")
+        raise WireError(field, f"{shown(value)} is not a string")
     return value

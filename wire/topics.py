@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from .errors import WireError
+from .errors import WireError, shown
 from .fields import ident
 
 DEFAULT_ROOT: Final = "progressive"
@@ -100,7 +100,7 @@ class Topics:
         """What ``topic`` names, or :class:`WireError` if it is not a topic of this link."""
         prefix = self.base + "/"
         if not topic.startswith(prefix):
-            raise WireError("topic", f"{topic!r} is not under this link's {prefix!r}")
+            raise WireError("topic", f"{shown(topic)} is not under this link's {prefix!r}")
         levels = topic[len(prefix) :].split("/")
         match levels:
             case ["site", site, "table", table, "event"]:
@@ -115,4 +115,4 @@ class Topics:
                 return TopicRef("ack", table=ident(table, "topic table"))
             case ["meter", "table", table, "reply"]:
                 return TopicRef("reply", table=ident(table, "topic table"))
-        raise WireError("topic", f"{topic!r} is not a topic of the progressive link")
+        raise WireError("topic", f"{shown(topic)} is not a topic of the progressive link")
