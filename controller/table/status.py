@@ -15,7 +15,7 @@ from hw.serial_device import SerialDevice
 from .. import __version__
 from ..config import Config
 from ..journal.state import AwaitingFloor, TableState
-from ..rules.core.hooks import Actor, Vocabulary, Waiting, in_words
+from ..rules.core.hooks import Actor, Step, Vocabulary, Waiting, in_words
 from ..rules.core.money import format_money
 from . import authority, game_hooks
 from .lamps import progressive_unavailable
@@ -111,5 +111,5 @@ def _waiting(state: TableState, items: tuple[Waiting, ...]) -> list[dict[str, ob
     waiting = state.awaiting_floor
     if waiting is None:
         return [w.to_json() for w in items]
-    item = Waiting(Actor.FLOORPERSON, _floor_words(waiting)).to_json()
+    item = Waiting(Actor.FLOORPERSON, _floor_words(waiting), step=Step.FLOORPERSON).to_json()
     return [{**item, "irregularity": str(waiting.event.get("kind")), "reporter": waiting.reporter}]

@@ -11,7 +11,9 @@ complete, and otherwise raises :class:`IllegalEvent` saying what the round is wa
 Every other hook is declared here with its default (:class:`GameBase`, which every game derives
 from), so callers ask the game and never probe for attributes: ``waiting_for`` (what the round
 waits for, as :class:`~.hooks.Waiting` data), ``open_decisions``, ``hand_dealt_to``,
-``progressives`` and ``devices`` (:mod:`.hooks`).
+``progressives``, ``devices``, ``house_way``, ``vocabulary``, ``screen`` and ``faults``
+(:mod:`.hooks`). A game's events go through its :class:`EventTable`, each handler registered once;
+an early ``settle`` is refused as :class:`RoundIncomplete` (:meth:`GameBase.require_complete`).
 
 :class:`Round` drives a game: it keeps the state and the events accepted so
 far, which is exactly what the journal stores and a round record replays.
@@ -24,8 +26,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from .dispatch import Handlers
 from .events import Event
-from .hooks import Devices, HouseWaySetting, Progressive, Vocabulary, Waiting
+from .hooks import Devices, Faults, HouseWaySetting, Progressive, Screen, Vocabulary, Waiting, in_words
 from .money import Cents
 from .settlement import Settlement
 
@@ -34,8 +37,30 @@ class IllegalEvent(ValueError):
     """An event the rules do not allow now; the message says why, citing the section."""
 
 
+class RoundIncomplete(IllegalEvent):
+    """A settlement asked for before the round is complete: every game refuses it in this one
+    shape, the words (``"the round is not complete: it waits for ..."``) and the data
+    (:attr:`waiting`, what :meth:`Game.waiting_for` says)."""
+
+    def __init__(self, waiting: Iterable[Waiting]) -> None:
+        self.waiting = tuple(waiting)
+        super().__init__(f"the round is not complete: it waits for {in_words(self.waiting)}")
+
+
 R = TypeVar("R")
 S = TypeVar("S")
+
+
+class EventTable(Handlers[str, Callable[[S, Event], S]]):
+    """A game's handler of each event type, each registered once where it is written
+    (``@EVENTS.register("wager")``); :meth:`apply` refuses a type with no handler, naming those the
+    game takes."""
+
+    def apply(self, state: S, event: Event) -> S:
+        handler = self.get(event.type)
+        if handler is None:
+            raise IllegalEvent(f"{self.owner} has no {event.type} events (it takes {self.names()})")
+        return handler(state, event)
 
 
 class Game(Protocol[R, S]):
@@ -100,6 +125,12 @@ class Game(Protocol[R, S]):
     def vocabulary(self, rules: R) -> Vocabulary:
         """What the dealer's screen offers (:class:`~.hooks.Vocabulary`)."""
 
+    def screen(self, rules: R) -> Screen:
+        """How the dealer's screen lays the game out (:class:`~.hooks.Screen`)."""
+
+    def faults(self, rules: R) -> Faults:
+        """The irregularity a device's fault mid-round is at this game (:class:`~.hooks.Faults`)."""
+
 
 class GameBase(ABC, Generic[R, S]):
     """What every game derives from: the hooks each game writes (``start``, ``apply``, ``settle``,
@@ -125,6 +156,13 @@ class GameBase(ABC, Generic[R, S]):
     @abstractmethod
     def waiting_for(self, state: S) -> tuple[Waiting, ...]: ...
 
+    def require_complete(self, state: S) -> None:
+        """Nothing when the round can be settled; else :class:`RoundIncomplete`, what it waits for
+        (every game's ``settle`` refuses an early settlement so, in one shape)."""
+        waiting = self.waiting_for(state)
+        if waiting:
+            raise RoundIncomplete(waiting)
+
     def open_decisions(self, state: S) -> str:
         """None: most games settle as soon as they can (Asia Poker's surrender is the exception)."""
         return ""
@@ -148,6 +186,16 @@ class GameBase(ABC, Generic[R, S]):
     def vocabulary(self, rules: R) -> Vocabulary:
         """None: a game the dealer's screen does not deal (the poker room's games)."""
         return Vocabulary()
+
+    def screen(self, rules: R) -> Screen:
+        """None: a game the dealer's screen does not deal (the poker room's games); a game it
+        deals gives its seats, and whether hands are set or dice thrown."""
+        return Screen()
+
+    def faults(self, rules: R) -> Faults:
+        """The Pennsylvania poker chapters' words (§ 639a.13(e), (f)): a shoe's fault is a
+        ``shoe_jam``, a shuffler's a ``shuffler_jam``, a reader's a ``card_reader_malfunction``."""
+        return Faults()
 
 
 @dataclass

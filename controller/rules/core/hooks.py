@@ -18,13 +18,20 @@ text of an :class:`~.engine.IllegalEvent`:
   name, the dealer's words, the section), which the dealer's screen draws (over the local API);
 - :meth:`~.engine.Game.house_way` gives a :class:`HouseWaySetting` for each place whose hands the
   house way sets now (Asia Poker's dealer, § 659a.11(c); a player who asked for help,
-  § 659a.11(a)(1)).
+  § 659a.11(a)(1));
+- :meth:`~.engine.Game.screen` gives the :class:`Screen` hints the dealer's screen lays the game
+  out by (its seats, whether hands are set, how the starting position is given, whether throws
+  are entered), and :meth:`~.engine.Game.faults` the :class:`Faults`: which irregularity a
+  device's fault mid-round is at this game.
+
+Each :class:`Waiting` carries its :class:`Step`, the machine-readable kind of what is awaited:
+the screen steers by the step, never by the words (rewording a message changes nothing it shows).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
 
@@ -48,9 +55,34 @@ class Actor(StrEnum):
     """A floorperson (a verification the rules make before the round goes on)."""
 
 
+class Step(StrEnum):
+    """What kind of thing a round waits for, as data (the screen picks its panel by it)."""
+
+    BETS = "bets"
+    """Wagers, then the dealer's "no more bets" (a wager still to be made, § 639a.7(c))."""
+    STARTING_POSITION = "starting_position"
+    """The starting position as a number (a random number generator's, the button's, § 659a.5(g)(2), (3))."""
+    DICE = "dice"
+    """Dice thrown: Three Dice Football's throw, Asia Poker's shaker (§ 659a.5(g)(1))."""
+    CARDS = "cards"
+    """Cards dealt (by the shoe, or keyed by hand)."""
+    DECISION = "decision"
+    """A player's decision: bet or fold, play, hit or stand, surrender, accept the dice."""
+    SETTING_HANDS = "setting_hands"
+    """Hands to be set (Asia Poker, § 659a.10): a player's, or the dealer's by the house way."""
+    READER = "reader"
+    """The hole-card reader's answer (§ 633a.7(h))."""
+    METER = "meter"
+    """A progressive meter as it stands (the link, or the dealer's ``meter`` event)."""
+    FLOORPERSON = "floorperson"
+    """A floorperson's PIN (a reported irregularity to confirm or dismiss)."""
+    SETTLE = "settle"
+    """The dealer's ``settle_round``: complete, while players may still decide (§ 659a.11(d))."""
+
+
 @dataclass(frozen=True, slots=True)
 class Waiting:
-    """One thing a round waits for: who must act, on what, citing the section."""
+    """One thing a round waits for: who must act, on what (:class:`Step`), citing the section."""
 
     who: Actor
     what: str
@@ -59,16 +91,24 @@ class Waiting:
     """The section the step follows; ``""`` where the words carry no rule (a wager not yet made)."""
     seat: int | None = None
     """The seat that must act (a player) or whose cards are awaited; ``None`` for the table."""
+    step: Step = field(kw_only=True)
+    """What kind of thing is awaited: the data the screen steers by."""
+    hand: int | None = field(default=None, kw_only=True)
+    """Which hand of :attr:`seat` (a Blackjack seat that split pairs holds several); ``None``: its one."""
 
     def __str__(self) -> str:
         return self.what
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"who": str(self.who), "what": self.what}
+        out: dict[str, object] = {"who": str(self.who), "step": str(self.step), "what": self.what}
         if self.section:
             out["section"] = self.section
         if self.seat is not None:
             out["seat"] = self.seat
+        if self.hand is not None:
+            out["hand"] = self.hand
+        if self.step is Step.SETTLE:
+            out["command"] = "settle_round"
         return out
 
 
@@ -192,3 +232,44 @@ class Devices:
         """The daemon's names of the devices needed: ``("shoe", "shuffler", "reader")``."""
         needed = (("shoe", self.shoe), ("shuffler", self.shuffler), ("reader", self.hole_card_reader))
         return tuple(name for name, yes in needed if yes)
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """How the dealer's screen lays a game out, as the game declares it (the screen keeps no copy
+    of any game's knowledge): the seats offered, whether players' hands are set, how the
+    starting position may be given, whether throws are entered."""
+
+    seats: int = 0
+    """The betting positions the screen offers (seat 1 to ``seats``); ``0``: a game the dealer's
+    screen does not deal."""
+    sets_hands: bool = False
+    """Players set their cards into hands (Asia Poker's high, medium and low, § 659a.10)."""
+    start: tuple[str, ...] = ()
+    """How the starting position may be given, by the Rules Submission (§ 659a.5(g)): ``"dice"``
+    (the shaker's), ``"position"`` (a number 1-7, a random number generator's or the button's)."""
+    dice_game: bool = False
+    """Throws of dice are entered (Three Dice Football)."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seats": self.seats,
+            "sets_hands": self.sets_hands,
+            "start": list(self.start),
+            "dice_game": self.dice_game,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Faults:
+    """The irregularity a device's fault mid-round is at a game (docs/serial-protocols.md): the
+    game's own word, which its rules then accept or refuse."""
+
+    shoe: str = "shoe_jam"
+    shuffler: str = "shuffler_jam"
+    reader: str = "card_reader_malfunction"
+
+    def of(self, device: str) -> str | None:
+        """The irregularity of ``device``'s fault (``"shoe"``, ``"shuffler"``, ``"reader"``); ``None``
+        for a device whose fault is no irregularity of the game."""
+        return {"shoe": self.shoe, "shuffler": self.shuffler, "reader": self.reader}.get(device)

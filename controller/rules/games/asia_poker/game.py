@@ -15,7 +15,7 @@ The round (§ 659a.5, § 659a.7-659a.12):
 4. Each player sets a high, a medium and a low hand (§ 659a.11(b)); "help me
    set" shows the house way (§ 659a.11(a)(1)).
 5. The dealer's hands are set by the house way of the Rules Submission
-   (§ 659a.11(c), :mod:`.asia_house_way`); a player without a Bonus Wager may
+   (§ 659a.11(c), :mod:`.house_way`); a player without a Bonus Wager may
    surrender (§ 659a.11(d)).
 6. From the dealer's right, counterclockwise: each Asia Poker Wager wins 1 to 1
    if two of the player's three hands are higher than the dealer's, and loses
@@ -35,11 +35,11 @@ Events (``docs/games/asia-poker.md``): ``wager``, ``no_more_bets``,
 <low>``, ``help``, ``surrender``, ``void`` / ``play`` after an exposed card)
 and ``irregularity`` (:data:`IRREGULARITIES`).
 
-Fortune Asia Poker (the amended § 659a.11) is :mod:`.fortune_asia_poker`, a
+Fortune Asia Poker (the amended § 659a.11) is :mod:`controller.rules.games.fortune_asia_poker`, a
 game of its own built on this engine.
 
-The table and the Rules Submission are :mod:`.asia_poker_rules`, the state and the event steps
-both games share :mod:`.asia_poker_state`. This module stays over 500 lines for one reason: it is
+The table and the Rules Submission are :mod:`.rules`, the state and the event steps
+both games share :mod:`.state`. This module stays over 500 lines for one reason: it is
 one class, :class:`AsiaPokerGame`, whose methods are the steps Fortune Asia Poker overrides
 (``optional_wagers``, ``settle_optional``, ``settle_table``, ``waiting_for``); cut in two, the
 subclass would override methods of two classes.
@@ -53,9 +53,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from ...core.cards import format_cards
-from ...core.engine import GameBase, IllegalEvent
+from ...core.engine import GameBase, IllegalEvent, RoundIncomplete
 from ...core.events import Event
-from ...core.hooks import Actor, Devices, HouseWaySetting, Term, Vocabulary, Waiting, in_words, reported
+from ...core.hooks import Actor, Devices, HouseWaySetting, Step, Term, Vocabulary, Waiting, in_words, reported
 from ...core.irregularities import irregularity_section
 from ...core.meter_turns import take_turn
 from ...core.money import Cents, format_money
@@ -158,7 +158,7 @@ VOCABULARY: Final = Vocabulary(
 class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
     """Asia Poker (58 Pa. Code ch. 659a); exported as :data:`GAME`.
 
-    :mod:`.fortune_asia_poker` subclasses it: the round is the same, the wagers
+    :mod:`controller.rules.games.fortune_asia_poker` subclasses it: the round is the same, the wagers
     beside the main one and their settlement differ.
     """
 
@@ -259,9 +259,10 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
     def settle(self, state: AsiaPokerState) -> Settlement:
         if state.void is not None:
             return self._settle_void(state, state.void)
-        waiting = self.awaiting(state)
+        waiting = self.dealing_waits_for(state)
         if waiting:
-            raise IllegalEvent(f"the round cannot be settled yet: {waiting}")
+            # Fortune Asia Poker's meter, where a hand wins a share of it, is asked when it is paid.
+            raise RoundIncomplete(waiting)
         rules = state.rules
         players = self.players(state)
         dealer_cards = state.cards_of(DEALER)
@@ -335,11 +336,16 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
     def dealing_waits_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
         """What the round waits for until every hand is set and the dealer's cards are in."""
         if not state.locked:
-            return (Waiting(Actor.DEALER, 'wagers and "no more bets" (§ 659a.7(c))', "§ 659a.7(c)"),)
+            return (
+                Waiting(
+                    Actor.DEALER, 'wagers and "no more bets" (§ 659a.7(c))', "§ 659a.7(c)", step=Step.BETS
+                ),
+            )
         if state.start is None:
             method = state.rules.starting_position
             what = f"the starting position by the {method} (§ 659a.5(g))"
-            return (Waiting(Actor.DEALER, what, "§ 659a.5(g)"),)
+            step = Step.DICE if method == "shaker" else Step.STARTING_POSITION
+            return (Waiting(Actor.DEALER, what, "§ 659a.5(g)", step=step),)
         players = self.players(state)
         for seat in players:
             if seat in state.voided:
@@ -347,20 +353,20 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
             n = len(state.cards_of(str(seat)))
             if n < CARDS_PER_HAND:
                 what = f"seat {seat}'s seven cards ({n} so far, § 659a.8(c))"
-                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)", seat),)
+                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)", seat, step=Step.CARDS),)
         if state.exposed:
             seat = state.exposed[0]
             what = f"seat {seat}'s choice to play or void the hand after an exposed card (§ 659a.13(d))"
-            return (Waiting(Actor.PLAYER, what, "§ 659a.13(d)", seat),)
+            return (Waiting(Actor.PLAYER, what, "§ 659a.13(d)", seat, step=Step.DECISION),)
         for seat in players:
             if seat not in state.voided and state.setting_of(seat) is None:
                 what = f"seat {seat} to set the high, medium and low hands (§ 659a.11(b))"
-                return (Waiting(Actor.PLAYER, what, "§ 659a.11(b)", seat),)
+                return (Waiting(Actor.PLAYER, what, "§ 659a.11(b)", seat, step=Step.SETTING_HANDS),)
         if any(s not in state.voided for s in players):
             n = len(state.cards_of(DEALER))
             if n < CARDS_PER_HAND:
                 what = f"the dealer's seven cards ({n} so far, § 659a.8(c))"
-                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)"),)
+                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)", step=Step.CARDS),)
         return ()
 
     def may_surrender(self, state: AsiaPokerState) -> list[int]:

@@ -49,7 +49,7 @@ The house ways shipped (see ``docs/games/asia-poker.md``):
     The best high hand the cards allow; with it, the best medium hand; with
     those, the best low hand.
 
-"Best" is the order of § 659a.6(b), (c) (:mod:`.asia_poker`), under the Rules
+"Best" is the order of § 659a.6(b), (c) (:mod:`~controller.rules.rankings.asia_poker`), under the Rules
 Submission's choice of where ace-2-3-4 ranks (§ 659a.6(b)(3), (6)). Where two
 settings rank the same in all three hands (the same ranks in other suits), the
 house way keeps the higher cards in the higher hands, cards ordered by rank and

@@ -1,7 +1,7 @@
 """Asia Poker's table and Rules Submission (ch. 659a, § 601a.2): the six betting positions and the
 dealer, the starting position, the Bonus paytables, the options shared with Fortune Asia Poker and
 Asia Poker's own, the checks between them, and the words of the round (decisions, irregularities,
-a setting). The game is :mod:`.asia_poker_game`; docs/games/asia-poker.md lists every option."""
+a setting). The game is :mod:`.game`; docs/games/asia-poker.md lists every option."""
 
 from __future__ import annotations
 

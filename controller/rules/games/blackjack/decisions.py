@@ -11,6 +11,7 @@ from ...core.engine import IllegalEvent
 from ...core.events import Event
 from ...core.money import Cents
 from ...rankings.blackjack import hand_total, is_blackjack, is_ten_count
+from .optional_settle import house_money_payout
 from .rules import DOUBLE_TOTALS, BlackjackRules
 from .state import (
     ACTIONS,
@@ -36,9 +37,9 @@ from .state import (
     dollars,
     replace_hand,
     replace_seat,
-    waiting_for,
 )
-from .wagers import HOUSE_MONEY, house_money_payout
+from .wagers import HOUSE_MONEY
+from .waiting import waiting_for
 
 
 def decision_event(state: BlackjackState, event: Event) -> BlackjackState:

@@ -10,7 +10,7 @@ winning wagers 1 to 1; the dealer draws to 16 and stands on 17 (on a soft 17 as
 the Rules Submission says); doubling, splitting and surrender as the Rules
 Submission says. Where the text was open, the choice is in docs/games/blackjack.md.
 
-The round, as events (:mod:`.events`):
+The round, as events (:mod:`~controller.rules.core.events`):
 
 1. ``wager`` ``blackjack`` and the optional wagers offered (``three_card_poker``,
    ``straight_jack``, ``house_money``, ``hit_and_run``, ``bad_beat``), each at a
@@ -43,14 +43,14 @@ The round, as events (:mod:`.events`):
    Straight Jack ((o)(3)).
 
 ``meter`` events (``straight_jack``, ``hit_and_run``, ``bad_beat``) may come at any
-time; ``irregularity`` (:data:`~.blackjack_state.IRREGULARITIES`) voids what is not yet settled.
+time; ``irregularity`` (:data:`.state.IRREGULARITIES`) voids what is not yet settled.
 
-The game is in eight modules, one idea each: :mod:`.blackjack_rules` (the Rules Submission),
-:mod:`.blackjack_state` (the round's state and what it waits for), :mod:`.blackjack_play` (the
-events), :mod:`.blackjack_decisions` (the players' decisions), :mod:`.blackjack_settle` (the
-settlement), :mod:`.blackjack_wagers` (the optional
-wagers' paytables and progressive payouts), :mod:`.blackjack_hands` (the hand values); this
-module is the :class:`~.engine.Game` that joins them.
+The game is in nine modules, one idea each: :mod:`.rules` (the Rules Submission and its checks),
+:mod:`.state` (the round's state), :mod:`.waiting` (what it waits for), :mod:`.play` (the events),
+:mod:`.decisions` (the players' decisions), :mod:`.settle` (the settlement), :mod:`.wagers` (the
+optional wagers' paytables and progressive payouts), :mod:`.optional_settle` (settling them), and
+this one, the :class:`~.engine.Game` that joins them; the hand values are
+:mod:`~controller.rules.rankings.blackjack`.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from ...core.engine import Game, GameBase, IllegalEvent
+from ...core.engine import Game, GameBase, IllegalEvent, RoundIncomplete
 from ...core.events import Event
 from ...core.hooks import Devices, Progressive, Term, Vocabulary, Waiting, meter_rows
 from ...core.money import Cents
@@ -67,8 +67,9 @@ from ...core.settlement import Settlement
 from .play import HANDLERS, check_meter
 from .rules import NAME, RULES_CHECKS, BlackjackRules
 from .settle import settlement, void_settlement
-from .state import COMPLETE, VOID, BlackjackState, waiting, waiting_for
+from .state import COMPLETE, VOID, BlackjackState
 from .wagers import BAD_BEAT, HIT_AND_RUN, STRAIGHT_JACK, STRAIGHT_JACK_AWARDS, TITLES
+from .waiting import waiting, waiting_for
 
 # --- the game ------------------------------------------------------------------------------------
 
@@ -194,7 +195,7 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
         if state.phase == VOID:
             return void_settlement(state)
         if state.phase != COMPLETE:
-            raise IllegalEvent(f"the round is not complete; it waits for {waiting_for(state)}")
+            raise RoundIncomplete(waiting(state))
         return settlement(state)
 
 

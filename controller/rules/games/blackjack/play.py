@@ -40,9 +40,9 @@ from .state import (
     dollars,
     replace_hand,
     replace_seat,
-    waiting_for,
 )
 from .wagers import BLACKJACK, DOUBLE_DOWN, INSURANCE, OPTIONAL_WAGERS, PROGRESSIVES, TITLES
+from .waiting import waiting_for
 
 # --- events --------------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """Blackjack's Rules Submission (ch. 633a, § 601a.2): the options, their groups and the checks
-between them. The game is :mod:`.blackjack`; docs/games/blackjack.md lists every option."""
+between them. The game is :mod:`.game`; docs/games/blackjack.md lists every option."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from ...core.money import Award, Cents, Odds
+from ...core.money import Award, Cents, MeterShare, Odds
 from ...core.option_groups import ProgressiveOptions, SideWagerOptions
 from ...core.options import boolean, choice, integer, money, option
 from ...core.payout_limit import payout_limit_option
@@ -22,8 +22,6 @@ from .wagers import (
     THREE_CARD_POKER,
     THREE_CARD_POKER_ROWS,
     TITLES,
-    check_paytables,
-    check_progressives,
     optional_paytable,
 )
 
@@ -282,6 +280,63 @@ def check_spanish_21(rules: BlackjackRules) -> Iterator[str]:
             "double_down.after_split false: at a Spanish 21 table a player may double down on two or more "
             "cards of any split pair (§ 635a.10(a))"
         )
+
+
+def check_paytables(rules: BlackjackRules) -> Iterator[str]:
+    tables = (
+        (THREE_CARD_POKER, rules.three_card_poker_paytable, "§ 633a.13(k)"),
+        (HIT_AND_RUN, rules.hit_and_run_paytable, "§ 633a.13(l)"),
+        (BAD_BEAT, rules.bad_beat_paytable, "§ 633a.6(e)(8)"),
+    )
+    for wager, table, section in tables:
+        if rules.offered(wager) and table is None:
+            yield (
+                f"{wager}.paytable: missing; the Rules Submission must write out the paytable when the "
+                f"{TITLES[wager]} is offered ({section})"
+            )
+    table = rules.three_card_poker_paytable
+    if table is not None:
+        for row, award in table.items():
+            if isinstance(award, MeterShare):
+                yield (
+                    f"three_card_poker.paytable {row} = {award}: the Three Card Poker Wager is not a "
+                    f'progressive wager; write odds such as "40 to 1" (§ 633a.7(g)(8))'
+                )
+
+
+def check_progressives(rules: BlackjackRules) -> Iterator[str]:
+    fields = (
+        (
+            STRAIGHT_JACK,
+            rules.straight_jack_initial,
+            rules.straight_jack_reset,
+            rules.straight_jack_rate,
+            "§ 633a.13(m)(2)",
+        ),
+        (
+            HIT_AND_RUN,
+            rules.hit_and_run_initial,
+            rules.hit_and_run_reset,
+            rules.hit_and_run_rate,
+            "§ 633a.13(l), § 605a.7",
+        ),
+        (
+            BAD_BEAT,
+            rules.bad_beat_initial,
+            rules.bad_beat_reset,
+            rules.bad_beat_rate,
+            "§ 633a.6(e)(8), § 605a.7",
+        ),
+    )
+    for wager, initial, reset, rate, section in fields:
+        if not rules.offered(wager):
+            continue
+        for key, value in (("initial", initial), ("reset", reset), ("rate_of_progression", rate)):
+            if value is None:
+                yield (
+                    f"{wager}.{key}: missing; the Rules Submission must give the meter's "
+                    f"{key.replace('_', ' ')} when the {TITLES[wager]} is offered ({section})"
+                )
 
 
 RULES_CHECKS: Final[tuple[Callable[[BlackjackRules], Iterable[str]], ...]] = (

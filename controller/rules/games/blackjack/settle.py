@@ -7,6 +7,7 @@ from ...core.cards import format_cards
 from ...core.money import Cents
 from ...core.settlement import Outcome, Result, Settlement, void_all
 from ...rankings.blackjack import blackjack_value
+from .optional_settle import house_money_outcome, house_money_wins, settle_remaining, settle_second_card
 from .rules import BLACKJACK_ODDS, EVEN_ODDS, INSURANCE_ODDS, NAME
 from .state import (
     CHECK,
@@ -20,17 +21,7 @@ from .state import (
     SeatState,
     dollars,
 )
-from .wagers import (
-    BLACKJACK,
-    DOUBLE_DOWN,
-    HOUSE_MONEY,
-    INSURANCE,
-    house_money_outcome,
-    house_money_wins,
-    lose,
-    settle_remaining,
-    settle_second_card,
-)
+from .wagers import BLACKJACK, DOUBLE_DOWN, HOUSE_MONEY, INSURANCE, lose
 
 # --- settlement ----------------------------------------------------------------------------------
 

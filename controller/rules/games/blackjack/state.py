@@ -1,5 +1,5 @@
-"""The state of a Blackjack round (ch. 633a): its phases, the players' hands and decisions, and
-what it waits for. Immutable: :mod:`.blackjack_play` makes each event's new state."""
+"""The state of a Blackjack round (ch. 633a): its phases, the players' hands and decisions
+(what it waits for: :mod:`.waiting`). Immutable: :mod:`.play` makes each event's new state."""
 
 from __future__ import annotations
 
@@ -12,12 +12,11 @@ from typing import Final
 from ...core.cards import ACE, Card
 from ...core.events import Event
 from ...core.hand import HandValue
-from ...core.hooks import Actor, Waiting, in_words
 from ...core.meter_turns import NO_TURNS, MeterTurns
 from ...core.money import Cents, format_money
 from ...rankings.blackjack import blackjack_value, dealer_must_hit, hand_total, is_blackjack, is_ten_count
 from .rules import BlackjackRules
-from .wagers import BLACKJACK, HIT_AND_RUN, unknown_meters
+from .wagers import BLACKJACK, HIT_AND_RUN
 
 # Phases of a round.
 BETTING: Final = "betting"
@@ -207,67 +206,6 @@ def replace_hand(seat: SeatState, index: int, hand: PlayerHand) -> SeatState:
 
 def dollars(cents: Cents) -> str:
     return format_money(cents)
-
-
-def waiting_for(state: BlackjackState) -> str:
-    """What the round waits for, in words (``"nothing"`` once it can be settled)."""
-    return in_words(waiting(state)) or "nothing"
-
-
-def waiting(state: BlackjackState) -> tuple[Waiting, ...]:
-    """What the round waits for, as :class:`~.hooks.Waiting` data; empty once it can be settled."""
-    if state.phase == BETTING:
-        return (Waiting(Actor.DEALER, "wagers and 'no more bets'", "§ 633a.6"),)
-    if state.phase == DEALING:
-        short = [n for n, s in sorted(state.seats.items()) if len(s.initial) < 2]
-        out = []
-        if short:
-            seats = f"seat{'s' if len(short) > 1 else ''} {', '.join(map(str, short))}"
-            seat = short[0] if len(short) == 1 else None
-            out.append(Waiting(Actor.SHOE, f"the initial two cards of {seats}", "§ 633a.7", seat))
-        if not state.dealer:
-            out.append(Waiting(Actor.SHOE, "the dealer's up card", "§ 633a.7"))
-        return (Waiting(Actor.SHOE, " and ".join(w.what for w in out), "§ 633a.7", out[0].seat),)
-    if state.phase == CHECK:
-        reader = "the card reader (hole_card_reader, § 633a.7(h))"
-        if state.up_card is not None and state.up_card.rank == ACE:
-            return (Waiting(Actor.PLAYER, f"insurance decisions, then {reader}", "§ 633a.8, § 633a.7(h)"),)
-        return (Waiting(Actor.READER, reader, "§ 633a.7(h)"),)
-    if state.phase == DEALER_BLACKJACK:
-        return (
-            Waiting(Actor.SHOE, "the dealer's hole card (the card reader found a Blackjack)", "§ 633a.7(h)"),
-        )
-    if state.phase == PLAY:
-        turn = state.turn
-        assert turn is not None
-        seat, index = turn
-        hand = state.seats[seat].hands[index]
-        if hand.status == CARD:
-            return (Waiting(Actor.SHOE, f"a card to seat {seat} hand {index}", "§ 633a.7", seat),)
-        if hand.double:
-            what = f"seat {seat} hand {index} to stand or rescue ({hand.value.words}, doubled down)"
-            return (Waiting(Actor.PLAYER, what, RESCUE_SECTION, seat),)
-        return (
-            Waiting(
-                Actor.PLAYER, f"seat {seat} hand {index} to decide ({hand.value.words})", "§ 633a.7", seat
-            ),
-        )
-    if state.phase == DEALER:
-        if len(state.dealer) < 2:
-            return (Waiting(Actor.SHOE, "the dealer's hole card", "§ 633a.7"),)
-        what = f"the dealer's next card (the dealer has {blackjack_value(state.dealer).words})"
-        return (Waiting(Actor.SHOE, what, "§ 633a.7"),)
-    if state.phase == COMPLETE:
-        return tuple(
-            Waiting(
-                Actor.METER,
-                f"the {wager} meter: seat {seat} won {award} (a meter event, or the record's meters)",
-                "§ 633a.7(o)",
-                seat,
-            )
-            for wager, seat, award in unknown_meters(state)
-        )
-    return ()
 
 
 def advance(state: BlackjackState) -> BlackjackState:

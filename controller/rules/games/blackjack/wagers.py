@@ -1,8 +1,9 @@
 """Blackjack's optional wagers (58 Pa. Code § 633a.6(e)): their hands, paytables and payouts.
 
-The round engine (:mod:`.blackjack`) decides *when* each wager is settled; this
-module says *what* it pays. Hand values come from :mod:`.blackjack_hands` and
-:mod:`.three_card`; money from :mod:`.money`.
+The round engine (:mod:`.game`) decides *when* each wager is settled (:mod:`.optional_settle`
+settles them); this module says *what* it pays, knowing nothing of the round's state. Hand values
+come from :mod:`~controller.rules.rankings.blackjack` and :mod:`~controller.rules.rankings.three_card`;
+money from :mod:`~controller.rules.core.money`. The checks of their options are in :mod:`.rules`.
 
 - Three Card Poker Wager, § 633a.7(g)(8): "the dealer's up card and the player's
   initial two cards form a three-card Poker hand of a straight flush,
@@ -28,20 +29,20 @@ maximum amount equally"; a payout of "odds of 100 for 1 or greater" is verified
 by a floorperson; a payout of 10% of the meter or more (Straight Jack) or of 100%
 (Hit and Run) "may not be paid from the table inventory container".
 
-Over 500 lines on purpose: one optional wager after another (Three Card Poker, House Money,
-Straight Jack, Hit and Run, Bad Beat), each its paytable, its checks and its payout, and the
-progressive payout they share (:func:`pay_progressive`); a wager's rules read in one place.
+One optional wager after another (Three Card Poker, House Money, Straight Jack, Hit and Run, Bad
+Beat), each its paytable and its payout, and the progressive payout they share
+(:func:`pay_progressive`); a wager's rules read in one place.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from ...core.cards import Card, format_cards
+from ...core.cards import Card
 from ...core.engine import IllegalEvent
 from ...core.hand import HandValue
 from ...core.money import (
@@ -61,21 +62,12 @@ from ...rankings.blackjack import (
     HitAndRunHand,
     StraightJackRun,
     blackjack_value,
-    hand_total,
     hit_and_run_hand,
     house_money_hand,
     house_money_odds,
-    house_money_value,
     is_blackjack,
-    is_two_card_straight,
-    straight_jack_run,
-    straight_jack_value,
 )
 from ...rankings.three_card import blackjack_three_card_hand
-
-if TYPE_CHECKING:  # the engine imports this module; these names only annotate
-    from .rules import BlackjackRules
-    from .state import BlackjackState, SeatState
 
 # --- wager names, as records and settlements write them ------------------------------------------
 
@@ -274,8 +266,8 @@ def pay_progressive(
     """Settle ``claims`` (in the dealer's order, from the right) and give the meter after them.
 
     ``turns``: seat -> the meter when that seat is paid, where the central meter said so (its
-    award for the seat's hit, :mod:`.meter_turns`); the other seats are paid from ``meter``
-    walked down. Players sharing a 100% award share the meter of the first of them.
+    award for the seat's hit, :mod:`~controller.rules.core.meter_turns`); the other seats are paid
+    from ``meter`` walked down. Players sharing a 100% award share the meter of the first of them.
 
     A share of the meter is of the meter as it stands when that player is paid,
     and the meter then holds the rest, or its reset amount after a 100% award
@@ -377,271 +369,3 @@ def optional_paytable(rows: Iterable[str]) -> Callable[[object], Mapping[str, Aw
         return None if raw is None or raw in ("", "none") else parse(raw)
 
     return parse_optional
-
-
-def check_paytables(rules: BlackjackRules) -> Iterator[str]:
-    tables = (
-        (THREE_CARD_POKER, rules.three_card_poker_paytable, "§ 633a.13(k)"),
-        (HIT_AND_RUN, rules.hit_and_run_paytable, "§ 633a.13(l)"),
-        (BAD_BEAT, rules.bad_beat_paytable, "§ 633a.6(e)(8)"),
-    )
-    for wager, table, section in tables:
-        if rules.offered(wager) and table is None:
-            yield (
-                f"{wager}.paytable: missing; the Rules Submission must write out the paytable when the "
-                f"{TITLES[wager]} is offered ({section})"
-            )
-    table = rules.three_card_poker_paytable
-    if table is not None:
-        for row, award in table.items():
-            if isinstance(award, MeterShare):
-                yield (
-                    f"three_card_poker.paytable {row} = {award}: the Three Card Poker Wager is not a "
-                    f'progressive wager; write odds such as "40 to 1" (§ 633a.7(g)(8))'
-                )
-
-
-def check_progressives(rules: BlackjackRules) -> Iterator[str]:
-    fields = (
-        (
-            STRAIGHT_JACK,
-            rules.straight_jack_initial,
-            rules.straight_jack_reset,
-            rules.straight_jack_rate,
-            "§ 633a.13(m)(2)",
-        ),
-        (
-            HIT_AND_RUN,
-            rules.hit_and_run_initial,
-            rules.hit_and_run_reset,
-            rules.hit_and_run_rate,
-            "§ 633a.13(l), § 605a.7",
-        ),
-        (
-            BAD_BEAT,
-            rules.bad_beat_initial,
-            rules.bad_beat_reset,
-            rules.bad_beat_rate,
-            "§ 633a.6(e)(8), § 605a.7",
-        ),
-    )
-    for wager, initial, reset, rate, section in fields:
-        if not rules.offered(wager):
-            continue
-        for key, value in (("initial", initial), ("reset", reset), ("rate_of_progression", rate)):
-            if value is None:
-                yield (
-                    f"{wager}.{key}: missing; the Rules Submission must give the meter's "
-                    f"{key.replace('_', ' ')} when the {TITLES[wager]} is offered ({section})"
-                )
-
-
-# --- settling the optional wagers of a round ----------------------------------------------------------
-
-
-def house_money_payout(rules: BlackjackRules, seat_state: SeatState) -> tuple[str | None, Cents]:
-    """The House Money hand and its payout by § 633a.13(n), in full (§ 633a.13(o): a payout limit
-    applies "only to payouts of Royal Match 21 Wagers and King's Bounty Wagers")."""
-    stake = seat_state.wagers.get(HOUSE_MONEY)
-    if stake is None:
-        return None, 0
-    hand, odds = house_money_award(seat_state.initial, rules.decks)
-    if hand is None or odds is None:
-        return None, 0
-    return hand, odds.net(stake)
-
-
-def settle_second_card(state: BlackjackState) -> list[Outcome]:
-    """§ 633a.7(g): "Immediately after the second card", from the dealer's right: (8), (9), (10).
-
-    A House Money Wager that wins while the up card is an ace or a 10-count card waits for the
-    card reader ((g)(10)(i)); the engine settles it after the reader (:func:`house_money_outcome`).
-    """
-    rules = state.rules
-    up = state.up_card
-    assert up is not None
-    out: list[Outcome] = []
-    for number in sorted(state.seats, reverse=True):
-        seat = state.seats[number]
-        if THREE_CARD_POKER in seat.wagers:
-            stake = seat.wagers[THREE_CARD_POKER]
-            row, value = three_card_poker_hand(seat.initial, up, rules.decks)
-            award = (
-                rules.three_card_poker_paytable.get(row) if row and rules.three_card_poker_paytable else None
-            )
-            if isinstance(award, Odds):
-                out.append(
-                    pay_odds(
-                        number,
-                        THREE_CARD_POKER,
-                        stake,
-                        award,
-                        hand=value.words,
-                        section=THREE_CARD_POKER_SECTION,
-                    )
-                )
-            else:
-                note = "not a straight flush, three-of-a-kind, straight or flush"
-                out.append(
-                    lose(
-                        number,
-                        THREE_CARD_POKER,
-                        stake,
-                        hand=value.words,
-                        section=THREE_CARD_POKER_SECTION,
-                        note=note if row is None else f"{row} pays nothing in the paytable",
-                    )
-                )
-        if STRAIGHT_JACK in seat.wagers and not is_two_card_straight(seat.initial):
-            out.append(
-                lose(
-                    number,
-                    STRAIGHT_JACK,
-                    seat.wagers[STRAIGHT_JACK],
-                    hand=f"{format_cards(seat.initial)}: no winning hand",
-                    section="§ 633a.7(g)(9)",
-                    note="the initial two cards are no two-card straight",
-                )
-            )
-        if HOUSE_MONEY in seat.wagers and not (state.reader_used and house_money_wins(rules, seat)):
-            out.append(house_money_outcome(state, number, seat))
-    return out
-
-
-def house_money_wins(rules: BlackjackRules, seat: SeatState) -> bool:
-    """The seat's initial two cards win its House Money Wager (§ 633a.7(g)(10))."""
-    return house_money_payout(rules, seat)[0] is not None
-
-
-def house_money_outcome(state: BlackjackState, number: int, seat: SeatState) -> Outcome:
-    """The House Money Wager settled: collected, or paid by § 633a.13(n), added to the wager or not."""
-    stake = seat.wagers[HOUSE_MONEY]
-    hand, payout = house_money_payout(state.rules, seat)
-    table = "(n)(1) single deck" if state.rules.decks == 1 else "(n)(2) multiple decks"
-    if hand is None:
-        return lose(
-            number,
-            HOUSE_MONEY,
-            stake,
-            hand=f"{format_cards(seat.initial)}: no winning hand",
-            section="§ 633a.7(g)(10)",
-            note="not a two-card straight, a pair, a two-card straight flush or an ace-king suited",
-        )
-    _, odds = house_money_award(seat.initial, state.rules.decks)
-    assert odds is not None
-    note = f"{odds} ({table})"
-    if seat.house_money_added:
-        rest = payout - seat.house_money_added
-        note += (
-            f"; {format_money(seat.house_money_added)} added to the Blackjack Wager (§ 633a.7(g)(10)(ii)(C))"
-        )
-        if rest:
-            note += f", {format_money(rest)} handed to the player"
-    elif state.reader == "blackjack":
-        note += "; the dealer has a Blackjack (§ 633a.7(g)(10)(i)(A))"
-    words = house_money_value(seat.initial).words
-    return Outcome(number, HOUSE_MONEY, stake, Result.WIN, payout, words, HOUSE_MONEY_SECTION, note)
-
-
-def _progressive(state: BlackjackState, wager: str) -> Progressive:
-    if wager == STRAIGHT_JACK:
-        # § 633a.7(o)(3)(ii)(C): "10% or more of the jackpot amount" is not paid from the inventory.
-        return Progressive(wager, STRAIGHT_JACK_SECTION, state.rules.reset(wager), Fraction(10))
-    section = HIT_AND_RUN_SECTION if wager == HIT_AND_RUN else BAD_BEAT_SECTION
-    # § 633a.7(o)(2)(ii)(C): "100% of the jackpot amount" is not paid from the inventory (Bad Beat alike).
-    returns = state.rules.share_returns_wager(wager)
-    return Progressive(wager, section, state.rules.reset(wager), Fraction(100), returns)
-
-
-def _claim(state: BlackjackState, number: int, seat: SeatState, wager: str) -> Claim | None:
-    rules = state.rules
-    stake = seat.wagers[wager]
-    if wager == STRAIGHT_JACK:
-        if not is_two_card_straight(seat.initial):
-            return None  # collected at § 633a.7(g)(9)
-        split = len(seat.hands) > 1
-        # A split breaks the sequence: only the initial two cards count (docs/games/blackjack.md).
-        cards = seat.initial if split or state.reader == "blackjack" else seat.hands[0].cards
-        run = straight_jack_run(cards)
-        words = straight_jack_value(cards).words
-        return Claim(
-            number, stake, straight_jack_award(run), words, "hand split: initial two cards" if split else ""
-        )
-    if wager == HIT_AND_RUN:
-        row, dealer_hand = hit_and_run_row(state.dealer)
-        table = rules.hit_and_run_paytable or {}
-        return Claim(
-            number,
-            stake,
-            table.get(row) if row else None,
-            dealer_hand.words,
-            "" if row else "the dealer has no Blackjack and fewer than five cards",
-        )
-    row = bad_beat_row(state.dealer)
-    table = rules.bad_beat_paytable or {}
-    beaten = _bad_beat_hand(state, seat) if row else None
-    if row is None or beaten is None:
-        why = (
-            "the dealer has no 21"
-            if row is None
-            else (f"no hand of {rules.bad_beat_player_total} or more lost to the dealer's 21")
-        )
-        return Claim(number, stake, None, blackjack_value(state.dealer).words, why)
-    return Claim(
-        number, stake, table.get(row), f"{beaten} beaten by dealer {blackjack_value(state.dealer).words}"
-    )
-
-
-def _bad_beat_hand(state: BlackjackState, seat: SeatState) -> str | None:
-    """A hand of the seat with at least the Bad Beat total that lost to the dealer's 21."""
-    if seat.even_money:
-        return None
-    dealer = blackjack_value(state.dealer)
-    for hand in seat.hands:
-        if hand.surrendered or hand.rescued or hand.bust:  # forfeited hands did not lose to the 21
-            continue
-        value = hand.value
-        total = hand_total(hand.cards)[0]
-        if total >= state.rules.bad_beat_player_total and value < dealer:
-            return value.words
-    return None
-
-
-def unknown_meters(state: BlackjackState) -> tuple[tuple[str, int, Award], ...]:
-    """``(wager, seat, award)`` for each progressive wager that wins (a share of the meter, or odds:
-    whether they are paid from the table inventory container depends on the meter,
-    § 633a.7(o)(3)(ii)(C)) on a meter the round does not know: the round waits for that meter
-    before it is settled (:func:`pay_progressive`)."""
-    out = []
-    for wager in PROGRESSIVES:
-        if wager in state.meters:
-            continue
-        for number in sorted(state.seats, reverse=True):
-            seat = state.seats[number]
-            if wager in seat.wagers:
-                claim = _claim(state, number, seat, wager)
-                if claim is not None and claim.award is not None:
-                    out.append((wager, number, claim.award))
-    return tuple(out)
-
-
-def settle_remaining(state: BlackjackState, meters: dict[str, Cents]) -> list[Outcome]:
-    """§ 633a.7(o): after all cards, from the dealer's right: Bad Beat, Hit and Run (2), Straight Jack (3)."""
-    found: dict[tuple[int, str], Outcome] = {}
-    for wager in PROGRESSIVES:
-        claims = []
-        for number in sorted(state.seats, reverse=True):
-            seat = state.seats[number]
-            if wager in seat.wagers:
-                claim = _claim(state, number, seat, wager)
-                if claim is not None:
-                    claims.append(claim)
-        if not claims:
-            continue
-        turns = {seat: cents for (name, seat), cents in state.meter_turns.items() if name == wager}
-        outcomes, after = pay_progressive(_progressive(state, wager), claims, meters.get(wager), turns)
-        if after is not None:
-            meters[wager] = after
-        for o in outcomes:
-            found[(o.seat, wager)] = o
-    return [found[key] for key in sorted(found, key=lambda k: (-k[0], PROGRESSIVES.index(k[1])))]

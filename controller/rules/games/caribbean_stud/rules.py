@@ -1,6 +1,6 @@
 """Caribbean Stud Poker's words, paytables and Rules Submission (ch. 639a, § 601a.2): the wagers,
 the Bet, Bonus and Progressive paytables as § 639a.12 prints them, the options and the checks
-between them, the irregularities of § 639a.13. The game is :mod:`.caribbean_stud`;
+between them, the irregularities of § 639a.13. The game is :mod:`.game`;
 docs/games/caribbean-stud.md lists every option."""
 
 from __future__ import annotations

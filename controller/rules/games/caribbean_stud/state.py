@@ -11,7 +11,7 @@ from types import MappingProxyType
 from ...core.cards import Card
 from ...core.engine import IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Actor, Waiting
+from ...core.hooks import Actor, Step, Waiting
 from ...core.meter_turns import NO_TURNS, MeterTurns
 from ...core.money import Cents
 from .rules import ANTE, BET, BONUS, HAND_SIZE, PROGRESSIVE, SETTLEMENT_ORDER, CaribbeanStudRules
@@ -111,19 +111,21 @@ def missing_cards(state: CaribbeanStudState) -> str:
 
 def round_waits_for(state: CaribbeanStudState) -> tuple[Waiting, ...]:
     if not state.no_more_bets:
-        return (Waiting(Actor.DEALER, "the dealer's 'no more bets' (§ 639a.8(b))", "§ 639a.8(b)"),)
+        return (
+            Waiting(Actor.DEALER, "the dealer's 'no more bets' (§ 639a.8(b))", "§ 639a.8(b)", step=Step.BETS),
+        )
     if not state.ante_seats:
         return ()
     if not state.dealt:
-        return (Waiting(Actor.SHOE, f"the cards: {missing_cards(state)}", "§ 639a.8(d)"),)
+        return (Waiting(Actor.SHOE, f"the cards: {missing_cards(state)}", "§ 639a.8(d)", step=Step.CARDS),)
     turn = state.next_to_decide
     if turn is not None:
         what = f"seat {turn}'s decision, bet or fold (§ 639a.11(b))"
-        return (Waiting(Actor.PLAYER, what, "§ 639a.11(b)", turn),)
+        return (Waiting(Actor.PLAYER, what, "§ 639a.11(b)", turn, step=Step.DECISION),)
     if state.meter is None and any(PROGRESSIVE in w for w in state.wagers.values()):
         what = (
             "the progressive meter (a meter event, or meters.progressive in the record): a Progressive "
             "Payout Wager is paid from the meter as it stands (§ 639a.12(d)(4))"
         )
-        return (Waiting(Actor.METER, what, "§ 639a.12(d)(4)"),)
+        return (Waiting(Actor.METER, what, "§ 639a.12(d)(4)", step=Step.METER),)
     return ()

@@ -1,6 +1,6 @@
 """Fortune Asia Poker: ch. 659a with § 659a.11 as amended, as a pure round engine.
 
-The round is Asia Poker's (:mod:`.asia_poker_game`): the same starting
+The round is Asia Poker's (:mod:`controller.rules.games.asia_poker.game`): the same starting
 position, deal, hand setting, house way, surrender and settlement of the main
 wager, here the "Fortune Asia Poker Wager" (§ 659a.11(e), (f)). Instead of the
 Bonus Wager the table may offer three optional wagers, settled on the seven
@@ -44,7 +44,7 @@ from typing import Final
 
 from ...core.engine import IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Actor, Progressive, Term, Vocabulary, Waiting, meter_rows, reported
+from ...core.hooks import Actor, Progressive, Step, Term, Vocabulary, Waiting, meter_rows, reported
 from ...core.meter_turns import when_paid
 from ...core.money import Award, Cents, MeterShare, Odds, format_money, pay_from_meter
 from ...core.payout_limit import PayoutLimit
@@ -186,6 +186,7 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
                 "event, or the record's meters) (§ 659a.11(h)(3)(ii)(D))",
                 "§ 659a.11(h)(3)(ii)(D)",
                 seat,
+                step=Step.METER,
             )
             for seat, award in self._meter_shares(state, rules)
         )

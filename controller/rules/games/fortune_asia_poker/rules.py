@@ -1,6 +1,6 @@
 """Fortune Asia Poker's Rules Submission (ch. 659a, § 659a.11 as amended, § 601a.2): the example
 paytables, the Fortune Bonus, Envy, Insurance and Progressive options, and the checks between
-them (the paytables, the payout limit of § 659a.12(c)). The game is :mod:`.fortune_asia_poker`;
+them (the paytables, the payout limit of § 659a.12(c)). The game is :mod:`.game`;
 docs/games/asia-poker.md lists every option."""
 
 from __future__ import annotations

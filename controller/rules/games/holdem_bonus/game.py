@@ -28,9 +28,9 @@ board), ``decision`` (``bet``, ``fold``, ``check``) and ``irregularity``
 (the kinds in :data:`IRREGULARITIES`, § 647a.13 and the stub counts of
 § 647a.8(h), § 647a.9(f), § 647a.10(f)).
 
-The game is in five modules, one idea each: :mod:`.holdem_bonus_rules` (the Bonus paytables and the
-Rules Submission), :mod:`.holdem_bonus_state` (the round's state, its next step, what it waits
-for), :mod:`.holdem_bonus_play` (the events), :mod:`.holdem_bonus_settle` (the settlement), and
+The game is in five modules, one idea each: :mod:`.rules` (the Bonus paytables and the
+Rules Submission), :mod:`.state` (the round's state, its next step, what it waits
+for), :mod:`.play` (the events), :mod:`.settle` (the settlement), and
 this one, the :class:`~.engine.Game` that joins them.
 """
 
@@ -63,7 +63,7 @@ from .rules import (
     bonus_hand,
     most_one_patron_wins,
 )
-from .settle import check_complete, settle_round, settle_void, settleable
+from .settle import settle_round, settle_void, settleable
 from .state import (
     IRREGULARITIES,
     Awaiting,
@@ -151,7 +151,7 @@ class HoldemBonusGame(GameBase[HoldemBonusRules, HoldemBonusState]):
     def settle(self, state: HoldemBonusState) -> Settlement:
         if state.void is not None:
             return settle_void(state, state.void)
-        check_complete(state)
+        self.require_complete(state)
         return settle_round(state)
 
 

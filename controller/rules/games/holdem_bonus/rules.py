@@ -1,6 +1,6 @@
 """Texas Hold 'Em Bonus Poker's Bonus paytables and Rules Submission (ch. 647a, § 601a.2): the
 Bonus hands of § 647a.12(b), the options and the checks between them (the payout limit of
-§ 647a.12(c), the equipment). The game is :mod:`.holdem_bonus`; docs/games/holdem-bonus.md lists
+§ 647a.12(c), the equipment). The game is :mod:`.game`; docs/games/holdem-bonus.md lists
 every option."""
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ and the settlement of a void round."""
 from __future__ import annotations
 
 from ...core.cards import format_cards
-from ...core.engine import IllegalEvent
 from ...core.payout_limit import PayoutLimit
 from ...core.settlement import Outcome, Result, Settlement
 from ...rankings.high import FLUSH, STRAIGHT, category_of, code7, describe
@@ -22,8 +21,6 @@ from .state import (
     HoldemBonusState,
     SeatState,
     Void,
-    awaiting,
-    waiting_words,
 )
 
 # --- settlement ----------------------------------------------------------------------------
@@ -35,12 +32,6 @@ def settleable(state: HoldemBonusState, now: Awaiting) -> bool:
     nobody_in = not any(p.in_play for p in state.players)
     # Every player folded: no showdown; the Bonus Wagers need only the first cards.
     return now.step in STREETS and nobody_in
-
-
-def check_complete(state: HoldemBonusState) -> None:
-    now = awaiting(state)
-    if not settleable(state, now):
-        raise IllegalEvent(f"the round cannot be settled yet: {waiting_words(state, now)}")
 
 
 def _bonus_outcome(state: HoldemBonusState, s: SeatState, section: str, note: str = "") -> Outcome:

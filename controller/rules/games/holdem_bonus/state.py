@@ -1,5 +1,5 @@
 """The state of a Texas Hold 'Em Bonus Poker round (ch. 647a), its next step by the procedure of
-§ 647a.8-647a.11, and what it waits for. Immutable: :mod:`.holdem_bonus_play` makes each event's
+§ 647a.8-647a.11, and what it waits for. Immutable: :mod:`.play` makes each event's
 new state."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Final
 
 from ...core.cards import Card
-from ...core.hooks import Actor, Waiting
+from ...core.hooks import Actor, Step, Waiting
 from ...core.money import Cents
 from .rules import HoldemBonusRules
 
@@ -162,38 +162,43 @@ def initial_deal_complete(state: HoldemBonusState) -> bool:
 
 
 def waiting_words(state: HoldemBonusState, now: Awaiting) -> str:
-    return waiting_step(state, now).what
+    """What the round waits for, as a refusal says it: ``"the round waits for the Flop (...)"``."""
+    what = waiting_step(state, now).what
+    return what if now.step == "done" else f"the round waits for {what}"
 
 
 def waiting_step(state: HoldemBonusState, now: Awaiting) -> Waiting:
     step = now.step
     what = _words(now)
     if step == "wagers":
-        return Waiting(Actor.DEALER, what, "§ 647a.7(c)")
+        return Waiting(Actor.DEALER, what, "§ 647a.7(c)", step=Step.BETS)
     if step == "deal":
-        return Waiting(Actor.SHOE, what, "§ 647a.8(d)", now.seat)
+        return Waiting(Actor.SHOE, what, "§ 647a.8(d)", now.seat, step=Step.CARDS)
     if step.endswith("decision_event"):
-        return Waiting(Actor.PLAYER, what, DECISION_SECTIONS[step.removesuffix("decision_event")], now.seat)
+        return Waiting(
+            Actor.PLAYER,
+            what,
+            DECISION_SECTIONS[step.removesuffix("decision_event")],
+            now.seat,
+            step=Step.DECISION,
+        )
     if step in STREETS:
-        return Waiting(Actor.SHOE, what, BOARD_SECTIONS[step])
-    return Waiting(Actor.DEALER, what, "§ 647a.11(h)")
+        return Waiting(Actor.SHOE, what, BOARD_SECTIONS[step], step=Step.CARDS)
+    return Waiting(Actor.DEALER, what, "§ 647a.11(h)", step=Step.SETTLE)
 
 
 def _words(now: Awaiting) -> str:
     step = now.step
     if step == "wagers":
-        return 'the round waits for wagers and "no more bets"'
+        return 'wagers and "no more bets"'
     if step == "deal":
         if now.seat is not None:
-            return f"the round waits for seat {now.seat}'s two cards (§ 647a.8(d))"
-        return "the round waits for the dealer's two cards (§ 647a.8(d))"
+            return f"seat {now.seat}'s two cards (§ 647a.8(d))"
+        return "the dealer's two cards (§ 647a.8(d))"
     if step.endswith("decision_event"):
         street = step.removesuffix("decision_event")
-        return (
-            f"the round waits for seat {now.seat}'s {STREET_WORDS[street]} decision "
-            f"({DECISION_SECTIONS[street]})"
-        )
+        return f"seat {now.seat}'s {STREET_WORDS[street]} decision ({DECISION_SECTIONS[street]})"
     if step in STREETS:
         label = "the Flop" if step == FLOP else f"the {step} card"
-        return f"the round waits for {label} ({BOARD_SECTIONS[step]})"
+        return f"{label} ({BOARD_SECTIONS[step]})"
     return "every card is out and every decision made; the round waits to be settled (§ 647a.11(h))"

@@ -37,11 +37,11 @@ pot by pot, who receives what.
 See docs/games/poker-room.md for the events, the options and every reading of
 the text this module makes.
 
-The game is in five modules, one idea each: :mod:`.poker_room_rules` (the variants and the Rules
-Submission), :mod:`.poker_room_state` (the round's state), :mod:`.poker_room_play` (the events),
-:mod:`.poker_room_showdown` (what the showdown waits for, the pots and their division, the
+The game is in five modules, one idea each: :mod:`.rules` (the variants and the Rules
+Submission), :mod:`.state` (the round's state), :mod:`.play` (the events),
+:mod:`.settle` (what the showdown waits for, the pots and their division, the
 settlement), and this one, the :class:`~.engine.Game` that joins them; the pots, the draw and the
-button are :mod:`.poker_pots`, :mod:`.poker_draw` and :mod:`.poker_button`.
+button are :mod:`.pots`, :mod:`.draw` and :mod:`.button`.
 """
 
 from __future__ import annotations
@@ -109,6 +109,7 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
         return waiting_for(state)
 
     def settle(self, state: PokerRoomState) -> Settlement:
+        self.require_complete(state)
         return settle_round(state)
 
 

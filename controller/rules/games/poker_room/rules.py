@@ -1,6 +1,6 @@
 """The poker room's variants and Rules Submission (§§ 637a.19-637a.21, § 601a.2): each variant's
 hands, board and rankings, the options (ante, blinds, straddle, kill, button, odd chip) and the
-checks between them. The game is :mod:`.poker_room`; docs/games/poker-room.md lists every option."""
+checks between them. The game is :mod:`.game`; docs/games/poker-room.md lists every option."""
 
 from __future__ import annotations
 

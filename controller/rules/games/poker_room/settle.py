@@ -10,7 +10,7 @@ from itertools import combinations
 from ...core.cards import Card, format_cards
 from ...core.engine import IllegalEvent
 from ...core.hand import HandValue
-from ...core.hooks import Actor, Waiting
+from ...core.hooks import Actor, Step, Waiting
 from ...core.money import Cents, format_money
 from ...core.settlement import Outcome, Result, Settlement
 from ...rankings import high
@@ -182,21 +182,21 @@ def _showdown_waits_for(state: PokerRoomState, pots: Sequence[Pot]) -> Waiting |
             f"the round waits for the final betting round to be completed (no_more_bets) before the showdown "
             f"({v.at('(k)')})"
         )
-        return Waiting(Actor.DEALER, what, v.at("(k)"))
+        return Waiting(Actor.DEALER, what, v.at("(k)"), step=Step.BETS)
     for s in contested:
         held = len(_seat(state, s).cards)
         if held != v.hand_size:
             what = (
                 f"the showdown waits for seat {s}'s hand: {held} of {v.hand_size} cards given ({v.showdown})"
             )
-            return Waiting(Actor.SHOE, what, v.showdown, s)
+            return Waiting(Actor.SHOE, what, v.showdown, s, step=Step.CARDS)
     if len(state.board) != v.board:
         section = f"{v.at('(h)')}-(j)"
         what = (
             f"the showdown waits for the board: {len(state.board)} of {v.board} community cards given "
             f"({section})"
         )
-        return Waiting(Actor.SHOE, what, section)
+        return Waiting(Actor.SHOE, what, section, step=Step.CARDS)
     return None
 
 
@@ -243,7 +243,10 @@ def waiting_for(state: PokerRoomState) -> tuple[Waiting, ...]:
     if not state.seats:
         return (
             Waiting(
-                Actor.DEALER, "the round has no players: it waits for their bets and cards", ALL_SECTIONS
+                Actor.DEALER,
+                "the round has no players: it waits for their bets and cards",
+                ALL_SECTIONS,
+                step=Step.BETS,
             ),
         )
     if state.drawing is not None:
@@ -251,12 +254,12 @@ def waiting_for(state: PokerRoomState) -> tuple[Waiting, ...]:
             f"the round waits for seat {state.drawing.seat}'s {state.drawing.owed} new card"
             f"{'s' if state.drawing.owed != 1 else ''} ({DRAW_SECTION})"
         )
-        return (Waiting(Actor.SHOE, what, DRAW_SECTION, state.drawing.seat),)
+        return (Waiting(Actor.SHOE, what, DRAW_SECTION, state.drawing.seat, step=Step.CARDS),)
     try:
         _check_blinds(state)
         pots = build_pots({s.seat: s.total for s in state.seats}, state.live)
     except (IllegalEvent, PotError) as exc:
-        return (Waiting(Actor.DEALER, str(exc), ALL_SECTIONS),)
+        return (Waiting(Actor.DEALER, str(exc), ALL_SECTIONS, step=Step.BETS),)
     showdown = _showdown_waits_for(state, pots)
     return () if showdown is None else (showdown,)
 

@@ -1,5 +1,5 @@
 """The state of a poker room round (§§ 637a.19-637a.21): the words of its bets and decisions,
-each seat's bets and cards, the draw in progress. Immutable: :mod:`.poker_room_play` makes each
+each seat's bets and cards, the draw in progress. Immutable: :mod:`.play` makes each
 event's new state."""
 
 from __future__ import annotations

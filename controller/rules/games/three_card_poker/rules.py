@@ -1,6 +1,6 @@
 """Three Card Poker's words and Rules Submission (ch. 649a, § 601a.2): the wagers, the sections
 the game cites, the paytables the certificate holder writes out, the Six Card Bonus and the
-mini-royal flush options, and the checks between them. The game is :mod:`.three_card_poker`;
+mini-royal flush options, and the checks between them. The game is :mod:`.game`;
 docs/games/three-card-poker.md lists every option."""
 
 from __future__ import annotations

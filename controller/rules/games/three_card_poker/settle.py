@@ -5,7 +5,6 @@ paytables, each seat from the dealer's right."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from ...core.cards import Card
 from ...core.hand import HandValue, Ranking
@@ -39,9 +38,7 @@ from .rules import (
     SUPER_ROYAL_PAYTABLE,
     ThreeCardPokerRules,
 )
-
-if TYPE_CHECKING:  # the game imports this module; the state only annotates
-    from .game import ThreeCardPokerState
+from .state import ThreeCardPokerState
 
 # --- settlement ------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Three Dice Football's wagers, odds and Rules Submission (§ 661a.3, § 661a.8, § 601a.2): each
 wager's section and title, the award of a single play and of a full game wager, and the options
-(seats, the wagers offered). The game is :mod:`.three_dice_football`;
+(seats, the wagers offered). The game is :mod:`.game`;
 docs/games/three-dice-football.md lists them."""
 
 from __future__ import annotations
