@@ -345,9 +345,17 @@ class Daemon:
     def snapshot(self) -> dict[str, Any]:
         """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds."""
         link = None if self.link is None else self.link.to_json()
-        vocabulary = self.game.vocabulary(self.submission.rules)
+        game, rules = self.game, self.submission.rules
         return table_status(
-            self.config, self.game.name, self.state, self.devices, self.gpio, link, vocabulary
+            self.config,
+            game.name,
+            self.state,
+            self.devices,
+            self.gpio,
+            link,
+            game.vocabulary(rules),
+            game.screen(rules),
+            game.title,
         )
 
     def _publish(self, topic: str, data: Mapping[str, Any]) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import difflib
 import json
 import math
 import sys
@@ -25,6 +24,8 @@ import tomllib
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, Final, TextIO
+
+from controller.rules.core.dispatch import did_you_mean
 
 from .api_client import ApiClient, ApiConnectionError, Credentials, request
 from .auth import Authenticator, AuthError, PinError, Role, UsersFileError, add_user, remove_user
@@ -305,8 +306,7 @@ def check_device_name(device: str) -> None:
     with a "did you mean" otherwise."""
     if device in SERIAL_DEVICES:
         return
-    close = difflib.get_close_matches(device, SERIAL_DEVICES, n=1, cutoff=0.5)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    hint = did_you_mean(device, SERIAL_DEVICES, 0.5)
     raise CommandFailed(f"no device {device!r}{hint} (devices: {', '.join(SERIAL_DEVICES)})", EXIT_BAD_INPUT)
 
 

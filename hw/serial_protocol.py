@@ -23,7 +23,6 @@ from __future__ import annotations
 import binascii
 import difflib
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -222,11 +221,6 @@ def register_codec(codec: Codec) -> None:
     if codec.name in _CODECS and _CODECS[codec.name] is not codec:
         raise ValueError(f"a serial protocol named {codec.name!r} is already registered")
     _CODECS[codec.name] = codec
-
-
-def codecs() -> Mapping[str, Codec]:
-    """Every registered protocol by name."""
-    return dict(_CODECS)
 
 
 def codec_named(name: str) -> Codec:

@@ -20,8 +20,10 @@ from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from controller.rules.core.dispatch import did_you_mean
+
 from ..auth import ROLE_WORDS, AuthError, Role
-from .commands import COMMANDS, Command, did_you_mean, roles_words
+from .commands import COMMANDS, Command, roles_words
 from .face_down import for_no_role_state
 from .handler import TOPIC_ROLES, Actor, CommandError, ErrorCode, Peer, Result
 from .wire import (

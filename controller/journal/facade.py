@@ -27,7 +27,6 @@ kernel when the process dies, even by ``kill -9``) refuses a second writer.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import json
 import os
 import sqlite3
@@ -37,6 +36,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
+
+from controller.rules.core.dispatch import did_you_mean
 
 from ..rules.core.engine import IllegalEvent
 from .chain import GENESIS, ChainHead
@@ -476,8 +477,7 @@ def _open_sync(
 
 def _check_source(source: str, actor: str | None, entry: Entry) -> None:
     if source not in SOURCES:
-        close = difflib.get_close_matches(str(source), SOURCES, n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(str(source), SOURCES, 0.5)
         raise ValueError(f"unknown source {source!r}{hint} (sources: {', '.join(SOURCES)})")
     needs_actor = source in PERSON_SOURCES or isinstance(entry, Command)
     if actor is not None and (not isinstance(actor, str) or not actor.strip()):

@@ -8,12 +8,13 @@ naming the seq.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
+
+from controller.rules.core.dispatch import did_you_mean
 
 from .errors import JournalCorrupt
 from .outbox import OutboxEntry
@@ -70,8 +71,7 @@ def _record(row: Sequence[Any], path: Path) -> JournalRecord:
     if not isinstance(body, dict):
         raise JournalCorrupt(f"{path}: seq {seq}: the record's body is not a JSON object")
     if row[7] not in KINDS:
-        close = difflib.get_close_matches(str(row[7]), KINDS, n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(str(row[7]), KINDS)
         raise JournalCorrupt(f"{path}: seq {seq}: unknown kind of record {row[7]!r}{hint}")
     ints = (row[0], row[2], row[3])
     if not all(isinstance(v, int) for v in ints) or not all(isinstance(v, str) for v in (row[1], row[4])):

@@ -169,13 +169,6 @@ def chain_genesis(conn: sqlite3.Connection, path: Path) -> str:
     return str(row[0])
 
 
-def read_meta(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
-    try:
-        return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
-    except sqlite3.DatabaseError as exc:
-        raise JournalCorrupt(f"{path}: the journal's meta table cannot be read: {exc}") from None
-
-
 def _create(conn: sqlite3.Connection, table_id: str, genesis: str, meta: Mapping[str, str]) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:

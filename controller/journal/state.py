@@ -34,11 +34,12 @@ number, the times and the event id of each record).
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
+
+from controller.rules.core.dispatch import did_you_mean
 
 from ..rules.core.engine import Game, IllegalEvent, Round
 from ..rules.core.events import Event, EventError, parse_event
@@ -273,8 +274,7 @@ class TableState:
             return dataclasses.replace(step, carried_meters=_meters(body.get("meters", {}), seq))
         if kind in (REFUSED, COMMAND, STARTED):
             return step
-        close = difflib.get_close_matches(str(kind), KINDS, n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(str(kind), KINDS)
         raise FoldError(f"seq {seq}: unknown kind of record {kind!r}{hint}")
 
     def _apply_hardware_fact(self, record: JournalRecord) -> TableState:
@@ -550,8 +550,7 @@ class TableState:
     def _begin_body(self, entry: BeginRound) -> dict[str, object]:
         game = GAMES.get(entry.game)
         if game is None:
-            close = difflib.get_close_matches(entry.game, sorted(GAMES), n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(entry.game, sorted(GAMES), 0.5)
             raise ValueError(f"unknown game {entry.game!r}{hint} (games: {', '.join(sorted(GAMES))})")
         rules = entry.rules
         if isinstance(rules, Mapping):

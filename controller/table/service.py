@@ -118,9 +118,6 @@ class TableService:
         current = self.state.current
         return None if current is None else current.round_id
 
-    def get_status(self) -> dict[str, object]:
-        return {"round": self.round_id, "healthy": self.healthy, "refusals": self.refusals.get_status()}
-
     # --- the round -------------------------------------------------------------------------------
 
     async def ensure_round(self) -> None:

@@ -15,7 +15,7 @@ from hw.serial_device import SerialDevice
 from .. import __version__
 from ..config import Config
 from ..journal.state import AwaitingFloor, TableState
-from ..rules.core.hooks import Actor, Step, Vocabulary, Waiting, in_words
+from ..rules.core.hooks import Actor, Screen, Step, Vocabulary, Waiting, in_words
 from ..rules.core.money import format_money
 from . import authority, game_hooks
 from .lamps import progressive_unavailable
@@ -37,15 +37,21 @@ def table_status(
     gpio: ProgressiveTableGameSystem | None,
     link: Mapping[str, Any] | None = None,
     vocabulary: Vocabulary | None = None,
+    screen: Screen | None = None,
+    title: str = "",
 ) -> dict[str, Any]:
     """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds; the
     game's ``vocabulary`` (the wagers, decisions and irregularities the dealer's screen offers,
-    each with the dealer's words and its section: the game's hook, so the screen keeps no copy)."""
+    each with the dealer's words and its section), its ``title`` and its ``screen`` hints (the
+    seats, whether hands are set, how the starting position is given, whether throws are
+    entered): the game's hooks, so the screen keeps no copy of any game."""
     current = state.current
     out: dict[str, Any] = {
         "table": config.table.id,
         "game": game,
+        "title": title or game,
         "vocabulary": (vocabulary or Vocabulary()).to_json(),
+        "screen": (screen or Screen()).to_json(),
         "version": __version__,
         "seq": state.last_seq,
         "locked_out": state.locked_out,

@@ -24,8 +24,13 @@ H = TypeVar("H", bound=Callable[..., object])
 
 def did_you_mean(word: object, known: Iterable[str], cutoff: float = 0.6) -> str:
     """``"; did you mean 'x'?"`` for the name of ``known`` closest to ``word``; ``""`` when none is
-    as close as ``cutoff`` (difflib's ratio, 0 to 1)."""
-    close = difflib.get_close_matches(str(word), list(known), n=1, cutoff=cutoff)
+    as close as ``cutoff`` (difflib's ratio, 0 to 1). ``known`` in any other order than a list's
+    or tuple's is sorted (the same hint every time)."""
+    text = str(word)
+    if len(text) > 64:
+        return ""  # no name is that long: not worth difflib's time on a megabyte key
+    names = list(known) if isinstance(known, list | tuple) else sorted(known)
+    close = difflib.get_close_matches(text, names, n=1, cutoff=cutoff)
     return f"; did you mean {close[0]!r}?" if close else ""
 
 

@@ -18,13 +18,13 @@ value and the rule it breaks; an unknown key gets a "did you mean".
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
+from .dispatch import did_you_mean
 from .money import (
     Award,
     Cents,
@@ -142,8 +142,7 @@ def load_rules(
     problems: list[str] = []
     for key in flat:
         if key not in known:
-            close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(key, sorted(known))
             problems.append(f"{key}: unknown option{hint}")
     kwargs: dict[str, object] = {}
     for name, spec in fields:
@@ -201,8 +200,7 @@ def _to_text(value: object) -> object:
 def choice(*allowed: str) -> Parser:
     def parse(raw: object) -> str:
         if not isinstance(raw, str) or raw not in allowed:
-            close = difflib.get_close_matches(str(raw), allowed, n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(str(raw), allowed, 0.5)
             raise OptionError(f"must be one of {', '.join(map(repr, allowed))}{hint}")
         return raw
 
@@ -283,8 +281,7 @@ def paytable(rows: Iterable[str]) -> Parser:
         out: dict[str, Award | None] = {}
         bad = [k for k in raw if k not in names]
         if bad:
-            close = difflib.get_close_matches(str(bad[0]), names, n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(str(bad[0]), names, 0.5)
             raise OptionError(f"has no hand {bad[0]!r}{hint} (hands: {', '.join(names)})")
         missing = [n for n in names if n not in raw]
         if missing:

@@ -16,12 +16,12 @@ each naming the key, the value and the section it breaks.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .dispatch import did_you_mean
 from .engine import Game
 from .options import RulesError, load_rules
 
@@ -44,8 +44,7 @@ def parse_submission(text: str, games: Mapping[str, Game[Any, Any]], where: str)
     problems: list[str] = []
     for key in data:
         if key not in _TOP:
-            close = difflib.get_close_matches(key, _TOP, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(key, _TOP)
             problems.append(f"{key}: unknown key{hint} (the game's options go under [rules])")
     table = data.get("table")
     if not isinstance(table, str) or not table.strip():
@@ -53,8 +52,7 @@ def parse_submission(text: str, games: Mapping[str, Game[Any, Any]], where: str)
     name = data.get("game")
     game = games.get(name) if isinstance(name, str) else None
     if game is None:
-        close = difflib.get_close_matches(str(name), list(games), n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(str(name), list(games), 0.5)
         problems.append(
             f"game {name!r}: not a game of this controller{hint} (games: {', '.join(sorted(games))})"
         )

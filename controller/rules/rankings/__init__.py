@@ -7,11 +7,11 @@ Rules Submissions, which name a ranking where the text leaves a choice
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
+from ..core.dispatch import did_you_mean
 from ..core.hand import Ranking
 from . import asia_poker, badugi, high, low, omaha, three_card
 from . import blackjack as blackjack_hands
@@ -37,8 +37,7 @@ def get_ranking(name: str) -> Ranking:
     try:
         return RANKINGS[name]
     except KeyError:
-        close = difflib.get_close_matches(name, list(RANKINGS), n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(name, list(RANKINGS), 0.5)
         raise UnknownRanking(
             f"no ranking is called {name!r}{hint} (known: {', '.join(sorted(RANKINGS))})"
         ) from None

@@ -55,7 +55,18 @@ from typing import Any, Final
 from ...core.cards import format_cards
 from ...core.engine import GameBase, IllegalEvent, RoundIncomplete
 from ...core.events import Event
-from ...core.hooks import Actor, Devices, HouseWaySetting, Step, Term, Vocabulary, Waiting, in_words, reported
+from ...core.hooks import (
+    Actor,
+    Devices,
+    HouseWaySetting,
+    Screen,
+    Step,
+    Term,
+    Vocabulary,
+    Waiting,
+    in_words,
+    reported,
+)
 from ...core.irregularities import irregularity_section
 from ...core.meter_turns import take_turn
 from ...core.money import Cents, format_money
@@ -328,6 +339,11 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
     def vocabulary(self, rules: AsiaTableRules) -> Vocabulary:
         """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
         return VOCABULARY
+
+    def screen(self, rules: AsiaTableRules) -> Screen:
+        """Six seats; the players set their hands (§ 659a.10); the starting position by the shaker's
+        dice or a number 1-7 (§ 659a.5(g))."""
+        return Screen(seats=SEATS, sets_hands=True, start=("dice", "position"))
 
     def devices(self, rules: AsiaTableRules) -> Devices:
         """The shuffler and the automated dealing shoe, where the Rules Submission uses them."""

@@ -64,7 +64,6 @@ checks is legal).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -72,6 +71,7 @@ from types import MappingProxyType
 from typing import Final
 
 from ...core.cards import ACE, Card, CardError, check_cards, format_cards
+from ...core.dispatch import did_you_mean
 from ...rankings.asia_poker import (
     PAIR,
     Key,
@@ -250,8 +250,7 @@ def house_way(name: str) -> HouseWay:
     """The house way called ``name``; a :class:`ValueError` with a "did you mean" otherwise."""
     found = HOUSE_WAYS.get(name)
     if found is None:
-        close = difflib.get_close_matches(name, list(HOUSE_WAYS), n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(name, list(HOUSE_WAYS), 0.5)
         raise ValueError(f"no house way {name!r}{hint} (house ways: {', '.join(HOUSE_WAYS)})")
     return found
 

@@ -61,7 +61,7 @@ from typing import Final
 
 from ...core.engine import Game, GameBase, IllegalEvent, RoundIncomplete
 from ...core.events import Event
-from ...core.hooks import Devices, Progressive, Term, Vocabulary, Waiting, meter_rows
+from ...core.hooks import Devices, Faults, Progressive, Screen, Term, Vocabulary, Waiting, meter_rows
 from ...core.money import Cents
 from ...core.settlement import Settlement
 from .play import HANDLERS, check_meter
@@ -140,6 +140,15 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
     def vocabulary(self, rules: BlackjackRules) -> Vocabulary:
         """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
         return VOCABULARY
+
+    def screen(self, rules: BlackjackRules) -> Screen:
+        """Seat 1 to the Rules Submission's ``seats`` (§ 633a.2)."""
+        return Screen(seats=rules.seats)
+
+    def faults(self, rules: BlackjackRules) -> Faults:
+        """A shuffler's fault is a ``shuffler_malfunction`` at Blackjack (its irregularities,
+        :data:`.state.IRREGULARITIES`)."""
+        return Faults(shuffler="shuffler_malfunction")
 
     def progressives(self, rules: BlackjackRules) -> tuple[Progressive, ...]:
         """The Bad Beat, Hit and Run and Straight Jack Progressive Wagers the Rules Submission

@@ -43,7 +43,7 @@ from typing import Final
 
 from ...core.engine import Game, GameBase, IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Devices, Progressive, Term, Vocabulary, Waiting, meter_rows, reported
+from ...core.hooks import Devices, Progressive, Screen, Term, Vocabulary, Waiting, meter_rows, reported
 from ...core.money import Cents
 from ...core.settlement import Settlement, void_all
 from ...rankings.high import CATEGORY_NAMES
@@ -97,6 +97,10 @@ class CaribbeanStud(GameBase[CaribbeanStudRules, CaribbeanStudState]):
     def vocabulary(self, rules: CaribbeanStudRules) -> Vocabulary:
         """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
         return VOCABULARY
+
+    def screen(self, rules: CaribbeanStudRules) -> Screen:
+        """Seat 1 to the Rules Submission's ``seats`` (§ 639a.2(a))."""
+        return Screen(seats=rules.seats)
 
     def progressives(self, rules: CaribbeanStudRules) -> tuple[Progressive, ...]:
         """The Progressive Payout Wager where offered (§ 639a.7(d)(2)): one chip on the Progressive

@@ -44,7 +44,7 @@ from typing import Final
 
 from ...core.engine import IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Actor, Progressive, Step, Term, Vocabulary, Waiting, meter_rows, reported
+from ...core.hooks import Actor, Progressive, Screen, Step, Term, Vocabulary, Waiting, meter_rows, reported
 from ...core.meter_turns import when_paid
 from ...core.money import Award, Cents, MeterShare, Odds, format_money, pay_from_meter
 from ...core.payout_limit import PayoutLimit
@@ -54,6 +54,7 @@ from ..asia_poker.game import (
     DECISIONS,
     IRREGULARITIES,
     REPORTED,
+    SEATS,
     AsiaPokerGame,
     AsiaPokerState,
     AsiaTableRules,
@@ -148,6 +149,10 @@ class FortuneAsiaPokerGame(AsiaPokerGame):
     def vocabulary(self, rules: AsiaTableRules) -> Vocabulary:
         """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
         return VOCABULARY
+
+    def screen(self, rules: AsiaTableRules) -> Screen:
+        """As Asia Poker's, the starting position given as a number 1-7 (§ 659a.5(g))."""
+        return Screen(seats=SEATS, sets_hands=True, start=("position",))
 
     def progressives(self, rules: AsiaTableRules) -> tuple[Progressive, ...]:
         """The Progressive Payout Wager where offered (§ 659a.7(e), § 659a.11(h)(3)): one chip on

@@ -5,12 +5,12 @@ docs/games/asia-poker.md lists every option."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
+from ...core.dispatch import did_you_mean
 from ...core.money import Award, Cents, MeterShare, MoneyError, Odds, format_money, parse_money
 from ...core.option_groups import ProgressiveOptions, SideWagerOptions
 from ...core.options import OptionError, choice, money, option, paytable
@@ -98,8 +98,7 @@ def envy_amounts(rows: Iterable[str]) -> Callable[[object], Mapping[str, str | N
             raise OptionError(f"must be a table of hand = amount for hands among {', '.join(names)}")
         bad = [k for k in raw if k not in names]
         if bad:
-            close = difflib.get_close_matches(str(bad[0]), names, n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(str(bad[0]), names, 0.5)
             raise OptionError(f"has no hand {bad[0]!r}{hint} (hands: {', '.join(names)})")
         out: dict[str, str | None] = {}
         for n in names:

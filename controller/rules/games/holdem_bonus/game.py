@@ -41,7 +41,7 @@ from typing import Final
 
 from ...core.engine import GameBase, IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Devices, Term, Vocabulary, Waiting, reported
+from ...core.hooks import Devices, Screen, Term, Vocabulary, Waiting, reported
 from ...core.money import Cents
 from ...core.settlement import Settlement
 from .play import cards_event, decision_event, irregularity_event, no_more_bets_event, wager_event
@@ -125,6 +125,10 @@ class HoldemBonusGame(GameBase[HoldemBonusRules, HoldemBonusState]):
     def vocabulary(self, rules: HoldemBonusRules) -> Vocabulary:
         """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
         return VOCABULARY
+
+    def screen(self, rules: HoldemBonusRules) -> Screen:
+        """Seat 1 to the Rules Submission's ``seats`` (§ 647a.2(a))."""
+        return Screen(seats=rules.seats)
 
     def devices(self, rules: HoldemBonusRules) -> Devices:
         """The shuffler and the automated dealing shoe, where the Rules Submission uses them."""

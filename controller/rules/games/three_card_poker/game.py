@@ -51,7 +51,7 @@ from typing import Final
 
 from ...core.engine import Game, GameBase, IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Devices, Term, Vocabulary, Waiting
+from ...core.hooks import Devices, Screen, Term, Vocabulary, Waiting
 from ...core.money import Cents
 from ...core.settlement import Settlement, void_all
 from .play import HANDLERS
@@ -108,6 +108,10 @@ class ThreeCardPokerGame(GameBase[ThreeCardPokerRules, ThreeCardPokerState]):
     def vocabulary(self, rules: ThreeCardPokerRules) -> Vocabulary:
         """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
         return VOCABULARY
+
+    def screen(self, rules: ThreeCardPokerRules) -> Screen:
+        """Seat 1 to the Rules Submission's ``seats``."""
+        return Screen(seats=rules.seats)
 
     def devices(self, rules: ThreeCardPokerRules) -> Devices:
         """Two decks only alternated with an automated card shuffling device (§ 649a.3, as

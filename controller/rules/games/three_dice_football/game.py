@@ -51,7 +51,7 @@ from typing import Final
 
 from ...core.engine import Game, GameBase, RoundIncomplete
 from ...core.events import Event
-from ...core.hooks import Term, Vocabulary, Waiting, reported
+from ...core.hooks import Screen, Term, Vocabulary, Waiting, reported
 from ...core.money import Cents
 from ...core.settlement import Settlement
 from .field import MAX_PLAYS, NAME, End, Field, GameResult, Kind, Roll, all_rolls
@@ -117,6 +117,10 @@ class ThreeDiceFootball(GameBase[ThreeDiceFootballRules, FootballState]):
     def vocabulary(self, rules: ThreeDiceFootballRules) -> Vocabulary:
         """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
         return VOCABULARY
+
+    def screen(self, rules: ThreeDiceFootballRules) -> Screen:
+        """Seat 1 to the Rules Submission's ``seats``; the throws are entered (§ 661a.6)."""
+        return Screen(seats=rules.seats, dice_game=True)
 
     def decks(self, rules: ThreeDiceFootballRules) -> int:
         """No cards are dealt; 1 so that a stray ``cards`` event reads and is then refused."""

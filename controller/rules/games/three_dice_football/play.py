@@ -4,10 +4,10 @@ the throws, and the irregularities. Each handler is registered once in :data:`EV
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import replace
 from typing import Final
 
+from ...core.dispatch import did_you_mean
 from ...core.engine import EventTable, IllegalEvent
 from ...core.events import Event
 from .field import Roll
@@ -34,8 +34,7 @@ def _wager(state: FootballState, event: Event) -> FootballState:
     name = event.wager or ""
     stake = event.amount or 0
     if name not in WAGERS:
-        close = difflib.get_close_matches(name, WAGERS, n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(name, WAGERS)
         raise IllegalEvent(f"{name!r} is not a wager of Three Dice Football (§ 661a.3){hint}")
     if name not in state.rules.wagers_offered:
         raise IllegalEvent(f"the {WAGER_TITLES[name]} is not offered at this table (Rules Submission)")
@@ -134,8 +133,7 @@ def _dice(state: FootballState, event: Event) -> FootballState:
 def _irregularity(state: FootballState, event: Event) -> FootballState:
     kind = event.kind or ""
     if kind not in IRREGULARITIES:
-        close = difflib.get_close_matches(kind, list(IRREGULARITIES), n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(kind, list(IRREGULARITIES), 0.5)
         raise IllegalEvent(
             f"Three Dice Football has no irregularity {kind!r}{hint} (kinds: {', '.join(IRREGULARITIES)})"
         )

@@ -5,11 +5,11 @@ docs/games/three-dice-football.md lists them."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from ...core.dispatch import did_you_mean
 from ...core.money import Odds
 from ...core.options import OptionError, integer, option
 from .field import END_WORDS, KIND_WORDS, MAX_PLAYS, MAX_SEATS, End, GameResult, Kind, Roll
@@ -211,8 +211,7 @@ def _wager_list(raw: object) -> tuple[str, ...]:
         raise OptionError('must be a non-empty list of wager names, such as ["touchdown", "defense"]')
     for w in raw:
         if w not in WAGERS:
-            close = difflib.get_close_matches(w, WAGERS, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(w, WAGERS)
             raise OptionError(f"{w!r} is not a wager of § 661a.3{hint}")
     dup = [w for i, w in enumerate(raw) if w in raw[:i]]
     if dup:
