@@ -216,14 +216,18 @@ class Journal:
         entries = await self._submit(record, messages, after)
         return Appended(record, entries, after)
 
-    async def append_many(self, steps: Sequence[Step], *, request: str | None = None) -> list[StepOutcome]:
+    async def append_many(
+        self, steps: Sequence[Step], *, request: str | None = None, binding: str = ""
+    ) -> list[StepOutcome]:
         """Journal ``steps`` in ONE transaction (a crash keeps all or none); return once durable.
 
         Each step is checked against the state after the ones before it: accepted, or journaled
         as ``refused`` (its :class:`Refused` is its outcome; the others still count). With
         ``request`` (a client's idempotency key) a ``request`` record naming the steps' seqs and
         whether the last was accepted closes the transaction, so a retry is answered from the
-        journal, even after a restart. Each accepted step's ``outbox`` is committed in the same
+        journal, even after a restart; ``binding`` (``records.request_binding``) is journaled
+        with the key, so the same key with another body is known for another request. Each
+        accepted step's ``outbox`` is committed in the same
         transaction (a refused step's is dropped). Malformed input raises
         ``ValueError``/``TypeError`` and journals nothing.
         """
@@ -260,7 +264,8 @@ class Journal:
             prepared.append((refused, head, Refused(reason, refused)))
         if request is not None:
             last = prepared[-1]
-            entry = Request(request, tuple(p[0].seq for p in prepared), last[2] is None, str(last[2] or ""))
+            seqs = tuple(p[0].seq for p in prepared)
+            entry = Request(request, seqs, last[2] is None, str(last[2] or ""), binding)
             meta = RecordMeta(
                 head.last_seq + 1, str(uuid.uuid4()), time.time_ns(), time.monotonic_ns(), "daemon"
             )
