@@ -53,6 +53,7 @@ from ...core.cards import Card, format_cards
 from ...core.engine import Game, GameBase, IllegalEvent
 from ...core.events import Event, seat_of
 from ...core.hooks import Actor, Devices, Term, Vocabulary, Waiting, in_words
+from ...core.irregularities import cards_found_face_up, refuse_face_up
 from ...core.money import Cents, format_money
 from ...core.settlement import Settlement, void_all
 from .rules import (
@@ -93,6 +94,9 @@ class ThreeCardPokerState:
     """``"play"`` or ``"fold"`` for each seat with an Ante Wager, in the order made."""
     cards_face_up: int = 0
     """Cards found face up in the deck during the deal (§ 649a.13(a))."""
+    face_up: tuple[Card, ...] = ()
+    """The card found face up, when its report names it: not used this round (§ 649a.13 as
+    § 639a.13(a))."""
     void: str = ""
     void_section: str = ""
     irregularities: tuple[str, ...] = ()
@@ -298,6 +302,7 @@ def _cards(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
             f"{who}: {len(event.cards)} cards; each player and the dealer get three ({SEC_DEAL}). "
             f"If the cards were dealt so, report the irregularity wrong_card_count ({SEC_IRREGULARITIES})"
         )
+    refuse_face_up(event.cards, state.face_up, who, "§ 649a.13, as § 639a.13(a)")
     seen = {c: where for where, hand in state.hands.items() for c in hand}
     for c in event.cards:
         if c in seen:
@@ -368,7 +373,9 @@ def _irregularity(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerSta
                 state, f"more than one card found face up in the deck during the deal{detail}", "(a)"
             )
         noted = _noted(state, f"a card found face up in the deck was discarded (§ 649a.13(a)){detail}")
-        return replace(noted, cards_face_up=state.cards_face_up + 1)
+        return replace(
+            noted, cards_face_up=state.cards_face_up + 1, face_up=cards_found_face_up(event.detail)
+        )
     if kind == "card_drawn_in_error":
         # § 639a.13(b): used as though it were the next card.
         return _noted(state, f"a card drawn in error was used as the next card (§ 649a.13(b)){detail}")
