@@ -28,7 +28,16 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from .api_client import ApiClient, ApiConnectionError, Credentials, request
-from .auth import Authenticator, AuthError, PinError, Role, UsersFileError, add_user, remove_user
+from .auth import (
+    Authenticator,
+    AuthError,
+    PinError,
+    Role,
+    SavedFailures,
+    UsersFileError,
+    add_user,
+    remove_user,
+)
 from .cli_args import whole_number
 from .config import check_config_file
 from .journal import JournalBusy, JournalError
@@ -259,10 +268,18 @@ def cmd_journal_new(args: argparse.Namespace) -> int:
     """A RAM clear (docs/journal.md "RAM clear"): a technician with PIN, the daemon stopped."""
     pin = read_pin(f"PIN for {args.user}: ")
 
+    # Kept beside the journal, so that the next run counts on (each run is a new process).
+    saved = SavedFailures(args.journal.with_name(args.journal.name + ".pin-failures"))
+
     async def clear() -> Cleared:
         authenticator = Authenticator(args.users_file)
         try:
-            user = await authenticator.authenticate(args.user, pin, "(tablectl journal new)")
+            saved.check(args.user)
+            try:
+                user = await authenticator.authenticate(args.user, pin, "(tablectl journal new)")
+            except AuthError as exc:
+                raise (saved.failed(args.user) if exc.code == "auth_failed" else exc) from None
+            saved.succeeded(args.user)
         except AuthError as exc:
             raise CommandFailed(f"{exc.message}", EXIT_FAILED) from None
         if user.role is not Role.TECH:
