@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import math
+import os
 import sys
 import time
 import tomllib
@@ -28,10 +29,20 @@ from typing import Any, Final, TextIO
 from controller.rules.core.dispatch import did_you_mean
 
 from .api_client import ApiClient, ApiConnectionError, Credentials, request
-from .auth import Authenticator, AuthError, PinError, Role, UsersFileError, add_user, remove_user
+from .auth import (
+    Authenticator,
+    AuthError,
+    PinError,
+    Role,
+    SavedFailures,
+    UsersFileError,
+    add_user,
+    remove_user,
+)
 from .cli_args import whole_number
 from .config import check_config_file
 from .journal import JournalBusy, JournalError
+from .journal.chain_key import key_path, load_key, make_key
 from .journal.marker import read_marker
 from .journal.ram_clear import Cleared, ram_clear
 from .rules.core.explain import explain
@@ -191,19 +202,64 @@ def cmd_journal_verify(args: argparse.Namespace) -> int:
     started = time.monotonic()
     with open_reader(args.journal) as reader:
         try:
-            state = reader.verify()
+            given = None if args.key is None else load_key(args.key, reader.table_id)
+            table_key = reader.table_key(given)
+            state = reader.verify(given)
         except JournalError as exc:
             raise CommandFailed(f"journal refused: {exc}") from None
-    marker = read_marker(args.journal)
+    marker = read_marker(args.journal, table_key.key, unkeyed_too=table_key.keyed_from is None)
     seconds = time.monotonic() - started
     shutdown = (
         "closed by the daemon" if marker is not None and marker.clean else "open, or not closed cleanly"
     )
     committed = marker.head.seq if marker is not None else 0
+    if table_key.keyed_from is None:
+        chain = (
+            "the hash chain (plain SHA-256: made before the chain was keyed; the daemon keys it at "
+            "its next start)"
+        )
+    elif table_key.keyed_from == 1:
+        chain = "the keyed hash chain (HMAC-SHA256, the table's chain key)"
+    else:
+        keyed = table_key.keyed_from
+        chain = f"the hash chain (SHA-256 to seq {keyed - 1}, keyed from seq {keyed})"
     print(
-        f"{args.journal}: {state.last_seq} record(s), the hash chain whole from seq 1, "
+        f"{args.journal}: {state.last_seq} record(s), {chain} whole from seq 1, "
         f"not behind its head marker (seq {committed}, {shutdown}); every record folds; "
         f"verified in {seconds:.1f} s"
+    )
+    return EXIT_OK
+
+
+@guarded
+def cmd_journal_key(args: argparse.Namespace) -> int:
+    """Make the table's chain key at install (docs/journal.md "The chain key"): in the journal's
+    directory, mode 0400, owned by that directory's owner (the daemon's user) when run as root.
+    An existing journal is keyed by the daemon at its next start (the migration, journaled)."""
+    directory = args.journal.parent
+    if not directory.is_dir():
+        raise CommandFailed(f"{directory}: no such directory (the daemon's state directory)")
+    path = key_path(args.journal, args.table)
+    info = directory.stat()
+    owner = (info.st_uid, info.st_gid) if os.geteuid() == 0 and info.st_uid != 0 else None
+    if args.journal.exists():
+        with open_reader(args.journal) as reader:
+            if reader.table_id != args.table:
+                raise CommandFailed(
+                    f"{args.journal} is table {reader.table_id!r}'s journal, not {args.table!r}'s"
+                )
+            if reader.table_key().keyed_from is None:
+                raise CommandFailed(
+                    f"{args.journal} was made before the chain was keyed: start the daemon, which makes "
+                    "the key and journals the migration (docs/journal.md, 'The chain key')"
+                )
+    try:
+        make_key(path, args.table, owner)
+    except JournalError as exc:
+        raise CommandFailed(str(exc)) from None
+    print(
+        f"{path}: the chain key of table {args.table} (mode 0400); without it the journal cannot be "
+        "verified: a sealed copy goes to surveillance, never beside the journal"
     )
     return EXIT_OK
 
@@ -213,10 +269,18 @@ def cmd_journal_new(args: argparse.Namespace) -> int:
     """A RAM clear (docs/journal.md "RAM clear"): a technician with PIN, the daemon stopped."""
     pin = read_pin(f"PIN for {args.user}: ")
 
+    # Kept beside the journal, so that the next run counts on (each run is a new process).
+    saved = SavedFailures(args.journal.with_name(args.journal.name + ".pin-failures"))
+
     async def clear() -> Cleared:
         authenticator = Authenticator(args.users_file)
         try:
-            user = await authenticator.authenticate(args.user, pin, "(tablectl journal new)")
+            saved.check(args.user)
+            try:
+                user = await authenticator.authenticate(args.user, pin, "(tablectl journal new)")
+            except AuthError as exc:
+                raise (saved.failed(args.user) if exc.code == "auth_failed" else exc) from None
+            saved.succeeded(args.user)
         except AuthError as exc:
             raise CommandFailed(f"{exc.message}", EXIT_FAILED) from None
         if user.role is not Role.TECH:
@@ -403,8 +467,8 @@ def is_daemon_config(text: str) -> bool:
     """The daemon's configuration has a ``[table]`` section; a Rules Submission has none."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return False
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False  # parse_submission says what is wrong with it
     return isinstance(data.get("table"), dict)
 
 
@@ -505,7 +569,21 @@ def add_daemon_commands(sub: Any) -> None:
     jverify.add_argument(
         "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
     )
+    jverify.add_argument(
+        "--key",
+        type=Path,
+        help="the table's chain key (default: its key file beside the journal, <table>.chain-key)",
+    )
     jverify.set_defaults(func=cmd_journal_verify)
+    jkey = journal_sub.add_parser(
+        "key",
+        help="make the table's chain key at install (mode 0400, the daemon's user); never replaces one",
+    )
+    jkey.add_argument(
+        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
+    )
+    jkey.add_argument("--table", required=True, help="the table's id (table.id in the configuration)")
+    jkey.set_defaults(func=cmd_journal_key)
     jnew = journal_sub.add_parser(
         "new",
         help="RAM clear: archive the journal, begin a new one chained to it (technician, daemon stopped)",

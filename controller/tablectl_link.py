@@ -30,6 +30,7 @@ from .config import DEFAULT_PATH, Config, check_config_file, load_config
 from .journal import JournalError, JournalReader
 from .link.certificates import days_left
 from .link.publisher import tls_context
+from .link.witness import WITNESS_MISMATCH
 from .rules.core.options import RulesError
 from .tablectl_common import DEFAULT_SOCKET, EXIT_FAILED, EXIT_OK, guarded
 
@@ -249,6 +250,7 @@ def _journal(config: Config) -> Iterator[Finding]:
         reader = JournalReader(path)
         try:
             state = reader.verify()
+            mismatches = reader.facts_since_start(WITNESS_MISMATCH)
         finally:
             reader.close()
     except JournalError as exc:
@@ -260,6 +262,16 @@ def _journal(config: Config) -> Iterator[Finding]:
         )
         return
     yield Finding(True, "journal", f"{path}: integrity ok, {state.last_seq} records")
+    if mismatches:
+        # The meter's witness: what the journal's own checks cannot see (an older copy put back).
+        last = mismatches[-1]
+        yield Finding(
+            False,
+            "meter's witness",
+            f"seq {last.seq}: {last.body['detail'].get('why', '')}",
+            "progressive wagering is closed; keep the journal and call the technician "
+            "(docs/progressive-link.md, 'The witness')",
+        )
 
 
 def _disk(config: Config) -> Iterator[Finding]:

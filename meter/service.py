@@ -41,6 +41,7 @@ from wire import (
 from .config import MeterConfig
 from .sequencer import Sequencer
 from .store import Applied, Store
+from .witness import Witness, witness_path
 
 log = logging.getLogger("progressive-meter")
 MAX_BATCH = 512
@@ -70,6 +71,7 @@ class MeterService:
         self.store = store
         self.topics = config.topics
         self.sequencer = Sequencer(store.applied_seqs())
+        self.witness = Witness(witness_path(store.path))
         self.ignored: Counter[str] = Counter()
         self.table_status: dict[str, str] = {}
         self.connected = asyncio.Event()
@@ -163,7 +165,7 @@ class MeterService:
             if p.id in self.config.progressives
         ]
         out += [
-            self._publish(client, self.topics.ack(t.id), t.ack_message(), retain=True)
+            self._publish(client, self.topics.ack(t.id), self.witness.ack(t.ack_message()), retain=True)
             for t in ledger.tables.values()
             if t.id in self.config.tables
         ]
@@ -258,11 +260,13 @@ class MeterService:
                 )
             )
         for table in sorted(batch.acks):
-            out.append(self._publish(client, self.topics.ack(table), ledger.table(table).ack_message(), True))
+            ack = self.witness.ack(ledger.table(table).ack_message())
+            out.append(self._publish(client, self.topics.ack(table), ack, True))
         await asyncio.gather(*out)
 
     def _apply(self, batch: _Batch) -> list[Applied]:
         applied = self.store.apply(batch.ready)
+        self.witness.note(a.message for a in applied if not a.duplicate)  # before the acks go out
         for m in batch.duplicates:
             earlier = self.store.duplicate(m)
             if earlier is not None:

@@ -32,6 +32,7 @@ from .messages import (
     encode,
 )
 from .topics import DEFAULT_ROOT, TopicRef, Topics
+from .witness import ChainHead
 
 __all__ = [
     "DEFAULT_ROOT",
@@ -40,6 +41,7 @@ __all__ = [
     "Amount",
     "Award",
     "AwardTerms",
+    "ChainHead",
     "Contribution",
     "Declaration",
     "Fixed",

@@ -248,7 +248,13 @@ class Connection:
         if auth is None:
             return self._station()
         try:
-            user = await self.server.authenticator.authenticate(auth.user, auth.pin, str(self.peer))
+            user = await self.server.authenticator.authenticate(
+                auth.user,
+                auth.pin,
+                str(self.peer),
+                peer=f"uid:{self.peer.uid}",
+                trusted=self.peer.uid in self.server.dealer_uids,
+            )
         except AuthError as exc:
             raise Refusal(exc.code, exc.message, began_lockout=exc.began_lockout) from None
         return Actor(self.peer, user.role, user.name)

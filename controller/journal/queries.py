@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from controller.rules.core.dispatch import did_you_mean
 
-from .errors import JournalCorrupt
+from .errors import UNREADABLE, JournalCorrupt
 from .outbox import OutboxEntry
 from .records import (
     CONFIG_LOADED,
@@ -84,7 +84,7 @@ def query(
 ) -> list[Any]:
     try:
         return conn.execute(sql, params).fetchall()
-    except sqlite3.DatabaseError as exc:
+    except UNREADABLE as exc:
         raise JournalCorrupt(f"{path}: cannot read the journal: {exc}") from None
 
 
@@ -213,10 +213,14 @@ def outbox_entries(
         params,
     )
     out = []
-    for seq, message_id, event_seq, event_id, round_id, kind, payload, sent in rows:
+    for seq, message_id, event_seq, event_id, round_id, kind, payload, sent, event_hash in rows:
         try:
             body = json.loads(payload)
         except (TypeError, ValueError) as exc:
             raise JournalCorrupt(f"{path}: outbox seq {seq}: the payload is not JSON ({exc})") from None
-        out.append(OutboxEntry(table_id, seq, message_id, event_seq, event_id, round_id, kind, body, sent))
+        out.append(
+            OutboxEntry(
+                table_id, seq, message_id, event_seq, event_id, round_id, kind, body, sent, str(event_hash)
+            )
+        )
     return out

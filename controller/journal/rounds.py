@@ -129,7 +129,7 @@ def settlement_lines(summary: RoundSummary) -> Iterable[tuple[int, str, Mapping[
     if not isinstance(seats, Mapping):
         return
     for seat, wagers in seats.items():
-        if not isinstance(wagers, Mapping) or not str(seat).isdigit():
+        if not isinstance(wagers, Mapping) or not (str(seat).isascii() and str(seat).isdigit()):
             continue
         for wager, line in wagers.items():
             if isinstance(line, Mapping):

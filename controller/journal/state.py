@@ -156,6 +156,9 @@ class RequestOutcome:
     reason: str
     round_id: str | None
     """The round it was made in: a request is remembered while its round is among the last."""
+    binding: str = ""
+    """The SHA-256 of the request's command and body (``records.request_binding``); empty for a
+    key journaled before keys were bound (it then matches no request)."""
 
 
 @dataclass(frozen=True)
@@ -326,7 +329,13 @@ class TableState:
             raise FoldError(f"seq {record.seq}: a request record names its seqs and whether it was accepted")
         if key in self.requests:
             raise TableRefusal(f"request {key!r} was already answered (seq {self.requests[key].seqs[0]})")
-        outcome = RequestOutcome(tuple(seqs), accepted, _text(record, "reason", empty=True), record.round_id)
+        outcome = RequestOutcome(
+            tuple(seqs),
+            accepted,
+            _text(record, "reason", empty=True),
+            record.round_id,
+            _text(record, "binding", empty=True),
+        )
         requests = {**self.requests, key: outcome}
         if len(requests) > MAX_REQUESTS:
             requests = dict(list(requests.items())[-MAX_REQUESTS:])

@@ -317,7 +317,7 @@ class HardwareBridge:
             return
         spec: dict[str, object] = {"type": "cards", "to": stack.position, "cards": " ".join(stack.cards)}
         current = service.state.current
-        if stack.position.isdigit() and current is not None:
+        if stack.position.isascii() and stack.position.isdigit() and current is not None:
             # The shoe deals to a seat; a seat that split pairs holds several hands (§ 633a.11).
             hand = game_hooks.hand_of_seat(current, int(stack.position))
             if hand:

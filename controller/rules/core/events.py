@@ -160,7 +160,8 @@ def _field(key: str, raw: object, where: str, decks: int, joker: bool) -> object
         if key == "to":
             if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 1:
                 return str(raw)
-            if raw in ("dealer", "board") or (isinstance(raw, str) and raw.isdigit() and int(raw) >= 1):
+            seat = isinstance(raw, str) and raw.isascii() and raw.isdigit() and int(raw) >= 1
+            if raw in ("dealer", "board") or seat:
                 return str(raw)
             raise EventError(f'{where} must be a seat number, "dealer" or "board", not {raw!r}')
         if key == "result":
@@ -186,4 +187,4 @@ def _field(key: str, raw: object, where: str, decks: int, joker: bool) -> object
 
 def seat_of(to: str | None) -> int | None:
     """The seat number of a ``cards`` event's ``to``, or ``None`` for dealer/board."""
-    return int(to) if to is not None and to.isdigit() else None
+    return int(to) if to is not None and to.isascii() and to.isdigit() else None

@@ -33,7 +33,8 @@ class MoneyError(ValueError):
     """An amount, odds or award that cannot be read; the message says which and why."""
 
 
-_AMOUNT: Final = re.compile(r"^\$?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d{1,2}))?$")
+# ASCII digits only (re.ASCII): "٥.٠٠", fullwidth or Devanagari digits are not an amount here.
+_AMOUNT: Final = re.compile(r"\$?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d{1,2}))?", re.ASCII)
 
 
 def parse_money(text: str | int, what: str = "amount") -> Cents:
@@ -48,7 +49,7 @@ def parse_money(text: str | int, what: str = "amount") -> Cents:
         if text < 0:
             raise MoneyError(f"{what} {text} is negative")
         return text * 100
-    m = _AMOUNT.match(text.strip())
+    m = _AMOUNT.fullmatch(text.strip())
     if m is None:
         raise MoneyError(f'{what} {text!r} is not an amount of money like "12.50" (dollars and cents)')
     whole = int(m["whole"].replace(",", ""))
@@ -105,8 +106,10 @@ class MeterShare:
 Award = Odds | MeterShare
 """One line of a paytable: odds, or a share of the meter (and odds)."""
 
-_ODDS: Final = re.compile(r"^(?P<pays>\d{1,3}(?:,\d{3})+|\d+)\s+(?P<kind>to|for)\s+(?P<per>\d+)$")
-_SHARE: Final = re.compile(r"^(?P<pct>\d+(?:\.\d+)?)\s*%\s+of\s+(?:the\s+)?meter(?:\s+and\s+(?P<odds>.+))?$")
+_ODDS: Final = re.compile(r"^(?P<pays>\d{1,3}(?:,\d{3})+|\d+)\s+(?P<kind>to|for)\s+(?P<per>\d+)$", re.ASCII)
+_SHARE: Final = re.compile(
+    r"^(?P<pct>\d+(?:\.\d+)?)\s*%\s+of\s+(?:the\s+)?meter(?:\s+and\s+(?P<odds>.+))?$", re.ASCII
+)
 
 
 def parse_odds(text: str, what: str = "odds") -> Odds:

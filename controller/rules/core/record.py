@@ -155,7 +155,7 @@ def _compact_events(data: Mapping[str, Any], where: str) -> list[tuple[str, obje
 
 def _seat_number(where: str) -> Any:
     def key(seat: object) -> int:
-        if not (isinstance(seat, str) and seat.isdigit() and int(seat) >= 1):
+        if not (isinstance(seat, str) and seat.isascii() and seat.isdigit() and int(seat) >= 1):
             raise RecordError(f"{where}: {seat!r} is not a seat number (1, 2, ...)")
         return int(seat)
 

@@ -41,6 +41,10 @@ def parse_submission(text: str, games: Mapping[str, Game[Any, Any]], where: str)
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(where, [f"not valid TOML: {exc}"]) from None
+    except RecursionError:
+        # tomllib recurses once per level of nesting: thousands of "[" exhaust the stack.
+        too_deep = "not a usable Rules Submission: arrays or tables nested too deeply"
+        raise RulesError(where, [too_deep]) from None
     problems: list[str] = []
     for key in data:
         if key not in _TOP:

@@ -10,7 +10,7 @@ from typing import Final
 
 from ...core.engine import EventTable, IllegalEvent
 from ...core.events import Event, seat_of
-from ...core.irregularities import irregularity_section
+from ...core.irregularities import cards_found_face_up, irregularity_section, refuse_face_up
 from ...core.meter_turns import take_turn
 from ...core.money import format_money
 from .rules import (
@@ -126,6 +126,7 @@ def _cards(state: CaribbeanStudState, event: Event) -> CaribbeanStudState:
         )
     if any(c.is_joker for c in event.cards):
         raise IllegalEvent("Caribbean Stud Poker is played without a joker (§ 639a.3(a))")
+    refuse_face_up(event.cards, state.face_up, who, "§ 639a.13(a)")
     seen = set(state.all_cards())
     for i, c in enumerate(event.cards):
         if c in seen or c in event.cards[:i]:
@@ -228,8 +229,8 @@ def _irregularity(state: CaribbeanStudState, event: Event) -> CaribbeanStudState
         )
     if kind == "card_face_up":
         # § 639a.13(a): the card "may not be used in that round of play and shall be placed in the
-        # discard rack"; the cards events carry only the cards used.
-        return dataclasses.replace(recorded, faced_up=1)
+        # discard rack"; the cards events carry only the cards used, never that one.
+        return dataclasses.replace(recorded, faced_up=1, face_up=cards_found_face_up(event.detail))
     if kind == "card_drawn_in_error":
         # § 639a.13(b): "shall be used as though it were the next card"; the cards events say where.
         return recorded

@@ -44,6 +44,8 @@ class CaribbeanStudState:
     """Irregularities recorded (those that void the round as well as those that do not)."""
     faced_up: int = 0
     """Single cards found face up in the shoe or deck during this deal (§ 639a.13(a))."""
+    face_up: tuple[Card, ...] = ()
+    """The card found face up, when its report names it: not used this round (§ 639a.13(a))."""
     void: str = ""
     void_section: str = ""
 

@@ -12,6 +12,7 @@ from typing import Final
 from ...core.cards import format_cards
 from ...core.engine import IllegalEvent
 from ...core.events import Event, seat_of
+from ...core.irregularities import cards_found_face_up, refuse_face_up
 from ...core.money import Cents, format_money
 from .rules import (
     ACTIONS,
@@ -96,6 +97,7 @@ def _cards(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
             f"{who}: {len(event.cards)} cards; each player and the dealer get three ({SEC_DEAL}). "
             f"If the cards were dealt so, report the irregularity wrong_card_count ({SEC_IRREGULARITIES})"
         )
+    refuse_face_up(event.cards, state.face_up, who, "§ 649a.13, as § 639a.13(a)")
     seen = {c: where for where, hand in state.hands.items() for c in hand}
     for c in event.cards:
         if c in seen:
@@ -166,7 +168,9 @@ def _irregularity(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerSta
                 state, f"more than one card found face up in the deck during the deal{detail}", "(a)"
             )
         noted = _noted(state, f"a card found face up in the deck was discarded (§ 649a.13(a)){detail}")
-        return replace(noted, cards_face_up=state.cards_face_up + 1)
+        return replace(
+            noted, cards_face_up=state.cards_face_up + 1, face_up=cards_found_face_up(event.detail)
+        )
     if kind == "card_drawn_in_error":
         # § 639a.13(b): used as though it were the next card.
         return _noted(state, f"a card drawn in error was used as the next card (§ 649a.13(b)){detail}")

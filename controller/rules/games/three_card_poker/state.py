@@ -38,6 +38,9 @@ class ThreeCardPokerState:
     """``"play"`` or ``"fold"`` for each seat with an Ante Wager, in the order made."""
     cards_face_up: int = 0
     """Cards found face up in the deck during the deal (§ 649a.13(a))."""
+    face_up: tuple[Card, ...] = ()
+    """The card found face up, when its report names it: not used this round (§ 649a.13 as
+    § 639a.13(a))."""
     void: str = ""
     void_section: str = ""
     irregularities: tuple[str, ...] = ()
