@@ -26,18 +26,18 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from .api_client import ApiClient, ApiConnectionError, Credentials, request
-from .auth import Authenticator, AuthError, PinError, Role, UsersFileError, add_user, remove_user
-from .cli_args import whole_number
-from .config import check_config_file
-from .journal import JournalBusy, JournalError
-from .journal.marker import read_marker
-from .journal.ram_clear import Cleared, ram_clear
-from .rules.explain import explain
-from .rules.games import GAMES
-from .rules.money import format_money
-from .rules.record import RecordError, load_record, replay
-from .tablectl_common import (
+from ..api_client import ApiClient, ApiConnectionError, Credentials, request
+from ..auth import Authenticator, AuthError, PinError, Role, UsersFileError, add_user, remove_user
+from ..cli_args import whole_number
+from ..config import check_config_file
+from ..journal import JournalBusy, JournalError
+from ..journal.marker import read_marker
+from ..journal.ram_clear import Cleared, ram_clear
+from ..rules.explain import explain
+from ..rules.games import GAMES
+from ..rules.money import format_money
+from ..rules.record import RecordError, load_record, replay
+from .common import (
     DEFAULT_JOURNAL,
     DEFAULT_SOCKET,
     DEFAULT_USERS_FILE,
@@ -51,7 +51,7 @@ from .tablectl_common import (
     read_pin,
     write_json,
 )
-from .tablectl_describe import (
+from .describe import (
     describe_award,
     describe_frame,
     describe_notification,
