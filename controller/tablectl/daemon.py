@@ -32,6 +32,7 @@ from ..cli_args import whole_number
 from ..config import check_config_file
 from ..journal import JournalBusy, JournalError
 from ..journal.marker import read_marker
+from ..journal.migrate import migrate
 from ..journal.ram_clear import Cleared, ram_clear
 from ..rules.explain import explain
 from ..rules.games import GAMES
@@ -204,6 +205,28 @@ def cmd_journal_verify(args: argparse.Namespace) -> int:
         f"not behind its head marker (seq {committed}, {shutdown}); every record folds; "
         f"verified in {seconds:.1f} s"
     )
+    return EXIT_OK
+
+
+@guarded
+def cmd_journal_migrate(args: argparse.Namespace) -> int:
+    """The journal's schema moved forward to this version's, then verified (docs/install.md: the
+    package's upgrade runs it with the daemon stopped)."""
+    try:
+        done = migrate(args.journal)
+    except JournalBusy as exc:
+        raise CommandFailed(f"{exc}; stop the daemon first (systemctl stop table-controller)") from None
+    except JournalError as exc:
+        raise CommandFailed(f"not migrated: {exc}") from None
+    if done.from_version == done.to_version:
+        print(
+            f"{args.journal}: schema version {done.to_version}, this version's: nothing to migrate; verified"
+        )
+    else:
+        print(
+            f"{args.journal}: schema version {done.from_version} -> {done.to_version}; "
+            f"{done.records} record(s) verified"
+        )
     return EXIT_OK
 
 
@@ -491,7 +514,7 @@ def add_daemon_commands(sub: Any) -> None:
     _user_option(export, "floorperson or technician (needed through the daemon)")
     export.set_defaults(func=cmd_export)
 
-    journal = sub.add_parser("journal", help="the journal file, read-only")
+    journal = sub.add_parser("journal", help="the journal file: export, verify, migrate, new (RAM clear)")
     journal_sub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
     jexport = journal_sub.add_parser("export", help="every record as JSON lines")
     jexport.add_argument(
@@ -506,6 +529,13 @@ def add_daemon_commands(sub: Any) -> None:
         "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
     )
     jverify.set_defaults(func=cmd_journal_verify)
+    jmigrate = journal_sub.add_parser(
+        "migrate", help="move the journal's schema forward to this version's, then verify it (daemon stopped)"
+    )
+    jmigrate.add_argument(
+        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
+    )
+    jmigrate.set_defaults(func=cmd_journal_migrate)
     jnew = journal_sub.add_parser(
         "new",
         help="RAM clear: archive the journal, begin a new one chained to it (technician, daemon stopped)",
