@@ -29,7 +29,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +42,11 @@ PLATFORMS = {
     "amd64": ("manylinux_2_36_x86_64", "manylinux2014_x86_64", "linux_x86_64"),
     "arm64": ("manylinux_2_36_aarch64", "manylinux2014_aarch64", "linux_aarch64"),
 }
-MAINTAINER = "Table controller maintainers <table-controller@localhost>"
+#: dpkg's Maintainer field; DEBFULLNAME and DEBEMAIL (as dch reads them) name a site's own builder.
+MAINTAINER = (
+    f"{os.environ.get('DEBFULLNAME', 'Table controller maintainers')} "
+    f"<{os.environ.get('DEBEMAIL', 'maintainers@table-controller.example.com')}>"
+)
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,8 @@ def log(text: str) -> None:
 
 
 def run(*args: str | Path, **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(a) for a in args], check=True, text=True, **kw)  # type: ignore[call-overload]
+    kw.setdefault("text", True)
+    return subprocess.run([str(a) for a in args], check=True, **kw)  # type: ignore[call-overload,no-any-return]
 
 
 def version() -> str:
@@ -98,8 +102,7 @@ def build_wheels(work: Path) -> Path:
     # A clean copy of the committed tree: nothing of a build/ or an egg-info left in the checkout.
     src.mkdir()
     archive = run("git", "-C", REPO, "archive", "--format=tar", "HEAD", capture_output=True, text=False)
-    with tarfile.open(fileobj=__import__("io").BytesIO(archive.stdout)) as tar:
-        tar.extractall(src, filter="tar")
+    run("tar", "-x", "-C", src, input=archive.stdout, text=False)
     for directory in (src, src / "wire", src / "meter"):
         run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", wheels, directory)
     return wheels
@@ -118,10 +121,11 @@ def install_environment(pkg: Package, arch: str, wheels: Path, venv_root: Path, 
     os.symlink("python3", venv_root / "bin" / "python")
     platform_args = [arg for tag in PLATFORMS[arch] for arg in ("--platform", tag)]
     constraints = HERE / "constraints.txt"
+    abi = f"cp{PYTHON.replace('.', '')}"
     run(
-        sys.executable, "-m", "pip", "install", "--quiet", "--no-compile", "--target", site,
-        *platform_args, "--python-version", PYTHON, "--implementation", "cp", "--abi", f"cp{PYTHON.replace('.', '')}",
-        "--only-binary=:all:", "--find-links", wheels, "-c", constraints, *pkg.distributions,
+        sys.executable, "-m", "pip", "install", "--quiet", "--root-user-action=ignore", "--no-compile",
+        "--target", site, *platform_args, "--python-version", PYTHON, "--implementation", "cp",
+        "--abi", abi, "--only-binary=:all:", "--find-links", wheels, "-c", constraints, *pkg.distributions,
     )  # fmt: skip
     # pip --target leaves the host's scripts and the wheels' data files (Kivy's examples) here.
     for extra in ("bin", "share"):
@@ -131,20 +135,24 @@ def install_environment(pkg: Package, arch: str, wheels: Path, venv_root: Path, 
             continue
         module, func = target.split(":")
         script = venv_root / "bin" / name
+        # A shell script, not a Python one: its interpreter is the environment's python3.
+        code = f"import sys; sys.argv[0] = {name!r}; from {module} import {func}; sys.exit({func}())"
         script.write_text(
-            f"#!{prefix}/bin/python3\n"
-            f"# {name}: {target} ({pkg.name}, built by packaging/build.py)\n"
-            f"import sys\n\nfrom {module} import {func}\n\nsys.exit({func}())\n"
+            f"#!/bin/sh\n# {name}: {target} ({pkg.name}, built by packaging/build.py)\n"
+            f"exec {prefix}/bin/python3 -c '{code}' \"$@\"\n"
         )
         script.chmod(0o755)
     missing = set(pkg.commands) - {p.name for p in (venv_root / "bin").iterdir()}
     if missing:
         raise SystemExit(f"package: {pkg.name}: no console script for {sorted(missing)}")
-    # Compiled once here, checked by hash not by time: /opt is read-only to the services.
-    run(
-        f"/usr/bin/python{PYTHON}", "-m", "compileall", "-q", "-j", "0",
-        "--invalidation-mode", "unchecked-hash", "-s", str(venv_root), "-p", prefix, site,
-    )  # fmt: skip
+    # No byte code in the package: postinst compiles it on the Pi, prerm removes it (as Debian's
+    # own Python packages do), so /opt stays read-only to the services and nothing is stale.
+    for cache in list(site.rglob("__pycache__")):
+        shutil.rmtree(cache)
+    # Shared objects are loaded, not run (the wheels ship some with the executable bit).
+    for library in site.rglob("*.so*"):
+        if library.is_file() and not library.is_symlink():
+            library.chmod(0o644)
 
 
 def console_scripts(site: Path) -> dict[str, str]:
@@ -173,7 +181,7 @@ def man_pages(native_bin: Path, out: Path, package: Package, ver: str) -> None:
         help_text = run(
             native_bin / command, "--help", capture_output=True,
             env={**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1", "KIVY_NO_FILELOG": "1",
-                 "KIVY_HOME": str(out / ".kivy")},
+                 "KIVY_HOME": str(out / ".kivy"), "PYTHONDONTWRITEBYTECODE": "1"},
         ).stdout  # fmt: skip
         lines = help_text.splitlines()
         body = "\n".join(_roff(line) for line in lines)
@@ -250,7 +258,7 @@ def lay_out(pkg: Package, root: Path, ver: str, man: Path) -> list[str]:
         f"  * Built from commit {ver.rsplit('.g', 1)[-1]} of the table controller's repository.\n\n"
         f" -- {MAINTAINER}  {time.strftime('%a, %d %b %Y %H:%M:%S +0000', time.gmtime(source_epoch()))}\n"
     )
-    (doc / "changelog.Debian.gz").write_bytes(gzip.compress(changelog.encode(), mtime=source_epoch()))
+    (doc / "changelog.gz").write_bytes(gzip.compress(changelog.encode(), mtime=source_epoch()))
     overrides = own / "lintian-overrides"
     install(overrides, root / "usr/share/lintian/overrides" / pkg.name)
     return conffiles
@@ -342,7 +350,7 @@ def build(arches: list[str], out: Path) -> list[Path]:
                 native.mkdir()
                 for command in pkg.commands:
                     wrapper = native / command
-                    wrapper.write_text(f'#!/bin/sh\nexec {venv}/bin/python3 {venv}/bin/{command} "$@"\n')
+                    wrapper.write_text((venv / "bin" / command).read_text().replace(prefix, str(venv)))
                     wrapper.chmod(0o755)
                 man_pages(native, man[pkg.name], pkg, ver)
                 if pkg is METER:

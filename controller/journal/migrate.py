@@ -64,7 +64,8 @@ def migrate(
             missing = [v for v in range(found, target) if v not in migrations]
             if missing:
                 raise JournalVersionError(
-                    f"{path}: no migration from schema version {missing[0]} to {missing[0] + 1}; nothing changed"
+                    f"{path}: no migration from schema version {missing[0]} to {missing[0] + 1}; "
+                    "nothing changed"
                 )
             for version in range(found, target):
                 _step(conn, version, migrations[version])
