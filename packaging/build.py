@@ -136,7 +136,7 @@ def install_environment(pkg: Package, arch: str, wheels: Path, venv_root: Path, 
         module, func = target.split(":")
         script = venv_root / "bin" / name
         # A shell script, not a Python one: its interpreter is the environment's python3.
-        code = f"import sys; sys.argv[0] = {name!r}; from {module} import {func}; sys.exit({func}())"
+        code = f'import sys; sys.argv[0] = "{name}"; from {module} import {func}; sys.exit({func}())'
         script.write_text(
             f"#!/bin/sh\n# {name}: {target} ({pkg.name}, built by packaging/build.py)\n"
             f"exec {prefix}/bin/python3 -c '{code}' \"$@\"\n"

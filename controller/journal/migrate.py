@@ -43,9 +43,13 @@ class Migrated:
 
 
 def migrate(
-    path: Path, migrations: Mapping[int, Step] = MIGRATIONS, target: int = SCHEMA_VERSION
+    path: Path,
+    migrations: Mapping[int, Step] = MIGRATIONS,
+    target: int = SCHEMA_VERSION,
+    oldest: int = OLDEST_MIGRATABLE,
 ) -> Migrated:
-    """Move ``path`` forward to ``target``, step by step, then verify its chain; or refuse."""
+    """Move ``path`` forward to ``target``, step by step, then verify its chain; or refuse.
+    ``migrations``, ``target`` and ``oldest`` are this software's unless a test gives its own."""
     lock = lock_writer(path)
     try:
         conn = connect(path, read_only=False)
@@ -56,7 +60,7 @@ def migrate(
                     f"{path}: journal schema version {found} is newer than this software's ({target}); "
                     "nothing changed: run the version that wrote it, or a newer one"
                 )
-            if found < OLDEST_MIGRATABLE:
+            if found < oldest:
                 raise JournalVersionError(
                     f"{path}: journal schema version {found} has no hash chain and cannot be moved "
                     f"forward; keep it as the table's record and start a new journal (docs/journal.md)"
