@@ -55,9 +55,9 @@ from typing import Any, Final, TypeVar
 from hw.pin_map import check_pin_map
 
 from .auth import DEFAULT_ATTEMPTS, DEFAULT_LOCKOUT_SECONDS, UsersFileError, load_users
+from .rules.core.options import OptionError, RulesError, boolean, integer, option, specs
+from .rules.core.submission import parse_submission
 from .rules.games import GAMES
-from .rules.options import OptionError, RulesError, boolean, integer, option, specs
-from .rules.submission import parse_submission
 
 DOCS: Final = "docs/config.md"
 DEFAULT_PATH: Final = Path("/etc/table-controller/table-controller.toml")

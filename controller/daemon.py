@@ -52,11 +52,11 @@ from .journal.state import TableState
 from .link.outbound import LinkPlan, LinkPlanError
 from .link.submission import link_problems
 from .link.table_link import TableLink
-from .rules.engine import Game
+from .rules.core.engine import Game
+from .rules.core.money import Cents
+from .rules.core.options import RulesError
+from .rules.core.submission import Submission, parse_submission
 from .rules.games import GAMES
-from .rules.money import Cents
-from .rules.options import RulesError
-from .rules.submission import Submission, parse_submission
 from .table import game_hooks, write_failures
 from .table.bridge import HardwareBridge
 from .table.facade import TableApi

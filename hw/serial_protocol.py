@@ -245,7 +245,7 @@ def codec_named(name: str) -> Codec:
 SEQ_MODULUS: Final = 65536
 """Device sequence numbers run 0..65535 and wrap; a device starts at 0 when it powers up."""
 
-#: Card text as the rules core writes it (``controller.rules.cards``): rank ``2-9 T J Q K A`` then
+#: Card text as the rules core writes it (``controller.rules.core.cards``): rank ``2-9 T J Q K A`` then
 #: suit ``c d h s``, or the joker ``JKR``. Repeated here because ``hw/`` imports nothing of the rules.
 CARD_RE: Final = re.compile(r"[2-9TJQKA][cdhs]|JKR")
 

@@ -24,24 +24,19 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from controller.api_client import ApiClient
-from controller.rules import three_dice_football as tdf
-from controller.rules.asia_house_way import set_hands
-from controller.rules.asia_poker_game import (
+from controller.rules.core.cards import ACE, QUEEN, Card, deck_with_joker, parse_card, shoe, standard_deck
+from controller.rules.core.events import parse_event
+from controller.rules.core.submission import parse_submission
+from controller.rules.games import GAMES
+from controller.rules.games.asia_poker.game import (
     button_after_round,
     clockwise_from,
     setting_action,
     starting_position,
 )
-from controller.rules.blackjack_hands import (
-    dealer_must_hit,
-    hand_total,
-    is_blackjack,
-    is_ten_count,
-)
-from controller.rules.cards import ACE, QUEEN, Card, deck_with_joker, parse_card, shoe, standard_deck
-from controller.rules.events import parse_event
-from controller.rules.games import GAMES
-from controller.rules.submission import parse_submission
+from controller.rules.games.asia_poker.house_way import set_hands
+from controller.rules.games.three_dice_football import game as tdf
+from controller.rules.rankings.blackjack import dealer_must_hit, hand_total, is_blackjack, is_ten_count
 from sim.bench_command import BENCH_GAMES
 from sim.bench_rig import (
     CARIBBEAN_STUD,
@@ -65,7 +60,7 @@ def rules_submission(game: str) -> str:
 
 def needs_reader(game: str) -> bool:
     """Whether the table has the hole-card reader: what the game declares its Rules Submission
-    needs (:meth:`~controller.rules.engine.Game.devices`; Blackjack, § 633a.7(h))."""
+    needs (:meth:`~controller.rules.core.engine.Game.devices`; Blackjack, § 633a.7(h))."""
     submission = parse_submission(rules_submission(game), GAMES, f"the bench rig's {game}")
     return submission.game.devices(submission.rules).hole_card_reader
 

@@ -38,11 +38,11 @@ from controller.api_client import ApiClient, ApiError, Credentials
 from controller.auth import Role, make_user, save_users
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
-from controller.rules.cards import Card, standard_deck
+from controller.rules.core.cards import Card, standard_deck
+from controller.rules.core.hooks import Devices
+from controller.rules.core.money import format_money
+from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
-from controller.rules.hooks import Devices
-from controller.rules.money import format_money
-from controller.rules.submission import parse_submission
 from sim.devices import HoleCardReaderSimulator, ShoeSimulator, ShufflerSimulator
 
 #: The rig's pins (BCM numbers, as in examples/table-controller.toml): lock-out, light, seats.

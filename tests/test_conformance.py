@@ -22,13 +22,13 @@ from typing import Any
 
 import pytest
 
-from controller.rules.engine import Game, IllegalEvent, Round
-from controller.rules.events import Event
+from controller.rules.core.engine import Game, IllegalEvent, Round
+from controller.rules.core.events import Event
+from controller.rules.core.hooks import Actor, Devices, Progressive, initial_meters
+from controller.rules.core.options import rules_to_mapping
+from controller.rules.core.record import Record, load_record
+from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
-from controller.rules.hooks import Actor, Devices, Progressive, initial_meters
-from controller.rules.options import rules_to_mapping
-from controller.rules.record import Record, load_record
-from controller.rules.submission import parse_submission
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NAMES = sorted(GAMES)
@@ -161,7 +161,7 @@ def test_declared_progressives_are_those_the_rules_submission_offers(name: str) 
 
 
 def _money(cents: int | None) -> str:
-    from controller.rules.money import format_money
+    from controller.rules.core.money import format_money
 
     assert cents is not None
     return format_money(cents)

@@ -60,10 +60,10 @@ from controller.journal.records import (
 from controller.journal.schema import COLUMNS
 from controller.journal.state import RECENT_ROUNDS, TableState
 from controller.journal.writer import WriterFactory, start_writer_thread
-from controller.rules.cards import parse_cards
-from controller.rules.events import Event
+from controller.rules.core.cards import parse_cards
+from controller.rules.core.events import Event
+from controller.rules.core.record import Record, load_record, replay
 from controller.rules.games import GAMES
-from controller.rules.record import Record, load_record, replay
 from controller.tablectl import EXIT_OK
 from controller.tablectl import main as tablectl
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..rules.engine import IllegalEvent
+from ..rules.core.engine import IllegalEvent
 from .records import JournalRecord
 
 # --- errors ------------------------------------------------------------------------------------

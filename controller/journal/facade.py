@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..rules.engine import IllegalEvent
+from ..rules.core.engine import IllegalEvent
 from .chain import GENESIS, ChainHead
 from .errors import JournalCorrupt, JournalError, Refused
 from .integrity import check_integrity

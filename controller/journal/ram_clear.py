@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..rules.money import Cents, parse_money
+from ..rules.core.money import Cents, parse_money
 from .errors import JournalError
 from .facade import Journal
 from .marker import marker_path, sync_directory

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
-from ..rules.engine import IllegalEvent
-from ..rules.events import Event
-from ..rules.money import Cents, format_money
-from ..rules.settlement import FLOORPERSON_VALIDATE, FLOORPERSON_VERIFY
+from ..rules.core.engine import IllegalEvent
+from ..rules.core.events import Event
+from ..rules.core.money import Cents, format_money
+from ..rules.core.settlement import FLOORPERSON_VALIDATE, FLOORPERSON_VERIFY
 
 # --- record kinds ------------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..rules.events import Event
-from ..rules.money import format_money
+from ..rules.core.events import Event
+from ..rules.core.money import format_money
 from .records import (
     ROUND_SETTLED,
     JournalRecord,

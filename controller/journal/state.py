@@ -12,7 +12,7 @@ code that accepted it.
 What the state holds:
 
 - the **current round**: the game, the Rules Submission options and the meters it began
-  with (a ``round_begin`` record), and the rules core's :class:`~controller.rules.engine.Round`
+  with (a ``round_begin`` record), and the rules core's :class:`~controller.rules.core.engine.Round`
   fed every ``event`` record accepted since; it ends with a ``round_settled`` record (the
   settlement, as the engine computes it) or, while no wager has been accepted, a
   ``round_cancelled`` record;
@@ -40,12 +40,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..rules.engine import Game, IllegalEvent, Round
-from ..rules.events import Event, EventError, parse_event
+from ..rules.core.engine import Game, IllegalEvent, Round
+from ..rules.core.events import Event, EventError, parse_event
+from ..rules.core.money import Cents, MoneyError, format_money, parse_money
+from ..rules.core.options import RulesError, load_rules, rules_to_mapping
+from ..rules.core.settlement import Settlement
 from ..rules.games import GAMES
-from ..rules.money import Cents, MoneyError, format_money, parse_money
-from ..rules.options import RulesError, load_rules, rules_to_mapping
-from ..rules.settlement import Settlement
 from .records import (
     COMMAND,
     CONFIG_LOADED,

@@ -22,7 +22,7 @@ from ..journal import JournalError
 from ..journal.outbox import Outbound, OutboxEntry
 from ..journal.records import DeviceOffline, DeviceOnline
 from ..journal.state import PROGRESSIVE_LINK, DeviceStatus, OpenRound
-from ..rules.events import Event
+from ..rules.core.events import Event
 from ..table import game_hooks
 from ..table.service import TableService
 from .hits import claims_after, meter_events, waits_for_meter

@@ -51,7 +51,7 @@ from hw.shuffler import ShufflerCount
 
 from ..journal import JournalError, Refused
 from ..journal.records import DeviceOffline, DeviceOnline, HardwareFact
-from ..rules.events import Event, EventError, parse_event
+from ..rules.core.events import Event, EventError, parse_event
 from . import game_hooks
 from .service import Publish, TableService
 
@@ -71,7 +71,7 @@ FAULT_IRREGULARITIES: Final[Mapping[str, str]] = {
     "reader": "card_reader_malfunction",
 }
 #: Games whose word for a device's fault is another: Blackjack's shuffler fault is a
-#: ``shuffler_malfunction`` (its irregularities, ``controller.rules.blackjack.IRREGULARITIES``).
+#: ``shuffler_malfunction`` (its irregularities, ``controller.rules.games.blackjack.game.IRREGULARITIES``).
 GAME_FAULT_IRREGULARITIES: Final[Mapping[str, Mapping[str, str]]] = {
     "blackjack": {"shuffler": "shuffler_malfunction"},
 }

@@ -20,7 +20,7 @@ from ..api import Actor, CommandError, ErrorCode, Result
 from ..journal import JournalError, Refused, UnknownRound
 from ..journal.records import Command, DeviceService, IrregularityDismissed, PayoutVerified
 from ..journal.state import RequestOutcome
-from ..rules.events import EventError, parse_event
+from ..rules.core.events import EventError, parse_event
 from . import game_hooks
 from .authority import NotAuthorized
 from .lamps import payout_lamps

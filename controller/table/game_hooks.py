@@ -2,8 +2,8 @@
 
 The daemon's parts ask the game what one chip on a wagering device is, which progressives and
 meters a round begins with, what a round still waits for, and which hand of a seat a shoe's card
-goes to. Each answer comes from the game's hooks (:class:`~controller.rules.engine.Game`,
-:mod:`controller.rules.hooks`): ``progressives(rules)``, ``waiting_for(state)``,
+goes to. Each answer comes from the game's hooks (:class:`~controller.rules.core.engine.Game`,
+:mod:`controller.rules.core.hooks`): ``progressives(rules)``, ``waiting_for(state)``,
 ``open_decisions(state)``, ``hand_dealt_to(state, seat)``, ``house_way(state)``; this module is
 where the daemon calls them.
 """
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..journal.state import OpenRound, TableState
-from ..rules.events import Event
-from ..rules.hooks import Actor, HouseWaySetting, Progressive, Waiting, in_words
-from ..rules.money import Cents, parse_money
-from ..rules.submission import Submission
+from ..rules.core.events import Event
+from ..rules.core.hooks import Actor, HouseWaySetting, Progressive, Waiting, in_words
+from ..rules.core.money import Cents, parse_money
+from ..rules.core.submission import Submission
 
 #: The sensor-counted progressive wager's name in the rules core (Caribbean Stud, Three Card
 #: Poker, Hold 'Em Bonus, Fortune Asia Poker); the name a sensed chip is wagered under when the

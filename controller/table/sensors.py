@@ -15,8 +15,8 @@ from collections.abc import Iterable
 
 from hw.pin_map import SINGLE, PinMap, device_key
 
-from ..rules.options import specs
-from ..rules.submission import Submission
+from ..rules.core.options import specs
+from ..rules.core.submission import Submission
 from .game_hooks import sensed_progressives
 
 _RATE = ".rate_of_progression"

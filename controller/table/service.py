@@ -34,9 +34,9 @@ from ..journal.records import (
     Unlock,
 )
 from ..journal.state import PROGRESSIVE_LINK, OpenRound, RequestOutcome, TableState
-from ..rules.engine import Game
-from ..rules.events import Event
-from ..rules.submission import Submission
+from ..rules.core.engine import Game
+from ..rules.core.events import Event
+from ..rules.core.submission import Submission
 from . import authority, game_hooks, write_failures
 from .lamps import payout_lamps, progressive_unavailable
 from .refusals import RefusalLog

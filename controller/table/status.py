@@ -15,8 +15,8 @@ from hw.serial_device import SerialDevice
 from .. import __version__
 from ..config import Config
 from ..journal.state import AwaitingFloor, TableState
-from ..rules.hooks import Actor, Vocabulary, Waiting, in_words
-from ..rules.money import format_money
+from ..rules.core.hooks import Actor, Vocabulary, Waiting, in_words
+from ..rules.core.money import format_money
 from . import authority, game_hooks
 from .lamps import progressive_unavailable
 

@@ -20,15 +20,15 @@ from random import Random
 
 from .. import __version__, demo
 from ..cli_args import whole_number
-from ..rules.cards import Card, CardError, format_cards, parse_cards
-from ..rules.explain import explain
+from ..rules.core.cards import Card, CardError, format_cards, parse_cards
+from ..rules.core.explain import explain
+from ..rules.core.hand import HandValue, Ranking
+from ..rules.core.options import RulesError, rules_to_mapping
+from ..rules.core.record import RecordError, load_record, replay
+from ..rules.core.submission import parse_submission
 from ..rules.games import GAMES
-from ..rules.hand import HandValue, Ranking
-from ..rules.options import RulesError, rules_to_mapping
+from ..rules.games.three_dice_football.odds import analyze, format_table
 from ..rules.rankings import RANKINGS, UnknownRanking, get_ranking
-from ..rules.record import RecordError, load_record, replay
-from ..rules.submission import parse_submission
-from ..rules.three_dice_football_odds import analyze, format_table
 from .common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from .daemon import add_daemon_commands, check_daemon_config, is_daemon_config
 from .link import add_link_commands

@@ -34,10 +34,10 @@ from ..journal import JournalBusy, JournalError
 from ..journal.marker import read_marker
 from ..journal.migrate import migrate
 from ..journal.ram_clear import Cleared, ram_clear
-from ..rules.explain import explain
+from ..rules.core.explain import explain
+from ..rules.core.money import format_money
+from ..rules.core.record import RecordError, load_record, replay
 from ..rules.games import GAMES
-from ..rules.money import format_money
-from ..rules.record import RecordError, load_record, replay
 from .common import (
     DEFAULT_JOURNAL,
     DEFAULT_SOCKET,

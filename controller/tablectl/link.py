@@ -30,7 +30,7 @@ from ..config import DEFAULT_PATH, Config, check_config_file, load_config
 from ..journal import JournalError, JournalReader
 from ..link.certificates import days_left
 from ..link.publisher import tls_context
-from ..rules.options import RulesError
+from ..rules.core.options import RulesError
 from .common import DEFAULT_SOCKET, EXIT_FAILED, EXIT_OK, guarded
 
 #: Fewer days than this before a certificate expires is a warning (renew it).
