@@ -321,8 +321,9 @@ def _journal_schema_version() -> int:
 
 def build(arches: list[str], out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
-    work = out / "build"
     ver = version()
+    # Each version's own: two builds at once (scripts/test-package builds two commits) never meet.
+    work = out / "build" / ver
     started = time.monotonic()
     wheels = build_wheels(work)
     host = run("dpkg", "--print-architecture", capture_output=True).stdout.strip()
