@@ -222,9 +222,9 @@ def lay_out(pkg: Package, root: Path, ver: str, man: Path) -> list[str]:
             install(systemd / unit, root / "lib/systemd/system" / unit)
         install(systemd / "table-controller.sysusers.conf", root / "usr/lib/sysusers.d/table-controller.conf")
         install(own / "tmpfiles.conf", root / "usr/lib/tmpfiles.d/table-controller.conf")
-        # The adapters' serial numbers are the site's: a conffile an upgrade never overwrites.
-        install(systemd / "99-table-controller.rules", root / "etc/udev/rules.d/99-table-controller.rules")
-        conffiles.append("/etc/udev/rules.d/99-table-controller.rules")
+        # The package's rules; a site's own adapters: a copy of the same name in /etc/udev/rules.d,
+        # which udev reads instead (systemd/README.md), and an upgrade never touches.
+        install(systemd / "99-table-controller.rules", root / "lib/udev/rules.d/99-table-controller.rules")
         share = root / "usr/share/table-controller"
         share.mkdir(parents=True, exist_ok=True)
         (share / "table-controller.toml").write_text(config_template())
