@@ -69,8 +69,10 @@ TABLE_ID: Final = "CS-BENCH"
 """The rig's table id, whatever game it deals (every bench Rules Submission names it)."""
 CARIBBEAN_STUD: Final = "caribbean-stud"
 
-EXAMPLES: Final = Path(__file__).resolve().parents[1] / "examples"
-"""examples/<game>/rules-submission.toml: the one Rules Submission of each game (EXAMPLE VALUES)."""
+EXAMPLES: Final = Path(__file__).resolve().parent / "bench-examples"
+"""examples/<game>/rules-submission.toml: the one Rules Submission of each game (EXAMPLE VALUES).
+``sim/bench-examples`` links to the repository's ``examples/`` in the source tree; an installed rig
+carries the Rules Submissions as package data (sim/pyproject.toml)."""
 
 
 def example_submission(game: str) -> str:

@@ -28,8 +28,8 @@ from typing import Any, Final, TextIO
 
 from controller.rules.core.dispatch import did_you_mean
 
-from .api_client import ApiClient, ApiConnectionError, Credentials, request
-from .auth import (
+from ..api_client import ApiClient, ApiConnectionError, Credentials, request
+from ..auth import (
     Authenticator,
     AuthError,
     PinError,
@@ -39,17 +39,18 @@ from .auth import (
     add_user,
     remove_user,
 )
-from .cli_args import whole_number
-from .config import check_config_file
-from .journal import JournalBusy, JournalError
-from .journal.chain_key import key_path, load_key, make_key
-from .journal.marker import read_marker
-from .journal.ram_clear import Cleared, ram_clear
-from .rules.core.explain import explain
-from .rules.core.money import format_money
-from .rules.core.record import RecordError, load_record, replay
-from .rules.games import GAMES
-from .tablectl_common import (
+from ..cli_args import whole_number
+from ..config import check_config_file
+from ..journal import JournalBusy, JournalError
+from ..journal.chain_key import key_path, load_key, make_key
+from ..journal.marker import read_marker
+from ..journal.migrate import migrate
+from ..journal.ram_clear import Cleared, ram_clear
+from ..rules.core.explain import explain
+from ..rules.core.money import format_money
+from ..rules.core.record import RecordError, load_record, replay
+from ..rules.games import GAMES
+from .common import (
     DEFAULT_JOURNAL,
     DEFAULT_SOCKET,
     DEFAULT_USERS_FILE,
@@ -63,7 +64,7 @@ from .tablectl_common import (
     read_pin,
     write_json,
 )
-from .tablectl_describe import (
+from .describe import (
     describe_award,
     describe_frame,
     describe_notification,
@@ -261,6 +262,29 @@ def cmd_journal_key(args: argparse.Namespace) -> int:
         f"{path}: the chain key of table {args.table} (mode 0400); without it the journal cannot be "
         "verified: a sealed copy goes to surveillance, never beside the journal"
     )
+
+    return EXIT_OK
+
+
+@guarded
+def cmd_journal_migrate(args: argparse.Namespace) -> int:
+    """The journal's schema moved forward to this version's, then verified (docs/install.md: the
+    package's upgrade runs it with the daemon stopped)."""
+    try:
+        done = migrate(args.journal)
+    except JournalBusy as exc:
+        raise CommandFailed(f"{exc}; stop the daemon first (systemctl stop table-controller)") from None
+    except JournalError as exc:
+        raise CommandFailed(f"not migrated: {exc}") from None
+    if done.from_version == done.to_version:
+        print(
+            f"{args.journal}: schema version {done.to_version}, this version's: nothing to migrate; verified"
+        )
+    else:
+        print(
+            f"{args.journal}: schema version {done.from_version} -> {done.to_version}; "
+            f"{done.records} record(s) verified"
+        )
     return EXIT_OK
 
 
@@ -555,7 +579,7 @@ def add_daemon_commands(sub: Any) -> None:
     _user_option(export, "floorperson or technician (needed through the daemon)")
     export.set_defaults(func=cmd_export)
 
-    journal = sub.add_parser("journal", help="the journal file, read-only")
+    journal = sub.add_parser("journal", help="the journal file: export, verify, migrate, new (RAM clear)")
     journal_sub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
     jexport = journal_sub.add_parser("export", help="every record as JSON lines")
     jexport.add_argument(
@@ -584,6 +608,13 @@ def add_daemon_commands(sub: Any) -> None:
     )
     jkey.add_argument("--table", required=True, help="the table's id (table.id in the configuration)")
     jkey.set_defaults(func=cmd_journal_key)
+    jmigrate = journal_sub.add_parser(
+        "migrate", help="move the journal's schema forward to this version's, then verify it (daemon stopped)"
+    )
+    jmigrate.add_argument(
+        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
+    )
+    jmigrate.set_defaults(func=cmd_journal_migrate)
     jnew = journal_sub.add_parser(
         "new",
         help="RAM clear: archive the journal, begin a new one chained to it (technician, daemon stopped)",

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final, TextIO
 
-from .api_client import ApiConnectionError, ApiError, Credentials
-from .journal import JournalError, JournalReader, UnknownRound
+from ..api_client import ApiConnectionError, ApiError, Credentials
+from ..journal import JournalError, JournalReader, UnknownRound
 
 DEFAULT_SOCKET: Final = Path("/run/table-controller/api.sock")
 DEFAULT_JOURNAL: Final = Path("/var/lib/table-controller/journal.sqlite")

@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from .api_client import ApiConnectionError, ApiError, request
-from .config import DEFAULT_PATH, Config, check_config_file, load_config
-from .journal import JournalError, JournalReader
-from .link.certificates import days_left
-from .link.publisher import tls_context
-from .link.witness import WITNESS_MISMATCH
-from .rules.core.options import RulesError
-from .tablectl_common import DEFAULT_SOCKET, EXIT_FAILED, EXIT_OK, guarded
+from ..api_client import ApiConnectionError, ApiError, request
+from ..config import DEFAULT_PATH, Config, check_config_file, load_config
+from ..journal import JournalError, JournalReader
+from ..link.certificates import days_left
+from ..link.publisher import tls_context
+from ..link.witness import WITNESS_MISMATCH
+from ..rules.core.options import RulesError
+from .common import DEFAULT_SOCKET, EXIT_FAILED, EXIT_OK, guarded
 
 #: Fewer days than this before a certificate expires is a warning (renew it).
 CERT_WARN_DAYS: Final = 30

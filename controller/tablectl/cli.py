@@ -18,23 +18,20 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from random import Random
 
-from . import __version__, demo
-from .cli_args import whole_number
-from .rules.core.cards import Card, CardError, format_cards, parse_cards
-from .rules.core.explain import explain
-from .rules.core.hand import HandValue, Ranking
-from .rules.core.options import RulesError, rules_to_mapping
-from .rules.core.record import RecordError, load_record, replay
-from .rules.core.submission import parse_submission
-from .rules.games import GAMES
-from .rules.games.three_dice_football.odds import analyze, format_table
-from .rules.rankings import RANKINGS, UnknownRanking, get_ranking
-from .tablectl_daemon import add_daemon_commands, check_daemon_config, is_daemon_config
-from .tablectl_link import add_link_commands
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_BAD_INPUT = 2
+from .. import __version__, demo
+from ..cli_args import whole_number
+from ..rules.core.cards import Card, CardError, format_cards, parse_cards
+from ..rules.core.explain import explain
+from ..rules.core.hand import HandValue, Ranking
+from ..rules.core.options import RulesError, rules_to_mapping
+from ..rules.core.record import RecordError, load_record, replay
+from ..rules.core.submission import parse_submission
+from ..rules.games import GAMES
+from ..rules.games.three_dice_football.odds import analyze, format_table
+from ..rules.rankings import RANKINGS, UnknownRanking, get_ranking
+from .common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from .daemon import add_daemon_commands, check_daemon_config, is_daemon_config
+from .link import add_link_commands
 
 #: The entry point group of optional subcommands from other distributions installed beside the
 #: product: the bench rig's ``bench`` (``sim/pyproject.toml``). Found by name, never imported
@@ -294,7 +291,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (``tablectl check FILE | head``): not a fault of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-
-
-if __name__ == "__main__":
-    sys.exit(main())
