@@ -19,7 +19,7 @@ from controller.journal.records import RAM_CLEAR
 from controller.tablectl import EXIT_FAILED, EXIT_OK
 from controller.tablectl import main as tablectl
 from sim.bench_rig import BenchRig
-from tests.test_api import TECH, Raw
+from tests.test_api import TECH, Clock, Raw
 from tests.test_api_abuse import NOBODY, serving
 
 __all__ = ["short_dir", "users_file", "users_template"]
@@ -27,14 +27,6 @@ from tests.test_api import users_file, users_template
 from tests.test_api_abuse import short_dir
 
 FLOOR_PIN = "482916"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -582,17 +582,13 @@ def add_daemon_commands(sub: Any) -> None:
     journal = sub.add_parser("journal", help="the journal file: export, verify, migrate, new (RAM clear)")
     journal_sub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
     jexport = journal_sub.add_parser("export", help="every record as JSON lines")
-    jexport.add_argument(
-        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
-    )
+    _journal_option(jexport)
     jexport.add_argument("-o", "--output", help="write to this file (default standard output)")
     jexport.set_defaults(func=cmd_journal_export)
     jverify = journal_sub.add_parser(
         "verify", help="the whole check the daemon runs at start: hash chain, head marker, fold"
     )
-    jverify.add_argument(
-        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
-    )
+    _journal_option(jverify)
     jverify.add_argument(
         "--key",
         type=Path,
@@ -603,9 +599,7 @@ def add_daemon_commands(sub: Any) -> None:
         "key",
         help="make the table's chain key at install (mode 0400, the daemon's user); never replaces one",
     )
-    jkey.add_argument(
-        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
-    )
+    _journal_option(jkey)
     jkey.add_argument("--table", required=True, help="the table's id (table.id in the configuration)")
     jkey.set_defaults(func=cmd_journal_key)
     jmigrate = journal_sub.add_parser(
@@ -619,9 +613,7 @@ def add_daemon_commands(sub: Any) -> None:
         "new",
         help="RAM clear: archive the journal, begin a new one chained to it (technician, daemon stopped)",
     )
-    jnew.add_argument(
-        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
-    )
+    _journal_option(jnew)
     jnew.add_argument("--user", required=True, help="the technician (the PIN is asked for)")
     jnew.add_argument(
         "--users-file", type=Path, default=DEFAULT_USERS_FILE, help=f"default {DEFAULT_USERS_FILE}"
@@ -677,3 +669,9 @@ def add_daemon_commands(sub: Any) -> None:
         "--users-file", type=Path, default=DEFAULT_USERS_FILE, help=f"default {DEFAULT_USERS_FILE}"
     )
     remove.set_defaults(func=cmd_user_remove)
+
+
+def _journal_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--journal", type=Path, default=DEFAULT_JOURNAL, help=f"the journal (default {DEFAULT_JOURNAL})"
+    )
