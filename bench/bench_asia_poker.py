@@ -30,10 +30,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from controller.rules.asia_house_way import HOUSE_WAYS, HouseWay, best_legal_setting, set_hands
-from controller.rules.asia_poker import Setting, bonus_key
-from controller.rules.cards import JOKER, Card, deck_with_joker, standard_deck
-from controller.rules.high import code_best
+from controller.rules.core.cards import JOKER, Card, deck_with_joker, standard_deck
+from controller.rules.games.asia_poker.house_way import HOUSE_WAYS, HouseWay, best_legal_setting, set_hands
+from controller.rules.rankings.asia_poker import Setting, bonus_key
+from controller.rules.rankings.high import code_best
 
 
 def per_hand_ns(

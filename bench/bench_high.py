@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from controller.rules.cards import standard_deck
-from controller.rules.high import HIGH, code5, code7
+from controller.rules.core.cards import standard_deck
+from controller.rules.rankings.high import HIGH, code5, code7
 
 
 def best_rate(run: Callable[[], None], count: int, repeat: int) -> float:

@@ -34,8 +34,8 @@ from controller.journal import Journal
 from controller.journal.records import BeginRound, Entry, SettleRound
 from controller.journal.store import PendingAppend, Store
 from controller.journal.writer import Done, WriterFactory, fail, resolve, start_writer_thread
+from controller.rules.core.record import load_record
 from controller.rules.games import GAMES
-from controller.rules.record import load_record
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

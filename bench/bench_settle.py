@@ -24,15 +24,15 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from controller.rules.blackjack_hands import hand_total, is_blackjack
-from controller.rules.cards import Card, shoe, standard_deck
-from controller.rules.engine import Game, play
-from controller.rules.engine import Round as EngineRound
-from controller.rules.events import Event
+from controller.rules.core.cards import Card, shoe, standard_deck
+from controller.rules.core.engine import Game, play
+from controller.rules.core.engine import Round as EngineRound
+from controller.rules.core.events import Event
+from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
-from controller.rules.high import code5, code7, code_best
-from controller.rules.submission import parse_submission
-from controller.rules.three_card import three_card_key
+from controller.rules.rankings.blackjack import hand_total, is_blackjack
+from controller.rules.rankings.high import code5, code7, code_best
+from controller.rules.rankings.three_card import three_card_key
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 Round = tuple[list[Event], Callable[[], object]]  # the events, and the peer's bare evaluation

@@ -28,11 +28,11 @@ from typing import Any, Final
 from controller.journal import Journal, Outbound, Refused, read_boot_id
 from controller.journal.records import REFUSED, ROUND_EVENT, BeginRound, ConfigLoaded, SettleRound, Started
 from controller.journal.state import TableState
-from controller.rules.engine import Game, IllegalEvent, Round
-from controller.rules.events import Event
+from controller.rules.core.engine import Game, IllegalEvent, Round
+from controller.rules.core.events import Event
+from controller.rules.core.money import Cents
+from controller.rules.core.record import load_record
 from controller.rules.games import GAMES
-from controller.rules.money import Cents
-from controller.rules.record import load_record
 
 EXAMPLES: Final = Path(__file__).resolve().parents[1] / "examples"
 DEALER: Final = "dealer-0042"

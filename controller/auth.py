@@ -348,6 +348,14 @@ class _Failures:
     locked_until: float = 0.0
 
 
+@dataclass
+class _BackOff:
+    """A name's wrong PINs from every peer, and when an untrusted peer may try it again."""
+
+    count: int = 0
+    next_try: float = 0.0
+
+
 class Authenticator:
     """Checks user names and PINs for the local API, with a lockout after repeated wrong PINs.
 
@@ -355,6 +363,13 @@ class Authenticator:
     The file read and the scrypt run in a worker thread, one check at a time (a check needs 16 MiB
     and a core for a moment; the loop never waits on it). Wrong PINs are counted per name in
     memory: a restart of the daemon clears them.
+
+    Counted **per peer and per name** (``peer``: the peer's Unix user, as ``SO_PEERCRED`` gives
+    it): a peer that makes a name's wrong PINs locks that name for itself only, so a peer with no
+    role in the API group cannot lock a floorperson's name for the dealer's screen. Guessing stays
+    bounded across peers: once a name's wrong PINs from all peers reach ``attempts``, an
+    untrusted peer (not the dealer's screen) may try that name again only after a back-off that
+    doubles with each further wrong PIN, up to ``lockout_seconds`` (docs/local-api.md, "Limits").
 
     Two tables, so that made-up names cannot clear a user's lockout: the counts of the names in the
     users file (one entry per user at most, never evicted; dropped when the name leaves the file),
@@ -384,43 +399,69 @@ class Authenticator:
         self._lock = asyncio.Lock()
         self._users: dict[str, User] = {}
         self._stamp: tuple[int, ...] | None = None
-        self._failures: dict[str, _Failures] = {}  # names in the users file
-        self._unknown: OrderedDict[str, _Failures] = OrderedDict()  # every other name
+        # (peer, name): the names in the users file, and every other name (bounded).
+        self._failures: dict[tuple[str, str], _Failures] = {}
+        self._unknown: OrderedDict[tuple[str, str], _Failures] = OrderedDict()
+        self._back_off: OrderedDict[str, _BackOff] = OrderedDict()  # by name, every peer's
 
-    def _failures_of(self, name: str) -> _Failures | None:
-        table = self._failures if name in self._users else self._unknown
-        return table.get(name)
+    def _failures_of(self, key: tuple[str, str]) -> _Failures | None:
+        table = self._failures if key[1] in self._users else self._unknown
+        return table.get(key)
 
-    def _count_failure(self, name: str) -> _Failures:
-        if name in self._users:
-            return self._failures.setdefault(name, _Failures())
-        failures = self._unknown.setdefault(name, _Failures())
-        self._unknown.move_to_end(name)
+    def _count_failure(self, key: tuple[str, str]) -> _Failures:
+        if key[1] in self._users:
+            return self._failures.setdefault(key, _Failures())
+        failures = self._unknown.setdefault(key, _Failures())
+        self._unknown.move_to_end(key)
         while len(self._unknown) > self.max_unknown_names:
             self._unknown.popitem(last=False)
         return failures
 
+    def _count_back_off(self, name: str) -> None:
+        """One more wrong PIN for ``name`` from any peer: past ``attempts``, the untrusted peers'
+        next try waits ``lockout_seconds / 2**(attempts + 4 - count)``, at most ``lockout_seconds``."""
+        back_off = self._back_off.setdefault(name, _BackOff())
+        self._back_off.move_to_end(name)
+        while len(self._back_off) > self.max_unknown_names + len(self._users):
+            self._back_off.popitem(last=False)
+        back_off.count += 1
+        if back_off.count >= self.attempts:
+            wait = self.lockout_seconds / 2 ** max(0, self.attempts + 4 - back_off.count)
+            back_off.next_try = self._clock() + wait
+
     def _follow_users_file(self) -> None:
         """After a read of the users file: a removed user's count goes, a new user's starts anew."""
-        for name in [n for n in self._failures if n not in self._users]:
-            del self._failures[name]
-        for name in [n for n in self._unknown if n in self._users]:
-            del self._unknown[name]
+        for key in [k for k in self._failures if k[1] not in self._users]:
+            del self._failures[key]
+        for key in [k for k in self._unknown if k[1] in self._users]:
+            del self._unknown[key]
 
     def tracked(self) -> tuple[int, int]:
-        """How many names have a count: (users, unknown names); for status and tests."""
+        """How many (peer, name) pairs have a count: (users, unknown names); for status and tests."""
         return len(self._failures), len(self._unknown)
 
-    async def authenticate(self, name: str, pin: str, who: str = "") -> User:
-        """The user, if ``pin`` is ``name``'s PIN and the name is not locked; else :class:`AuthError`.
+    async def authenticate(
+        self, name: str, pin: str, who: str = "", *, peer: str = "", trusted: bool = True
+    ) -> User:
+        """The user, if ``pin`` is ``name``'s PIN and the name is not locked for ``peer``; else
+        :class:`AuthError`.
 
-        ``who`` (the peer) is for the log only.
+        ``who`` is for the log only; ``peer`` (the peer's Unix user) keys the count; an untrusted
+        peer (``trusted`` false: not the dealer's screen) also waits out the name's back-off.
         """
         async with self._lock:
-            failures = self._failures_of(name)
+            key = (peer, name)
+            failures = self._failures_of(key)
             now = self._clock()
             if failures is not None and failures.locked_until > now:
                 raise AuthError("locked_out", self._locked_message(failures.locked_until - now))
+            back_off = self._back_off.get(name)
+            if not trusted and back_off is not None and back_off.next_try > now:
+                raise AuthError(
+                    "locked_out",
+                    f"too many wrong PINs for this name from any peer: try again in "
+                    f"{_duration(back_off.next_try - now)}",
+                )
             try:
                 user = await asyncio.to_thread(self._check, name, pin)
             except UsersFileError as exc:
@@ -432,16 +473,18 @@ class Authenticator:
             # A name is logged only if it is a user's: an unknown one may be a PIN typed in the wrong box.
             shown = repr(name) if name in self._users else "(an unknown name, not logged)"
             if user is not None:
-                self._failures.pop(name, None)
+                self._failures.pop(key, None)
+                self._back_off.pop(name, None)
                 log.info("local API: user %s (%s) signed in %s", shown, user.role, who)
                 return user
-            failures = self._count_failure(name)
+            self._count_back_off(name)
+            failures = self._count_failure(key)
             failures.count += 1
             if failures.count >= self.attempts:
                 failures.count = 0
                 failures.locked_until = self._clock() + self.lockout_seconds
                 log.warning(
-                    "local API: user %s locked out for %d s after %d wrong PINs %s",
+                    "local API: user %s locked out for %d s after %d wrong PINs from %s",
                     shown,
                     self.lockout_seconds,
                     self.attempts,
@@ -455,7 +498,7 @@ class Authenticator:
             raise AuthError(
                 "auth_failed",
                 f"wrong user name or PIN; {left} more wrong PIN{'s' if left != 1 else ''} "
-                f"lock this name for {_duration(self.lockout_seconds)}",
+                f"lock this name for {_duration(self.lockout_seconds)} (from this peer)",
             )
 
     def _locked_message(self, remaining: float) -> str:
@@ -485,6 +528,84 @@ class Authenticator:
         self._stamp = stamp
         user = self._users.get(name)
         return user if verify_pin(user, pin) else None
+
+
+class SavedFailures:
+    """Wrong PINs of a sign-in on the command line (``tablectl journal new``), kept in a file so
+    that the next run sees them: each run is a new process, so a count in memory would start
+    again at every run. Per name, wall-clock times (the count survives a reboot), mode 0600."""
+
+    def __init__(
+        self,
+        path: Path,
+        attempts: int = DEFAULT_ATTEMPTS,
+        lockout_seconds: float = DEFAULT_LOCKOUT_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.path = path
+        self.attempts = attempts
+        self.lockout_seconds = lockout_seconds
+        self._clock = clock
+
+    def _load(self) -> dict[str, dict[str, float]]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            # A damaged count must not open the door: treat every name as locked until it is removed.
+            raise AuthError(
+                "auth_unavailable", f"{self.path}: the count of wrong PINs cannot be read ({exc}); remove it"
+            ) from None
+        return data if isinstance(data, dict) else {}
+
+    def check(self, name: str) -> None:
+        """:class:`AuthError` ``locked_out`` if ``name`` is locked by earlier runs' wrong PINs."""
+        entry = self._load().get(name, {})
+        remaining = float(entry.get("locked_until", 0)) - self._clock()
+        if remaining > 0:
+            raise AuthError(
+                "locked_out",
+                f"too many wrong PINs: this name is locked for {_duration(remaining)} more "
+                f"(after {self.attempts} wrong PINs in a row)",
+            )
+
+    def failed(self, name: str) -> AuthError:
+        """Count one more wrong PIN of ``name`` (saved); the error to answer with."""
+        data = self._load()
+        entry = data.setdefault(name, {"count": 0, "locked_until": 0})
+        entry["count"] = int(entry.get("count", 0)) + 1
+        error: AuthError
+        if entry["count"] >= self.attempts:
+            entry["count"], entry["locked_until"] = 0, self._clock() + self.lockout_seconds
+            error = AuthError(
+                "locked_out",
+                f"too many wrong PINs: this name is locked for {_duration(self.lockout_seconds)}",
+                began_lockout=True,
+            )
+        else:
+            left = self.attempts - int(entry["count"])
+            error = AuthError(
+                "auth_failed",
+                f"wrong user name or PIN; {left} more wrong PIN{'s' if left != 1 else ''} lock this name "
+                f"for {_duration(self.lockout_seconds)}",
+            )
+        self._save(data)
+        return error
+
+    def succeeded(self, name: str) -> None:
+        data = self._load()
+        if data.pop(name, None) is not None:
+            self._save(data)
+
+    def _save(self, data: dict[str, dict[str, float]]) -> None:
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, self.path)
 
 
 def _duration(seconds: float) -> str:

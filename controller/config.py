@@ -39,7 +39,6 @@ checks between them, read top to bottom by whoever adds a key; the pin map's own
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import grp
 import ipaddress
 import os
@@ -52,12 +51,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
+from controller.rules.core.dispatch import did_you_mean
 from hw.pin_map import check_pin_map
 
 from .auth import DEFAULT_ATTEMPTS, DEFAULT_LOCKOUT_SECONDS, UsersFileError, load_users
+from .rules.core.options import OptionError, RulesError, boolean, integer, option, specs
+from .rules.core.submission import parse_submission
 from .rules.games import GAMES
-from .rules.options import OptionError, RulesError, boolean, integer, option, specs
-from .rules.submission import parse_submission
 
 DOCS: Final = "docs/config.md"
 DEFAULT_PATH: Final = Path("/etc/table-controller/table-controller.toml")
@@ -439,11 +439,6 @@ def _show(key: str, raw: object) -> str:
     return repr(raw)
 
 
-def _did_you_mean(word: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
 def _load_section(section: _Section, raw: Mapping[str, Any], problems: list[str]) -> Any:
     """The section's dataclass from its TOML table; appends its problems and returns None if any."""
     assert section.cls is not None
@@ -465,7 +460,7 @@ def _load_section(section: _Section, raw: Mapping[str, Any], problems: list[str]
                 "daemon's user can read and name that file in password_file"
             )
         else:
-            problems.append(f"{where} {key}: unknown key{_did_you_mean(key, known)}")
+            problems.append(f"{where} {key}: unknown key{did_you_mean(key, known)}")
     kwargs: dict[str, object] = {}
     for name, spec in fields:
         if spec.key not in raw:
@@ -510,7 +505,7 @@ def config_from_mapping(
     for key in data:
         if key not in SECTION_NAMES:
             # The value is not repeated: a misplaced key may hold a secret.
-            problems.append(f"{key}: unknown section or key{_did_you_mean(key, SECTION_NAMES)}")
+            problems.append(f"{key}: unknown section or key{did_you_mean(key, SECTION_NAMES)}")
     loaded: dict[str, object] = {}
     for section in _SECTIONS:
         raw = data.get(section.name)

@@ -52,11 +52,11 @@ from .journal.state import TableState
 from .link.outbound import LinkPlan, LinkPlanError
 from .link.submission import link_problems
 from .link.table_link import TableLink
-from .rules.engine import Game
+from .rules.core.engine import Game
+from .rules.core.money import Cents
+from .rules.core.options import RulesError
+from .rules.core.submission import Submission, parse_submission
 from .rules.games import GAMES
-from .rules.money import Cents
-from .rules.options import RulesError
-from .rules.submission import Submission, parse_submission
 from .table import game_hooks, write_failures
 from .table.bridge import HardwareBridge
 from .table.facade import TableApi
@@ -345,9 +345,17 @@ class Daemon:
     def snapshot(self) -> dict[str, Any]:
         """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds."""
         link = None if self.link is None else self.link.to_json()
-        vocabulary = self.game.vocabulary(self.submission.rules)
+        game, rules = self.game, self.submission.rules
         return table_status(
-            self.config, self.game.name, self.state, self.devices, self.gpio, link, vocabulary
+            self.config,
+            game.name,
+            self.state,
+            self.devices,
+            self.gpio,
+            link,
+            game.vocabulary(rules),
+            game.screen(rules),
+            game.title,
         )
 
     def _publish(self, topic: str, data: Mapping[str, Any]) -> None:

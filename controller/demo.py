@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from random import Random
 
-from .rules.cards import Card, deck_with_joker, format_cards, shoe, standard_deck
-from .rules.hand import HandValue
+from .rules.core.cards import Card, deck_with_joker, format_cards, shoe, standard_deck
+from .rules.core.hand import HandValue
 from .rules.rankings import get_ranking
 
 

@@ -30,7 +30,7 @@ wager's name in the Rules Submission: which names the game offers is the daemon'
 :func:`load_pin_map` checks the whole table and raises :class:`PinMapError`
 listing *every* problem at once, each naming its key (``gpio.seats.3.sensor: pin
 17 is already used by gpio.lock_out``), with a "did you mean" for an unknown key.
-It is the same manner as the Rules Submission loader (``controller/rules/options.py``),
+It is the same manner as the Rules Submission loader (``controller/rules/core/options.py``),
 written again here because ``hw/`` imports nothing of the rules.
 """
 

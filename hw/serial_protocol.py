@@ -23,7 +23,6 @@ from __future__ import annotations
 import binascii
 import difflib
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -224,11 +223,6 @@ def register_codec(codec: Codec) -> None:
     _CODECS[codec.name] = codec
 
 
-def codecs() -> Mapping[str, Codec]:
-    """Every registered protocol by name."""
-    return dict(_CODECS)
-
-
 def codec_named(name: str) -> Codec:
     """The protocol called ``name``; ``KeyError`` with a "did you mean" otherwise."""
     try:
@@ -245,7 +239,7 @@ def codec_named(name: str) -> Codec:
 SEQ_MODULUS: Final = 65536
 """Device sequence numbers run 0..65535 and wrap; a device starts at 0 when it powers up."""
 
-#: Card text as the rules core writes it (``controller.rules.cards``): rank ``2-9 T J Q K A`` then
+#: Card text as the rules core writes it (``controller.rules.core.cards``): rank ``2-9 T J Q K A`` then
 #: suit ``c d h s``, or the joker ``JKR``. Repeated here because ``hw/`` imports nothing of the rules.
 CARD_RE: Final = re.compile(r"[2-9TJQKA][cdhs]|JKR")
 

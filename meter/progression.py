@@ -11,7 +11,7 @@ away, so after any contributions the meter is ``initial + floor(rate x wagers)``
 
 A share of the meter is rounded down to the cent and the meter keeps the rest, even below its
 reset amount; 100% leaves the reset amount (§ 639a.12(d)(3)-(4), the same rule as
-``controller.rules.money``'s ``pay_from_meter``). A fixed award does not come off the meter.
+``controller.rules.core.money``'s ``pay_from_meter``). A fixed award does not come off the meter.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ import aiomqtt
 from wire import (
     MeterMessage,
     MeterStatus,
+    TableMessage,
     WireError,
     decode_envelope,
     decode_table_message,
@@ -43,6 +44,7 @@ from .ledger import Broken, Item
 from .notices import UNKNOWN, Notices, digest
 from .sequencer import Sequencer
 from .store import Applied, Store, StoreFailed
+from .witness import Witness, witness_path
 
 log = logging.getLogger("progressive-meter")
 MAX_BATCH = 512
@@ -77,6 +79,7 @@ class MeterService:
         self.topics = config.topics
         self.sequencer = Sequencer(store.applied_seqs())
         self.notices = Notices(log)
+        self.witness = Witness(witness_path(store.path))
         self.table_status: dict[str, str] = {}
         self.connected = asyncio.Event()
         self.failed: str | None = None
@@ -177,7 +180,7 @@ class MeterService:
             if p.id in self.config.progressives
         ]
         out += [
-            self._publish(client, self.topics.ack(t.id), t.ack_message(), retain=True)
+            self._publish(client, self.topics.ack(t.id), self.witness.ack(t.ack_message()), retain=True)
             for t in ledger.tables.values()
             if t.id in self.config.tables
         ]
@@ -289,7 +292,8 @@ class MeterService:
                 )
             )
         for table in sorted(batch.acks):
-            out.append(self._publish(client, self.topics.ack(table), ledger.table(table).ack_message(), True))
+            ack = self.witness.ack(ledger.table(table).ack_message())
+            out.append(self._publish(client, self.topics.ack(table), ack, True))
         await asyncio.gather(*out)
 
     async def _store_failed(self, client: aiomqtt.Client, exc: StoreFailed) -> None:
@@ -308,6 +312,10 @@ class MeterService:
 
     def _apply(self, batch: _Batch) -> list[Applied]:
         applied = self.store.apply(batch.ready)
+        # Before the acks go out; a message refused unread (Broken) carries no chain head to keep.
+        self.witness.note(
+            a.message for a in applied if not a.duplicate and isinstance(a.message, TableMessage)
+        )
         for m in batch.duplicates:
             earlier = self.store.duplicate(m)
             if earlier is not None:

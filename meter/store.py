@@ -527,9 +527,5 @@ def open_read_only(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def carry_of(text: str) -> Fraction:
-    return Fraction(text)
-
-
 def _rate(rate: Fraction) -> str:
     return wf.format_percent(rate) + "%"

@@ -15,13 +15,13 @@ product's wheel for the Pi. It gives the command twice: as the script ``table-be
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from controller.cli_args import whole_number
+from controller.rules.core.dispatch import did_you_mean
 
 #: The house-banked games the bench rig deals (``sim.bench_games`` has a dealer for each).
 BENCH_GAMES: Final = (
@@ -39,8 +39,7 @@ def bench_game(text: str) -> str:
     """An argparse ``type``: one of :data:`BENCH_GAMES`, else an error with a "did you mean"."""
     if text in BENCH_GAMES:
         return text
-    close = difflib.get_close_matches(text, BENCH_GAMES, n=1, cutoff=0.5)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    hint = did_you_mean(text, BENCH_GAMES, 0.5)
     raise argparse.ArgumentTypeError(
         f"the bench rig deals no game {text!r}{hint} (games: {', '.join(BENCH_GAMES)})"
     )

@@ -21,32 +21,28 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from controller.api_client import ApiClient
-from controller.rules import three_dice_football as tdf
-from controller.rules.asia_house_way import set_hands
-from controller.rules.asia_poker_game import (
+from controller.rules.core.cards import ACE, QUEEN, Card, deck_with_joker, parse_card, shoe, standard_deck
+from controller.rules.core.events import parse_event
+from controller.rules.core.submission import parse_submission
+from controller.rules.games import GAMES
+from controller.rules.games.asia_poker.game import (
     button_after_round,
     clockwise_from,
     setting_action,
     starting_position,
 )
-from controller.rules.blackjack_hands import (
-    dealer_must_hit,
-    hand_total,
-    is_blackjack,
-    is_ten_count,
-)
-from controller.rules.cards import ACE, QUEEN, Card, deck_with_joker, parse_card, shoe, standard_deck
-from controller.rules.events import parse_event
-from controller.rules.games import GAMES
-from controller.rules.submission import parse_submission
+from controller.rules.games.asia_poker.house_way import set_hands
+from controller.rules.games.three_dice_football import game as tdf
+from controller.rules.rankings.blackjack import dealer_must_hit, hand_total, is_blackjack, is_ten_count
 from sim.bench_command import BENCH_GAMES
 from sim.bench_rig import (
     CARIBBEAN_STUD,
     SEAT_PINS,
     BenchRig,
+    ScriptedDealer,
     describe_settlement,
     example_submission,
     shuffled_deck,
@@ -58,14 +54,14 @@ from sim.bench_rig import (
 def rules_submission(game: str) -> str:
     """The rig's Rules Submission for ``game``: the game's example (examples/<game>/) on the rig's
     table (:func:`sim.bench_rig.example_submission`); ``ValueError`` if the rig does not deal it."""
-    if game != CARIBBEAN_STUD and game not in _DEALERS:
+    if game not in _DEALERS:
         raise ValueError(f"the bench rig deals no game {game!r} (games: {', '.join(BENCH_GAMES)})")
     return example_submission(game)
 
 
 def needs_reader(game: str) -> bool:
     """Whether the table has the hole-card reader: what the game declares its Rules Submission
-    needs (:meth:`~controller.rules.engine.Game.devices`; Blackjack, § 633a.7(h))."""
+    needs (:meth:`~controller.rules.core.engine.Game.devices`; Blackjack, § 633a.7(h))."""
     submission = parse_submission(rules_submission(game), GAMES, f"the bench rig's {game}")
     return submission.game.devices(submission.rules).hole_card_reader
 
@@ -105,6 +101,13 @@ class TableDealer(ABC):
     @abstractmethod
     async def play_round(self) -> dict[str, Any]:
         """One round from its first wager to its settlement; returns the round's summary."""
+
+    async def play_rounds(self, rounds: int, link: bool = False) -> int:
+        """``rounds`` rounds (no link: only Caribbean Stud's progressive is on the bench's meter);
+        no refusal is provoked on purpose."""
+        for _ in range(rounds):
+            await self.play_round()
+        return 0
 
     async def begin(self) -> str:
         self.round_id = str((await self.api.status())["round"]["id"])
@@ -645,7 +648,18 @@ class ThreeDiceFootballDealer(TableDealer):
         return await self.finish()
 
 
-_DEALERS: Final[Mapping[str, type[TableDealer]]] = {
+class Dealer(Protocol):
+    """What the rig asks of a game's scripted dealer."""
+
+    async def play_round(self) -> dict[str, Any]: ...
+
+    async def play_rounds(self, rounds: int, link: bool = False) -> int: ...
+
+
+_DEALERS: Final[
+    Mapping[str, Callable[[BenchRig, ApiClient, random.Random, Callable[[str], object]], Dealer]]
+] = {
+    CARIBBEAN_STUD: ScriptedDealer,
     "three-card-poker": ThreeCardPokerDealer,
     "holdem-bonus": HoldemBonusDealer,
     "blackjack": BlackjackDealer,
@@ -657,13 +671,13 @@ _DEALERS: Final[Mapping[str, type[TableDealer]]] = {
 
 def game_dealer(
     game: str, rig: BenchRig, api: ApiClient, rng: random.Random, say: Callable[[str], object] = print
-) -> TableDealer:
-    """The scripted dealer of ``game`` (not Caribbean Stud: ``sim.bench_rig.ScriptedDealer``)."""
+) -> Dealer:
+    """The scripted dealer of ``game`` (Caribbean Stud's: ``sim.bench_rig.ScriptedDealer``)."""
     if game not in _DEALERS:
         raise ValueError(f"the bench rig has no scripted dealer for {game!r} (games: {', '.join(_DEALERS)})")
     return _DEALERS[game](rig, api, rng, say)
 
 
 def dealt_games() -> tuple[str, ...]:
-    """Every game the rig deals: Caribbean Stud and the scripted dealers here."""
-    return (CARIBBEAN_STUD, *_DEALERS)
+    """Every game the rig deals: each has its scripted dealer."""
+    return tuple(_DEALERS)

@@ -38,11 +38,11 @@ from controller.api_client import ApiClient, ApiError, Credentials
 from controller.auth import Role, make_user, save_users
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
-from controller.rules.cards import Card, standard_deck
+from controller.rules.core.cards import Card, standard_deck
+from controller.rules.core.hooks import Devices
+from controller.rules.core.money import format_money
+from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
-from controller.rules.hooks import Devices
-from controller.rules.money import format_money
-from controller.rules.submission import parse_submission
 from sim.devices import HoleCardReaderSimulator, ShoeSimulator, ShufflerSimulator
 
 #: The rig's pins (BCM numbers, as in examples/table-controller.toml): lock-out, light, seats.
@@ -69,8 +69,10 @@ TABLE_ID: Final = "CS-BENCH"
 """The rig's table id, whatever game it deals (every bench Rules Submission names it)."""
 CARIBBEAN_STUD: Final = "caribbean-stud"
 
-EXAMPLES: Final = Path(__file__).resolve().parents[1] / "examples"
-"""examples/<game>/rules-submission.toml: the one Rules Submission of each game (EXAMPLE VALUES)."""
+EXAMPLES: Final = Path(__file__).resolve().parent / "bench-examples"
+"""examples/<game>/rules-submission.toml: the one Rules Submission of each game (EXAMPLE VALUES).
+``sim/bench-examples`` links to the repository's ``examples/`` in the source tree; an installed rig
+carries the Rules Submissions as package data (sim/pyproject.toml)."""
 
 
 def example_submission(game: str) -> str:
@@ -394,6 +396,22 @@ class ScriptedDealer:
     #: Refusals this dealer caused on purpose (a chip placed after the lock-out): not bugs.
     provoked: int = 0
 
+    async def play_rounds(self, rounds: int, link: bool = False) -> int:
+        """The rig's run: the first round has a progressive chip placed after the lock-out (refused
+        on purpose, § 639a.7(c)); with 3 rounds or more and no link, the last one a shoe jam
+        (void); with the link, the meter after each round, then a royal flush paid from it.
+        Returns the refusals provoked on purpose."""
+        if link:
+            await self.wait_for_meter()
+        for n in range(rounds):
+            jam = 2 if rounds >= 3 and n == rounds - 1 and not link else None
+            await self.play_round(jam_after=jam, late_chip=n == 0)
+            if link:
+                await self.say_meter()
+        if link:
+            await self.play_hit_round()
+        return self.provoked
+
     async def play_round(self, jam_after: int | None = None, late_chip: bool = False) -> dict[str, Any]:
         """One round; ``jam_after``: the shoe jams after that many hands; ``late_chip``: a player
         puts a progressive chip down after the lock-out. Returns the round's summary."""
@@ -550,8 +568,8 @@ async def run_bench(
     """Play ``rounds`` rounds of ``game`` on a fresh rig; 0 if the daemon refused nothing the
     dealer did not mean it to refuse, else 1 with what was refused.
 
-    ``make_dealer(rig, api, rng, say)``: the dealer of a game other than Caribbean Stud, an object
-    with ``async play_round()`` (default: ``sim.bench_games.game_dealer``).
+    ``make_dealer(rig, api, rng, say)``: a dealer of the game, an object with ``async
+    play_round()`` (default: the game's own, ``sim.bench_games.game_dealer``, which plays its run).
 
     Caribbean Stud: the first round has a progressive chip placed after the lock-out (refused on
     purpose, § 639a.7(c)) and, with 3 rounds or more, the last one a shoe jam (void). Every other
@@ -599,28 +617,16 @@ async def _run_rig(
         provoked = 0
         async with await ApiClient.connect(rig.socket) as api:
             try:
-                if game == CARIBBEAN_STUD:
-                    dealer = ScriptedDealer(rig, api, rng, say)
-                    if link_config:
-                        await dealer.wait_for_meter()
-                    for n in range(rounds):
-                        jam = 2 if rounds >= 3 and n == rounds - 1 and not link_config else None
-                        await dealer.play_round(jam_after=jam, late_chip=n == 0)
-                        if link_config:
-                            await dealer.say_meter()
-                    if link_config:
-                        await dealer.play_hit_round()
-                    provoked = dealer.provoked
+                if make_dealer is not None:
+                    other = make_dealer(rig, api, rng, say)
+                    for _ in range(rounds):
+                        await other.play_round()
                 else:
                     from sim.bench_games import game_dealer
 
-                    other = (
-                        make_dealer(rig, api, rng, say)
-                        if make_dealer is not None
-                        else game_dealer(game, rig, api, rng, say)
-                    )
-                    for _ in range(rounds):
-                        await other.play_round()
+                    # Each game's dealer plays its own run (Caribbean Stud's provokes refusals).
+                    dealer = game_dealer(game, rig, api, rng, say)
+                    provoked = await dealer.play_rounds(rounds, link=bool(link_config))
             except (ApiError, TimeoutError, RuntimeError) as exc:
                 failure = f"{type(exc).__name__}: {exc}"
         if ui is not None and ui.returncode is None:

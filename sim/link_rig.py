@@ -6,7 +6,6 @@ daemon, for ``table-bench --link`` (docs/bench-rig.md). The tests use the same p
 from __future__ import annotations
 
 import contextlib
-import os
 import subprocess
 import sys
 import tempfile
@@ -17,7 +16,7 @@ from pathlib import Path
 
 from wire import Parameters
 
-from .mosquitto import REPO, Broker, Pki
+from .mosquitto import Broker, Pki
 
 LINK = "floor"
 PROGRESSIVE = "cs-floor"
@@ -63,11 +62,10 @@ def meter_config(
 
 
 def meter_process(config: Path, log: Path) -> subprocess.Popen[bytes]:
-    """``python -m meter run`` as its own process (PYTHONPATH: the repository first)."""
-    env = {**os.environ, "PYTHONPATH": f"{REPO}:{os.environ.get('PYTHONPATH', '')}"}
+    """``python -m meter run`` as its own process: the installed ``progressive-meter``."""
     out = open(log, "ab")  # noqa: SIM115 - the process keeps it
     proc = subprocess.Popen(
-        [sys.executable, "-m", "meter", "--config", str(config), "run"], stdout=out, stderr=out, env=env
+        [sys.executable, "-m", "meter", "--config", str(config), "run"], stdout=out, stderr=out
     )
     out.close()
     return proc

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import trustme
 
-REPO = Path(__file__).resolve().parent.parent
-EXAMPLES = REPO / "systemd" / "mosquitto"
+#: ``systemd/mosquitto/`` (``mosquitto-conf`` links to it in the source tree; the wheel carries a copy).
+EXAMPLES = Path(__file__).resolve().parent / "mosquitto-conf"
 USERS = ("progressive-meter", "t1", "t2", "t3", "t4", "bridge-site-b", "observer")
 
 

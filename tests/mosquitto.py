@@ -3,12 +3,16 @@ here a missing tool fails the test, saying what to run."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sim import mosquitto
-from sim.mosquitto import EXAMPLES, REPO, USERS, Broker, MissingTool, Pki, free_port
+from sim.mosquitto import EXAMPLES, USERS, Broker, MissingTool, Pki, free_port
 
 __all__ = ["EXAMPLES", "REPO", "USERS", "Broker", "MissingTool", "Pki", "free_port", "tool"]
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def tool(name: str) -> str:

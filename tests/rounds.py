@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from controller.rules.cards import parse_cards
-from controller.rules.engine import Game, IllegalEvent, Round
-from controller.rules.events import Event
-from controller.rules.money import Cents, parse_money
+from controller.rules.core.cards import parse_cards
+from controller.rules.core.engine import Game, IllegalEvent, Round
+from controller.rules.core.events import Event
+from controller.rules.core.money import Cents, parse_money
 
 NO_MORE_BETS = Event("no_more_bets")
 """The dealer's "no more bets" (the lock-out)."""

@@ -2,7 +2,7 @@
 
 ``TableHandler`` is not a stand-in for the daemon: it is a small daemon of its own, without the
 journal on disk or the hardware, playing Caribbean Stud Poker rounds on
-:class:`controller.rules.engine.Round` from the example Rules Submission.
+:class:`controller.rules.core.engine.Round` from the example Rules Submission.
 """
 
 from __future__ import annotations
@@ -52,12 +52,12 @@ from controller.auth import (
     verify_pin,
 )
 from controller.config import ApiSection
-from controller.rules.engine import IllegalEvent, Round
-from controller.rules.events import EventError, parse_event
+from controller.rules.core.engine import IllegalEvent, Round
+from controller.rules.core.events import EventError, parse_event
+from controller.rules.core.options import rules_to_mapping
+from controller.rules.core.record import load_record, replay
+from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
-from controller.rules.options import rules_to_mapping
-from controller.rules.record import load_record, replay
-from controller.rules.submission import parse_submission
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_SUBMISSION = ROOT / "examples" / "caribbean-stud" / "rules-submission.toml"

@@ -16,7 +16,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.asia_house_way import (
+from controller.rules.core.cards import (
+    JOKER,
+    Card,
+    CardError,
+    card,
+    deck_with_joker,
+    format_cards,
+    parse_cards,
+)
+from controller.rules.games.asia_poker.house_way import (
     DEFAULT_HOUSE_WAY,
     HOUSE_WAYS,
     STANDARD,
@@ -29,8 +38,7 @@ from controller.rules.asia_house_way import (
     set_hands,
     setting_keys,
 )
-from controller.rules.asia_poker import Setting, check_setting, setting_is_valid, valid_settings
-from controller.rules.cards import JOKER, Card, CardError, card, deck_with_joker, format_cards, parse_cards
+from controller.rules.rankings.asia_poker import Setting, check_setting, setting_is_valid, valid_settings
 
 DECK53 = deck_with_joker()
 SUITS = "cdhs"

@@ -20,7 +20,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.asia_poker import (
+from controller.rules.core.cards import (
+    JOKER,
+    Card,
+    CardError,
+    card,
+    deck_with_joker,
+    parse_cards,
+    standard_deck,
+)
+from controller.rules.core.hand import HandValue, Ranking
+from controller.rules.rankings.asia_poker import (
     ASIA_POKER,
     ASIA_POKER_A234_LOW,
     ASIA_POKER_BONUS,
@@ -41,10 +51,8 @@ from controller.rules.asia_poker import (
     setting_is_valid,
     valid_settings,
 )
-from controller.rules.cards import JOKER, Card, CardError, card, deck_with_joker, parse_cards, standard_deck
-from controller.rules.hand import HandValue, Ranking
-from controller.rules.high import CATEGORY_NAMES as FIVE_CARD_NAMES
-from controller.rules.high import code5
+from controller.rules.rankings.high import CATEGORY_NAMES as FIVE_CARD_NAMES
+from controller.rules.rankings.high import code5
 
 from .known_answers import REGULATIONS
 

@@ -18,11 +18,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules import asia_poker_game as apg
-from controller.rules import fortune_asia_poker as fap
-from controller.rules.asia_house_way import set_hands
-from controller.rules.asia_poker import all_settings, bonus_key, setting_is_valid
-from controller.rules.asia_poker_game import (
+from controller.rules.core.cards import Card, deck_with_joker, parse_cards
+from controller.rules.core.engine import Game, IllegalEvent, Round, open_decisions, play
+from controller.rules.core.events import Event
+from controller.rules.core.explain import explain
+from controller.rules.core.money import parse_money
+from controller.rules.core.options import RulesError, load_rules, rules_to_mapping
+from controller.rules.core.record import load_record, replay
+from controller.rules.core.settlement import (
+    FLOORPERSON_VALIDATE,
+    NOT_FROM_INVENTORY,
+    PAYOUT_LIMITED,
+    PROGRESSIVE_LIGHT,
+    Result,
+    Settlement,
+)
+from controller.rules.core.submission import parse_submission
+from controller.rules.games import GAMES
+from controller.rules.games.asia_poker import game as apg
+from controller.rules.games.asia_poker.game import (
     GAME,
     REMOVE_DECK,
     AsiaPokerRules,
@@ -36,25 +50,11 @@ from controller.rules.asia_poker_game import (
     setting_action,
     starting_position,
 )
-from controller.rules.cards import Card, deck_with_joker, parse_cards
-from controller.rules.engine import Game, IllegalEvent, Round, open_decisions, play
-from controller.rules.events import Event
-from controller.rules.explain import explain
-from controller.rules.fortune_asia_poker import GAME as FORTUNE
-from controller.rules.fortune_asia_poker import FortuneAsiaPokerRules, fortune_hand
-from controller.rules.games import GAMES
-from controller.rules.money import parse_money
-from controller.rules.options import RulesError, load_rules, rules_to_mapping
-from controller.rules.record import load_record, replay
-from controller.rules.settlement import (
-    FLOORPERSON_VALIDATE,
-    NOT_FROM_INVENTORY,
-    PAYOUT_LIMITED,
-    PROGRESSIVE_LIGHT,
-    Result,
-    Settlement,
-)
-from controller.rules.submission import parse_submission
+from controller.rules.games.asia_poker.house_way import set_hands
+from controller.rules.games.fortune_asia_poker import game as fap
+from controller.rules.games.fortune_asia_poker.game import GAME as FORTUNE
+from controller.rules.games.fortune_asia_poker.game import FortuneAsiaPokerRules, fortune_hand
+from controller.rules.rankings.asia_poker import all_settings, bonus_key, setting_is_valid
 
 from .rounds import cards, decide, refused, second_area, wager
 

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.rules.badugi import (
+from controller.rules.core.cards import CardError, card, parse_cards, standard_deck
+from controller.rules.rankings.badugi import (
     BADACEY_BADUGI,
     BADEUCEY_BADUGI,
     BADUGI,
@@ -19,7 +20,6 @@ from controller.rules.badugi import (
     best_badugi,
     is_badugi,
 )
-from controller.rules.cards import CardError, card, parse_cards, standard_deck
 
 from .known_answers import assert_same_order, five_card_rows
 

@@ -17,16 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from controller.rules.blackjack import GAME, BlackjackRules, BlackjackState
-from controller.rules.blackjack_hands import is_blackjack
-from controller.rules.blackjack_state import CHECK, COMPLETE, DEALER_BLACKJACK, DECIDE, PLAY, PLAY_ACTIONS
-from controller.rules.cards import TEN, parse_cards, shoe
-from controller.rules.engine import IllegalEvent, Round, play
-from controller.rules.events import Event
-from controller.rules.games import GAMES
-from controller.rules.options import RulesError, load_rules, rules_to_mapping
-from controller.rules.record import load_record, replay
-from controller.rules.settlement import (
+from controller.rules.core.cards import TEN, parse_cards, shoe
+from controller.rules.core.engine import IllegalEvent, Round, play
+from controller.rules.core.events import Event
+from controller.rules.core.options import RulesError, load_rules, rules_to_mapping
+from controller.rules.core.record import load_record, replay
+from controller.rules.core.settlement import (
     FLOORPERSON_VERIFY,
     NOT_FROM_INVENTORY,
     PAYOUT_LIMITED,
@@ -34,7 +30,18 @@ from controller.rules.settlement import (
     Result,
     Settlement,
 )
-from controller.rules.submission import parse_submission
+from controller.rules.core.submission import parse_submission
+from controller.rules.games import GAMES
+from controller.rules.games.blackjack.game import GAME, BlackjackRules, BlackjackState
+from controller.rules.games.blackjack.state import (
+    CHECK,
+    COMPLETE,
+    DEALER_BLACKJACK,
+    DECIDE,
+    PLAY,
+    PLAY_ACTIONS,
+)
+from controller.rules.rankings.blackjack import is_blackjack
 
 from .known_answers import REGULATIONS
 from .rounds import NO_MORE_BETS, cards, decide, irregularity, meter, money, wager

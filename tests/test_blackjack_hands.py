@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.blackjack_hands import (
+from controller.rules.core.cards import JOKER, Card, CardError, card, parse_card, parse_cards, shoe
+from controller.rules.core.hand import HandValue
+from controller.rules.rankings.blackjack import (
     ACE_KING_SUITED,
     ANY_20,
     BLACKJACK,
@@ -40,8 +42,6 @@ from controller.rules.blackjack_hands import (
     side_wager_hands,
     straight_jack_run,
 )
-from controller.rules.cards import JOKER, Card, CardError, card, parse_card, parse_cards, shoe
-from controller.rules.hand import HandValue
 
 from .known_answers import REGULATIONS
 

@@ -18,7 +18,7 @@ import pytest
 
 from controller.api_client import ApiClient, ApiError
 from controller.daemon import Daemon, main
-from controller.rules.money import parse_money
+from controller.rules.core.money import parse_money
 from hw.gpio_devices import LampState
 from sim.bench_rig import TABLE_ID, BenchRig, config_text, example_submission
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.rules.cards import (
+from controller.rules.core.cards import (
     JOKER,
     CardError,
     card,

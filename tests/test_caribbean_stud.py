@@ -15,26 +15,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.rules.cards import format_cards, parse_cards, standard_deck
-from controller.rules.caribbean_stud import (
-    GAME,
-    IRREGULARITIES,
-    CaribbeanStudRules,
-    CaribbeanStudState,
-)
-from controller.rules.engine import IllegalEvent, Round, play
-from controller.rules.events import Event
-from controller.rules.money import format_money
-from controller.rules.options import RulesError, load_rules, rules_to_mapping
-from controller.rules.record import load_record, replay
-from controller.rules.settlement import (
+from controller.rules.core.cards import format_cards, parse_cards, standard_deck
+from controller.rules.core.engine import IllegalEvent, Round, play
+from controller.rules.core.events import Event
+from controller.rules.core.money import format_money
+from controller.rules.core.options import RulesError, load_rules, rules_to_mapping
+from controller.rules.core.record import load_record, replay
+from controller.rules.core.settlement import (
     FLOORPERSON_VALIDATE,
     NOT_FROM_INVENTORY,
     PROGRESSIVE_LIGHT,
     Result,
     Settlement,
 )
-from controller.rules.submission import parse_submission
+from controller.rules.core.submission import parse_submission
+from controller.rules.games.caribbean_stud.game import (
+    GAME,
+    IRREGULARITIES,
+    CaribbeanStudRules,
+    CaribbeanStudState,
+)
 
 from .rounds import NO_MORE_BETS, cards, decide, irregularity, meter, round_refuses, wager
 

@@ -22,13 +22,13 @@ from typing import Any
 
 import pytest
 
-from controller.rules.engine import Game, IllegalEvent, Round
-from controller.rules.events import Event
+from controller.rules.core.engine import Game, IllegalEvent, Round
+from controller.rules.core.events import Event
+from controller.rules.core.hooks import Actor, Devices, Progressive, initial_meters
+from controller.rules.core.options import rules_to_mapping
+from controller.rules.core.record import Record, load_record
+from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
-from controller.rules.hooks import Actor, Devices, Progressive, initial_meters
-from controller.rules.options import rules_to_mapping
-from controller.rules.record import Record, load_record
-from controller.rules.submission import parse_submission
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NAMES = sorted(GAMES)
@@ -161,7 +161,7 @@ def test_declared_progressives_are_those_the_rules_submission_offers(name: str) 
 
 
 def _money(cents: int | None) -> str:
-    from controller.rules.money import format_money
+    from controller.rules.core.money import format_money
 
     assert cents is not None
     return format_money(cents)
@@ -233,3 +233,95 @@ def test_the_vocabulary_the_screen_draws_is_the_rules_own(name: str) -> None:
             ]
             assert any(known), (name, term.name, "answered as a made-up name at every moment")
     json.dumps(vocabulary.to_json())  # on the wire as it is
+
+
+# --- the layout: one folder per game, the same file names in each (docs/new-game.md) ----------
+
+GAMES_DIR = Path(__file__).resolve().parents[1] / "controller" / "rules" / "games"
+LAYOUT = ("__init__", "game", "rules", "state", "play", "settle")
+#: The files of the layout a game's folder does not have yet, each named (issue 22: Asia Poker's
+#: round is one class that Fortune Asia Poker subclasses; splitting it is still to do). The test
+#: below fails when a game lacks a file not listed here, and when a listed file appears (then the
+#: line goes).
+NOT_YET: dict[str, set[str]] = {
+    "asia_poker": {"play", "settle"},
+    "fortune_asia_poker": {"state", "play", "settle"},
+}
+
+
+def folder_of(game: Game[Any, Any]) -> str:
+    """The game's folder under controller/rules/games/ (its package)."""
+    module = type(game).__module__
+    assert module.startswith("controller.rules.games."), module
+    return module.split(".")[3]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_has_the_files_of_the_layout(name: str) -> None:
+    import importlib
+
+    game = GAMES[name]
+    folder = folder_of(game)
+    have = {p.stem for p in (GAMES_DIR / folder).glob("*.py")}
+    missing = set(LAYOUT) - have - NOT_YET.get(folder, set())
+    assert not missing, f"controller/rules/games/{folder}/ lacks {sorted(missing)} (docs/new-game.md)"
+    assert not NOT_YET.get(folder, set()) & have, f"{folder}: the file is there now; drop it from NOT_YET"
+    package = importlib.import_module(f"controller.rules.games.{folder}")
+    assert package.GAME is game, f"controller.rules.games.{folder}.GAME is the registered game"
+
+
+HOOKS = (
+    "start",
+    "apply",
+    "settle",
+    "waiting_for",
+    "open_decisions",
+    "hand_dealt_to",
+    "progressives",
+    "devices",
+    "house_way",
+    "vocabulary",
+    "screen",
+    "faults",
+    "decks",
+)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_answers_every_hook(name: str) -> None:
+    from controller.rules.core.engine import GameBase
+    from controller.rules.core.hooks import Faults, Screen, Vocabulary
+
+    game = GAMES[name]
+    assert isinstance(game, GameBase), f"{name}: a game derives from GameBase (its defaults)"
+    for hook in HOOKS:
+        assert callable(getattr(game, hook, None)), f"{name} has no {hook} hook"
+    rules = submission_rules(name)
+    screen, vocabulary = game.screen(rules), game.vocabulary(rules)
+    assert isinstance(screen, Screen) and isinstance(vocabulary, Vocabulary)
+    assert isinstance(game.faults(rules), Faults)
+    # A game the dealer's screen deals (it offers wagers) says how the screen lays it out.
+    if vocabulary.wagers:
+        assert type(game).screen is not GameBase.screen, f"{name}: declare its screen (seats, ...)"
+        assert screen.seats > 0
+    assert set(screen.start) <= {"dice", "position"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_early_settle_is_refused_in_one_shape(name: str) -> None:
+    from controller.rules.core.engine import RoundIncomplete
+    from controller.rules.core.hooks import Step
+
+    for path, record in records(name):
+        for rnd, _event in steps(record):
+            waiting = rnd.waiting_for()
+            if not waiting:
+                continue
+            assert all(isinstance(w.step, Step) for w in waiting), path
+            with pytest.raises(IllegalEvent) as refused:
+                rnd.settle()
+            if all(w.step is Step.METER for w in waiting):
+                continue  # the meter is asked for when the share is paid (§ 639a.12(d)(4))
+            assert isinstance(refused.value, RoundIncomplete), f"{path}: {refused.value}"
+            assert refused.value.waiting == waiting, path
+            assert str(refused.value).startswith("the round is not complete: it waits for "), path

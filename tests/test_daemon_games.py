@@ -35,8 +35,8 @@ from hypothesis import strategies as st
 from controller.api_client import ApiClient, ApiError
 from controller.config import load_config
 from controller.daemon import Daemon, load_submission
+from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
-from controller.rules.submission import parse_submission
 from controller.table import game_hooks
 from sim.bench_rig import TABLE_ID, config_text
 from sim.devices import HoleCardReaderSimulator, ShoeSimulator, ShufflerSimulator, SimulatedDevice

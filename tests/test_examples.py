@@ -56,9 +56,9 @@ def test_example_submissions_are_valid(submission: Path, capsys: pytest.CaptureF
 @pytest.mark.parametrize("submission", SUBMISSIONS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_rules_written_back_load_to_the_same_rules(submission: Path) -> None:
     """What ``check`` and ``--explain`` print is the file form: it loads back to the same rules."""
+    from controller.rules.core.options import load_rules, rules_to_mapping
+    from controller.rules.core.submission import parse_submission
     from controller.rules.games import GAMES
-    from controller.rules.options import load_rules, rules_to_mapping
-    from controller.rules.submission import parse_submission
 
     sub = parse_submission(submission.read_text(), GAMES, str(submission))
     again = load_rules(sub.game.rules_class, rules_to_mapping(sub.rules), "again", sub.game.rules_checks)

@@ -1,4 +1,4 @@
-"""What each game declares through its hooks (controller/rules/hooks.py): what a round waits for,
+"""What each game declares through its hooks (controller/rules/core/hooks.py): what a round waits for,
 its progressives and their meters, its devices. The checks every game passes alike are in
 tests/test_conformance.py; here, what each game's rules say.
 """
@@ -12,24 +12,22 @@ from typing import Any
 
 import pytest
 
-from controller.rules import (
-    asia_poker_game,
-    blackjack,
-    caribbean_stud,
-    fortune_asia_poker,
-    holdem_bonus,
-    poker_room,
-    three_card_poker,
-    three_dice_football,
-)
-from controller.rules.engine import Game, Round
-from controller.rules.events import Event, parse_event
+from controller.rules.core.engine import Game, Round
+from controller.rules.core.events import Event, parse_event
+from controller.rules.core.hooks import Actor, Devices, initial_meters
+from controller.rules.core.options import load_rules
+from controller.rules.core.record import load_record
+from controller.rules.core.settlement import NOT_FROM_INVENTORY
+from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
-from controller.rules.hooks import Actor, Devices, initial_meters
-from controller.rules.options import load_rules
-from controller.rules.record import load_record
-from controller.rules.settlement import NOT_FROM_INVENTORY
-from controller.rules.submission import parse_submission
+from controller.rules.games.asia_poker import game as asia_poker_game
+from controller.rules.games.blackjack import game as blackjack
+from controller.rules.games.caribbean_stud import game as caribbean_stud
+from controller.rules.games.fortune_asia_poker import game as fortune_asia_poker
+from controller.rules.games.holdem_bonus import game as holdem_bonus
+from controller.rules.games.poker_room import game as poker_room
+from controller.rules.games.three_card_poker import game as three_card_poker
+from controller.rules.games.three_dice_football import game as three_dice_football
 
 from .rounds import NO_MORE_BETS, cards, decide, money, round_refuses, second_area, throw, wager
 

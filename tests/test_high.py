@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.cards import CardError, card, parse_cards, standard_deck
-from controller.rules.high import (
+from controller.rules.core.cards import CardError, card, parse_cards, standard_deck
+from controller.rules.rankings.high import (
     CATEGORY_NAMES,
     HIGH,
     code5,

@@ -15,10 +15,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.rules.cards import format_cards, standard_deck
-from controller.rules.engine import IllegalEvent, Round, play
-from controller.rules.events import Event
-from controller.rules.holdem_bonus import (
+from controller.rules.core.cards import format_cards, standard_deck
+from controller.rules.core.engine import IllegalEvent, Round, play
+from controller.rules.core.events import Event
+from controller.rules.core.money import Cents, Odds, parse_money
+from controller.rules.core.options import RulesError, load_rules
+from controller.rules.core.record import load_record, replay
+from controller.rules.core.settlement import PAYOUT_LIMITED, Result, Settlement
+from controller.rules.core.submission import parse_submission
+from controller.rules.games.holdem_bonus.game import (
     ACE_ACE,
     ACE_ACE_DEALER_AND_PLAYER,
     ACE_KING_OFFSUIT,
@@ -35,11 +40,6 @@ from controller.rules.holdem_bonus import (
     bonus_hand,
     most_one_patron_wins,
 )
-from controller.rules.money import Cents, Odds, parse_money
-from controller.rules.options import RulesError, load_rules
-from controller.rules.record import load_record, replay
-from controller.rules.settlement import PAYOUT_LIMITED, Result, Settlement
-from controller.rules.submission import parse_submission
 
 from .rounds import NO_MORE_BETS, cards, decide, irregularity, round_refuses, wager
 

@@ -39,6 +39,7 @@ from controller.journal import (
     read_boot_id,
 )
 from controller.journal.chain import ChainHead, chain_hash
+from controller.journal.chain_key import FileChainKey, key_path, load_key
 from controller.journal.marker import HeadMarker, write_marker
 from controller.journal.records import (
     REFUSED,
@@ -60,10 +61,10 @@ from controller.journal.records import (
 from controller.journal.schema import COLUMNS
 from controller.journal.state import RECENT_ROUNDS, TableState
 from controller.journal.writer import WriterFactory, start_writer_thread
-from controller.rules.cards import parse_cards
-from controller.rules.events import Event
+from controller.rules.core.cards import parse_cards
+from controller.rules.core.events import Event
+from controller.rules.core.record import Record, load_record, replay
 from controller.rules.games import GAMES
-from controller.rules.record import Record, load_record, replay
 from controller.tablectl import EXIT_OK
 from controller.tablectl import main as tablectl
 
@@ -614,13 +615,20 @@ def _garbage(path: Path, seq: int, kind: str, body: str, round_id: str | None) -
     previous = conn.execute("SELECT hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()[0]
     row = (seq, f"garbage-{seq}", 0, 0, "shoe", None, round_id, kind, body)
     conn.execute(
-        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*row, chain_hash(conn, previous, row))
+        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (*row, chain_hash(conn, table_key(path), previous, row)),
     )
     conn.close()
 
 
+def table_key(path: Path) -> FileChainKey:
+    """The table's chain key beside ``path`` (as the daemon made it)."""
+    return load_key(key_path(path, TABLE), TABLE)
+
+
 def rechain(path: Path) -> None:
-    """Every hash computed again and the head marker rewritten: a forger who knows the chain."""
+    """Every hash computed again and the head marker rewritten: a forger who has the table's key."""
+    key = table_key(path)
     conn = raw(path)
     conn.execute("DROP TRIGGER IF EXISTS events_never_change")
     genesis = conn.execute("SELECT value FROM meta WHERE key = 'chain_genesis'").fetchone()[0]
@@ -630,10 +638,10 @@ def rechain(path: Path) -> None:
         messages = conn.execute(
             "SELECT seq, message_id, kind, payload FROM outbox WHERE event_seq = ? ORDER BY seq", (row[0],)
         ).fetchall()
-        previous = chain_hash(conn, previous, row, messages)
+        previous = chain_hash(conn, key, previous, row, messages)
         conn.execute("UPDATE events SET hash = ? WHERE seq = ?", (previous, row[0]))
     conn.close()
-    write_marker(path, HeadMarker(TABLE, ChainHead(len(rows), previous), clean=True))
+    write_marker(path, HeadMarker(TABLE, ChainHead(len(rows), previous), clean=True), key)
 
 
 async def _journal_mid_round(path: Path) -> tuple[int, str]:

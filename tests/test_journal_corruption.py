@@ -27,6 +27,7 @@ from typing import Final
 import pytest
 
 from controller.journal import Journal, JournalCorrupt, JournalError, JournalReader, Outbound
+from controller.journal.chain_key import key_path, load_key
 from controller.journal.marker import SLOT, read_marker
 from controller.journal.queries import read_snapshot, recover
 from controller.journal.records import LockOut, Unlock
@@ -53,6 +54,7 @@ def files(directory: Path) -> dict[str, Path]:
         "main": directory / NAME,
         "wal": directory / f"{NAME}-wal",
         "head": directory / f"{NAME}.head",
+        "key": key_path(directory / NAME, TABLE),
     }
 
 
@@ -221,13 +223,14 @@ def test_a_torn_marker_slot_falls_back_to_the_other(
     image, _, truth = baseline
     trial = _fresh(image, tmp_path / "trial")
     head = files(trial)["head"]
-    newest = read_marker(trial / NAME)
+    key = load_key(files(trial)["key"], TABLE)
+    newest = read_marker(trial / NAME, key)
     assert newest is not None and newest.head.seq == len(truth.records)
     data = bytearray(head.read_bytes())
     slot = next(at for at in (0, SLOT) if f'"seq":{newest.head.seq},'.encode() in data[at : at + SLOT])
     data[slot + 20] ^= 0x01  # the slot being written when the power went
     head.write_bytes(bytes(data))
-    older = read_marker(trial / NAME)
+    older = read_marker(trial / NAME, key)
     assert older is not None and older.head.seq < newest.head.seq  # behind the journal: allowed
     assert asyncio.run(_open(trial, truth)) == "harmless"
 
@@ -258,7 +261,8 @@ def test_tablectl_journal_verify_names_the_first_bad_seq(
     trial = _fresh(image, tmp_path / "trial")
     assert tablectl(["journal", "verify", "--journal", str(trial / NAME)]) == EXIT_OK
     out = capsys.readouterr().out
-    assert f"{len(truth.records)} record(s), the hash chain whole from seq 1" in out
+    keyed = "the keyed hash chain (HMAC-SHA256, the table's chain key) whole from seq 1"
+    assert f"{len(truth.records)} record(s), {keyed}" in out
     conn = sqlite3.connect(trial / NAME, isolation_level=None)
     conn.execute("DROP TRIGGER events_never_change")
     conn.execute("UPDATE events SET body = json_set(body, '$.amount', '5000.00') WHERE seq = 40")

@@ -15,10 +15,10 @@ import pytest
 from controller.api_client import ApiClient
 from controller.daemon import Daemon, main
 from controller.journal.state import PROGRESSIVE_LINK
-from controller.rules.asia_house_way import set_hands
-from controller.rules.asia_poker_game import clockwise_from, setting_action, starting_position
-from controller.rules.cards import parse_card
-from controller.rules.fortune_asia_poker import FortuneAsiaPokerRules
+from controller.rules.core.cards import parse_card
+from controller.rules.games.asia_poker.game import clockwise_from, setting_action, starting_position
+from controller.rules.games.asia_poker.house_way import set_hands
+from controller.rules.games.fortune_asia_poker.game import FortuneAsiaPokerRules
 from meter.config import load
 from sim.bench_rig import TABLE_ID, BenchRig, config_text, example_submission
 from sim.link_rig import link_section

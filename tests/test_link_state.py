@@ -18,10 +18,10 @@ from controller.link.hits import claims_after, hits
 from controller.link.outbound import LinkPlan, LinkPlanError
 from controller.link.publisher import wire_bytes
 from controller.link.state import LinkState
-from controller.rules.engine import Round
-from controller.rules.events import Event
+from controller.rules.core.engine import Round
+from controller.rules.core.events import Event
+from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
-from controller.rules.submission import parse_submission
 from controller.table import game_hooks
 from wire import Ack, Amount, MeterStatus, Verdict, decode_table_message
 
@@ -108,7 +108,7 @@ def test_a_royal_flush_is_found_by_the_game_and_claimed_at_100_percent() -> None
         Event("no_more_bets"),
     ):
         rnd.apply(e)
-    from controller.rules.cards import parse_cards
+    from controller.rules.core.cards import parse_cards
 
     rnd.apply(Event("cards", to="1", cards=tuple(parse_cards("As Ks Qs Js Ts"))))
     rnd.apply(Event("cards", to="2", cards=tuple(parse_cards("2c 2d 5h 9s Jd"))))

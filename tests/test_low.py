@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.rules.cards import CardError, card, parse_cards, standard_deck
-from controller.rules.low import (
+from controller.rules.core.cards import CardError, card, parse_cards, standard_deck
+from controller.rules.rankings.low import (
     A5_LOW,
     DEUCE_TO_SEVEN_LOW,
     RANKINGS,

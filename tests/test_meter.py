@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.rules.money import MeterShare, pay_from_meter
+from controller.rules.core.money import MeterShare, pay_from_meter
 from meter.config import ConfigError, load
 from meter.main import main
 from meter.progression import pay, progress
@@ -64,7 +64,7 @@ def test_the_meter_is_initial_plus_rate_times_wagers_exactly(wagers: list[int], 
 
 @given(st.integers(min_value=1_000_000, max_value=10**10), st.sampled_from(["100", "10", "12.5", "50"]))
 def test_a_share_is_paid_as_the_rules_core_pays_it(meter: int, pct: str) -> None:
-    # § 639a.12(d)(4): the same rule at the table (controller.rules.money) and at the meter.
+    # § 639a.12(d)(4): the same rule at the table (controller.rules.core.money) and at the meter.
     ours = pay(Share(Fraction(pct)), meter, 1_000_000)
     theirs = pay_from_meter(MeterShare(Fraction(pct)), meter, 1_000_000)
     assert (ours.paid, ours.meter_after) == (theirs.paid, theirs.meter_after)

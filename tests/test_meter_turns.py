@@ -11,10 +11,10 @@ import pytest
 
 from controller.journal.state import OpenRound
 from controller.link.hits import hits, meter_events
-from controller.rules.caribbean_stud import GAME
-from controller.rules.engine import IllegalEvent, Round
-from controller.rules.events import Event, EventError, parse_event
-from controller.rules.fortune_asia_poker import GAME as FORTUNE
+from controller.rules.core.engine import IllegalEvent, Round
+from controller.rules.core.events import Event, EventError, parse_event
+from controller.rules.games.caribbean_stud.game import GAME
+from controller.rules.games.fortune_asia_poker.game import GAME as FORTUNE
 from wire import Award, Share
 
 from .rounds import NO_MORE_BETS, cards, decide, round_refuses, wager

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.rules.money import (
+from controller.rules.core.money import (
     MeterShare,
     MoneyError,
     Odds,

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.rules.cards import CardError, parse_cards, standard_deck
-from controller.rules.high import code5
-from controller.rules.omaha import (
+from controller.rules.core.cards import CardError, parse_cards, standard_deck
+from controller.rules.rankings.high import code5
+from controller.rules.rankings.omaha import (
     OMAHA_HIGH,
     OMAHA_LOW8,
     RANKINGS,

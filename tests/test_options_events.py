@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from controller.rules.engine import IllegalEvent
-from controller.rules.events import EventError, parse_event
-from controller.rules.irregularities import irregularity_section
-from controller.rules.money import Odds
-from controller.rules.option_groups import ProgressiveOptions, SideWagerOptions
-from controller.rules.options import (
+from controller.rules.core.engine import IllegalEvent
+from controller.rules.core.events import EventError, parse_event
+from controller.rules.core.irregularities import irregularity_section
+from controller.rules.core.money import Odds
+from controller.rules.core.option_groups import ProgressiveOptions, SideWagerOptions
+from controller.rules.core.options import (
     RulesError,
     boolean,
     choice,

@@ -15,13 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.cards import Card, format_cards, parse_card, parse_cards, standard_deck
-from controller.rules.engine import IllegalEvent, Round, play
-from controller.rules.events import Event
-from controller.rules.explain import explain
-from controller.rules.money import Cents, parse_money
-from controller.rules.options import RulesError, load_rules, rules_to_mapping
-from controller.rules.poker_button import (
+from controller.rules.core.cards import Card, format_cards, parse_card, parse_cards, standard_deck
+from controller.rules.core.engine import IllegalEvent, Round, play
+from controller.rules.core.events import Event
+from controller.rules.core.explain import explain
+from controller.rules.core.money import Cents, parse_money
+from controller.rules.core.options import RulesError, load_rules, rules_to_mapping
+from controller.rules.core.record import load_record, replay
+from controller.rules.core.settlement import Result, Settlement
+from controller.rules.core.submission import parse_submission
+from controller.rules.games.poker_room.button import (
     HIGH_CARD,
     RIGHT_OF_DEALER,
     SeatingError,
@@ -34,8 +37,17 @@ from controller.rules.poker_button import (
     starting_button,
     straddle_seat,
 )
-from controller.rules.poker_draw import Deck, DrawDeck, DrawError
-from controller.rules.poker_pots import (
+from controller.rules.games.poker_room.draw import Deck, DrawDeck, DrawError
+from controller.rules.games.poker_room.game import (
+    GAME,
+    KILL_FLAG,
+    RULES_CHECKS,
+    VARIANTS,
+    PokerRoomRules,
+    PokerRoomState,
+    pot_awards,
+)
+from controller.rules.games.poker_room.pots import (
     HIGH_CARD_BY_SUIT,
     LEFT_OF_BUTTON,
     LOW_CARD_BY_SUIT,
@@ -47,18 +59,6 @@ from controller.rules.poker_pots import (
     odd_chip_seat,
     split_among,
 )
-from controller.rules.poker_room import (
-    GAME,
-    KILL_FLAG,
-    RULES_CHECKS,
-    VARIANTS,
-    PokerRoomRules,
-    PokerRoomState,
-    pot_awards,
-)
-from controller.rules.record import load_record, replay
-from controller.rules.settlement import Result, Settlement
-from controller.rules.submission import parse_submission
 
 from .rounds import NO_MORE_BETS, cards, decide, refused, wager
 

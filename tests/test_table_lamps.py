@@ -27,9 +27,9 @@ from controller.journal.records import (
     SettleRound,
 )
 from controller.journal.state import PROGRESSIVE_LINK, TableState
-from controller.rules.events import Event
+from controller.rules.core.events import Event
+from controller.rules.core.record import Record, load_record
 from controller.rules.games import GAMES
-from controller.rules.record import Record, load_record
 from controller.table.lamps import PayoutLamps, payout_lamps, progressive_unavailable
 from hw.gpio_devices import LampState
 

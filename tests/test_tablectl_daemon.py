@@ -23,7 +23,7 @@ import pytest
 import pytest_asyncio
 
 from controller.api_client import ApiClient, ApiError, Credentials
-from controller.tablectl_describe import describe_status
+from controller.tablectl.describe import describe_status
 from hw.serial_protocol import Frame
 from sim.bench_rig import BenchRig, ScriptedDealer
 

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.cards import CardError, card, parse_card, parse_cards, standard_deck
-from controller.rules.hand import HandValue
-from controller.rules.high import CATEGORY_NAMES, code5
-from controller.rules.three_card import (
+from controller.rules.core.cards import CardError, card, parse_card, parse_cards, standard_deck
+from controller.rules.core.hand import HandValue
+from controller.rules.rankings.high import CATEGORY_NAMES, code5
+from controller.rules.rankings.three_card import (
     BLACKJACK_THREE_CARD_POKER_WINNERS,
     RANKINGS,
     SIX_CARD_BONUS,

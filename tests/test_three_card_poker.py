@@ -16,15 +16,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.cards import format_cards, parse_cards, standard_deck
-from controller.rules.engine import IllegalEvent, Round, play
-from controller.rules.events import Event
-from controller.rules.money import Odds, parse_money
-from controller.rules.options import RulesError, load_rules, rules_to_mapping
-from controller.rules.record import load_record, replay
-from controller.rules.settlement import PAYOUT_LIMITED, Result, Settlement
-from controller.rules.submission import parse_submission
-from controller.rules.three_card_poker import (
+from controller.rules.core.cards import format_cards, parse_cards, standard_deck
+from controller.rules.core.engine import IllegalEvent, Round, play
+from controller.rules.core.events import Event
+from controller.rules.core.money import Odds, parse_money
+from controller.rules.core.options import RulesError, load_rules, rules_to_mapping
+from controller.rules.core.record import load_record, replay
+from controller.rules.core.settlement import PAYOUT_LIMITED, Result, Settlement
+from controller.rules.core.submission import parse_submission
+from controller.rules.games.three_card_poker.game import (
     GAME,
     IRREGULARITIES,
     ThreeCardPokerRules,

@@ -19,14 +19,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.engine import IllegalEvent, play
-from controller.rules.events import Event
-from controller.rules.money import parse_money
-from controller.rules.options import RulesError, load_rules, rules_to_mapping
-from controller.rules.record import load_record, replay
-from controller.rules.settlement import Result, Settlement
-from controller.rules.submission import parse_submission
-from controller.rules.three_dice_football import (
+from controller.rules.core.engine import IllegalEvent, play
+from controller.rules.core.events import Event
+from controller.rules.core.money import parse_money
+from controller.rules.core.options import RulesError, load_rules, rules_to_mapping
+from controller.rules.core.record import load_record, replay
+from controller.rules.core.settlement import Result, Settlement
+from controller.rules.core.submission import parse_submission
+from controller.rules.games.three_dice_football.game import (
     FULL_GAME_WAGERS,
     GAME,
     GAME_LENGTHS,
@@ -44,7 +44,7 @@ from controller.rules.three_dice_football import (
     down_outcomes,
     stakes,
 )
-from controller.rules.three_dice_football_odds import (
+from controller.rules.games.three_dice_football.odds import (
     analyze,
     format_table,
     game_length_distribution,

@@ -23,7 +23,7 @@ from controller.auth import Role, make_user, save_users
 from controller.daemon import Daemon, main
 from controller.journal import JournalWriteError
 from controller.journal.records import JournalRecord
-from controller.rules.events import Event
+from controller.rules.core.events import Event
 from controller.table import write_failures
 from controller.table.authority import AUTHORITY
 from sim.bench_rig import LOCK_OUT_PIN, RULES_SUBMISSION, SEAT_PINS, BenchRig, config_text

@@ -38,5 +38,7 @@ def test_the_screen_imports_only_the_api_client() -> None:
 
 def test_the_check_sees_a_forbidden_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("from controller.rules.asia_house_way import set_hands\nimport sim.bench_rig\n")
-    assert imports_of(bad) == {"controller.rules.asia_house_way", "sim.bench_rig"}
+    bad.write_text(
+        "from controller.rules.games.asia_poker.house_way import set_hands\nimport sim.bench_rig\n"
+    )
+    assert imports_of(bad) == {"controller.rules.games.asia_poker.house_way", "sim.bench_rig"}

@@ -221,7 +221,10 @@ def test_a_seat_chosen_before_its_cards_arrive_gets_its_seven_keys_when_they_do(
     help_ = {"name": "help", "title": "Help", "section": "§ 659a.11(a)(1)"}
     vocabulary = {"wagers": [], "decisions": [help_]}
     round_ = {"id": "AP-1", "no_more_bets": True, "wagers": [], "waiting_for": "", "cards": []}
-    console.table.apply_snapshot({"game": "asia-poker", "vocabulary": vocabulary, "seq": 10, "round": round_})
+    hints = {"seats": 6, "sets_hands": True, "start": ["dice", "position"], "dice_game": False}
+    console.table.apply_snapshot(
+        {"game": "asia-poker", "vocabulary": vocabulary, "screen": hints, "seq": 10, "round": round_}
+    )
     console.choose_seat(2)
     assert console.setting.seven == ()
     seven = "As Ad Ks Kd Qh 7c 3s"
@@ -243,12 +246,31 @@ def test_the_screen_offers_the_daemons_vocabulary_and_names_a_malformed_term() -
         "decisions": [{"name": "bet", "title": "Bet", "section": "§ 639a.11(b)"}],
         "irregularities": [],
     }
-    screen = screen_for("caribbean-stud", vocabulary)
+    hints = {"seats": 7, "sets_hands": False, "start": [], "dice_game": False}
+    screen = screen_for("caribbean-stud", vocabulary, hints, "Caribbean Stud Poker")
     assert [(c.name, c.title, c.section) for c in screen.wagers] == [("ante", "Ante", "§ 639a.7(a)")]
     assert [c.name for c in screen.decisions] == ["bet"] and screen.irregularities == ()
-    assert screen.seats == 7  # the layout is the screen's own
+    # The layout is the game's too (its screen hook), not a copy in the screen.
+    assert (screen.title, screen.seats, screen.sets_hands) == ("Caribbean Stud Poker", 7, False)
     with pytest.raises(ValueError, match=r"status vocabulary.decisions\[0\]: a term has a name"):
-        screen_for("caribbean-stud", {**vocabulary, "decisions": [{"name": "bet"}]})
+        screen_for("caribbean-stud", {**vocabulary, "decisions": [{"name": "bet"}]}, hints)
+    with pytest.raises(ValueError, match=r"status screen.seats"):
+        screen_for("caribbean-stud", vocabulary, {**hints, "seats": "7"})
+    with pytest.raises(KeyError, match="does not deal 'poker-room'"):
+        screen_for("poker-room", {}, {"seats": 0})
+
+
+def test_the_seat_to_preselect_and_the_step_come_from_the_waiting_data_not_the_words() -> None:
+    table = TableModel()
+    words = "(any words: seat 5 hand 2)"
+    item = {"who": "player", "step": "decision", "what": words, "seat": 3, "hand": 1}
+    dealing = {"id": "BJ-1", "no_more_bets": True, "wagers": [], "waiting_for": words}
+    table.apply_snapshot({"game": "blackjack", "round": {**dealing, "waiting": [item]}})
+    assert (table.waiting_seat, table.waiting_step) == ((3, 1), "decision")
+    # The Quarterback's seat at a throw is no seat to preselect (the dealer enters wagers by seat).
+    throw = {"who": "shoe", "step": "dice", "what": "the throw of play 2", "seat": 4}
+    table.apply_snapshot({"game": "three-dice-football", "round": {**dealing, "waiting": [throw]}})
+    assert (table.waiting_seat, table.waiting_step) == (None, "dice")
 
 
 @pytest.mark.asyncio

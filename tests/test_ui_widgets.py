@@ -168,7 +168,7 @@ async def test_a_floorperson_declares_the_shoe_out_of_order_by_touch_and_the_car
 
 @pytest.mark.asyncio
 async def test_blackjack_asia_poker_and_three_dice_football_by_touch(display: str) -> None:
-    from controller.rules.asia_poker_game import clockwise_from, starting_position
+    from controller.rules.games.asia_poker.game import clockwise_from, starting_position
 
     async with running_app(800, 480) as screen:
         async with console_on_rig("blackjack") as (rig, console):

@@ -155,7 +155,7 @@ async def blackjack(screen: Screen, out: Path, problems: list[str]) -> None:
 
 
 async def asia_poker(screen: Screen, out: Path, problems: list[str]) -> None:
-    from controller.rules.asia_poker_game import clockwise_from, starting_position
+    from controller.rules.games.asia_poker.game import clockwise_from, starting_position
 
     async with console_on_rig("asia-poker") as (rig, console):
         await screen.show(console)

@@ -29,14 +29,6 @@ from .observable import Observable
 from .pin_pad import PinPad, Purpose
 from .table import TableModel
 
-PREFIXES = (
-    "the round is not complete; it waits for ",
-    "the round is not complete: it waits for ",
-    "the round cannot be settled yet: the round waits for ",
-    "the round cannot be settled yet: ",
-    "the game is not over: it waits for ",
-)
-
 
 class Console(Observable):
     def __init__(self, socket: Path) -> None:
@@ -64,7 +56,7 @@ class Console(Observable):
         self.setting_hand = "high"
         self._tab_waits: tuple[str, str] = ("", "")
         self._tasks: set[asyncio.Task[None]] = set()
-        self._screen_for: tuple[str, Mapping[str, Any]] = ("", {})
+        self._screen_for: tuple[str, Mapping[str, Any], Mapping[str, Any], str] = ("", {}, {}, "")
         self._screen: GameScreen | None = None
         for part in (self.table, self.connection, self.pin):
             part.subscribe(self._follow)
@@ -98,12 +90,12 @@ class Console(Observable):
     def screen(self) -> GameScreen | None:
         """The game's screen: the screen's layout and the daemon's words (``vocabulary``); made
         again only when the daemon's snapshot changes."""
-        game, vocabulary = self.table.game, self.table.vocabulary
-        made_for = self._screen_for
-        if made_for[0] != game or (made_for[1] is not vocabulary and made_for[1] != vocabulary):
-            self._screen_for = (game, vocabulary)
+        table = self.table
+        made = (table.game, table.vocabulary, table.screen_hints, table.title)
+        if self._screen_for != made:
+            self._screen_for = made
             try:
-                self._screen = screen_for(game, vocabulary) if game else None
+                self._screen = screen_for(*made[:3], made[3]) if made[0] else None
             except (KeyError, ValueError):
                 self._screen = None
         return self._screen
@@ -208,19 +200,20 @@ class Console(Observable):
             return "offline" if not self.online else ""
         if self.tab in tabs and self._tab_waits == self._moment:
             return self.tab
-        waits = self.table.waiting_for
+        step = self.table.waiting_step
         screen = self.screen
         assert screen is not None
         if len(tabs) == 1:
             return tabs[0]
         if screen.dice_game:
-            return "decisions" if "Quarterback" in waits else "dice" if "throw" in waits else "wagers"
+            # Three Dice Football: the Quarterback's decision on the dice, the throw, else wagers.
+            return "decisions" if step == "decision" else "dice" if step == "dice" else "wagers"
         if "wagers" in tabs and self.table.open_for_bets:
             return "wagers"
-        if screen.start and "starting position" in waits:
+        if screen.start and step in ("starting_position", "dice"):
             # § 659a.5(g)(1): the shaker's dice; (2), (3): a number 1-7 (random number generator, button).
-            return "dice" if "shaker" in waits and "dice" in screen.start else screen.start[-1]
-        if screen.sets_hands and "to set the high" in waits:
+            return "dice" if step == "dice" and "dice" in screen.start else screen.start[-1]
+        if screen.sets_hands and step == "setting_hands":
             return "setting"
         if "cards" in tabs:
             return "cards"
@@ -240,13 +233,8 @@ class Console(Observable):
 
     @property
     def waits_for(self) -> str:
-        """The daemon's words for what the round waits for, without the words every answer starts
-        with."""
+        """The daemon's words for what the round waits for (its status's ``waiting_for``)."""
         text = self.table.waiting_for
-        for prefix in PREFIXES:
-            if text.startswith(prefix):
-                text = text[len(prefix) :]
-                break
         if not text:
             return "" if self.table.round is None else "ready to settle"
         return text[0].upper() + text[1:]

@@ -1,10 +1,11 @@
-"""How the dealer's screen lays out each game the daemon deals, and the game's words from the daemon.
+"""How the dealer's screen lays out the game the daemon deals, from the daemon's status alone.
 
 The wagers the dealer enters, the decisions and the irregularities, in the regulations' words and
-with their sections, are the game's own (its ``vocabulary`` hook): the daemon's status carries them
-(``vocabulary``) and :func:`screen_for` joins them to what is the screen's: the title, the seats,
-whether hands are set, how the starting position is given, whether throws are entered. The screen
-keeps no copy of the rules' words.
+with their sections, are the game's own (its ``vocabulary`` hook), and so are its title and its
+screen hints (its ``screen`` hook: the seats, whether hands are set, how the starting position is
+given, whether throws are entered): the daemon's status carries them (``title``, ``vocabulary``,
+``screen``) and :func:`screen_for` reads them. The screen keeps no copy of any game's knowledge: a
+new game needs nothing here.
 
 The screen only offers; the daemon's rules core decides. A decision offered that the round does not
 allow is refused by the daemon with its section, and the screen shows that refusal. Progressive
@@ -15,8 +16,8 @@ wagers are never offered: only a seat's sensor may say one was made (design, "wh
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -47,20 +48,6 @@ class GameScreen:
     dice_game: bool = False
 
 
-SCREENS: Final[Mapping[str, GameScreen]] = {
-    s.game: s
-    for s in (
-        GameScreen("caribbean-stud", "Caribbean Stud Poker", 7),
-        GameScreen("three-card-poker", "Three Card Poker", 7),
-        GameScreen("holdem-bonus", "Texas Hold 'Em Bonus Poker", 6),
-        GameScreen("blackjack", "Blackjack", 7),
-        GameScreen("asia-poker", "Asia Poker", 6, sets_hands=True, start=("dice", "position")),
-        GameScreen("fortune-asia-poker", "Fortune Asia Poker", 6, sets_hands=True, start=("position",)),
-        GameScreen("three-dice-football", "Three Dice Football", 12, dice_game=True),
-    )
-}
-
-
 def choices(vocabulary: Mapping[str, Any], part: str) -> tuple[Choice, ...]:
     """The status's ``vocabulary[part]``; a malformed term is a ``ValueError`` naming it."""
     out = []
@@ -74,16 +61,28 @@ def choices(vocabulary: Mapping[str, Any], part: str) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-def screen_for(game: str, vocabulary: Mapping[str, Any]) -> GameScreen:
-    """The screen of ``game`` (the daemon's game name) with the daemon's ``vocabulary`` for it; a
-    game this screen does not know is a ``KeyError`` naming it and the games it knows."""
-    try:
-        layout = SCREENS[game]
-    except KeyError:
-        raise KeyError(f"the screen knows no game {game!r} (games: {', '.join(SCREENS)})") from None
-    return replace(
-        layout,
+def screen_for(
+    game: str, vocabulary: Mapping[str, Any], hints: Mapping[str, Any], title: str = ""
+) -> GameScreen:
+    """The screen of ``game`` (the daemon's game name) from the status's ``vocabulary`` and
+    ``screen`` hints; a game without seats on the screen (the poker room's) is a ``KeyError``
+    naming it, malformed hints a ``ValueError`` naming the field."""
+    seats = hints.get("seats", 0)
+    if not isinstance(seats, int) or isinstance(seats, bool) or seats < 0:
+        raise ValueError(f"status screen.seats: a number of seats, not {seats!r}")
+    if not seats:
+        raise KeyError(f"the dealer's screen does not deal {game!r} (its status offers no seats)")
+    start = hints.get("start", ())
+    if not isinstance(start, list | tuple) or not all(isinstance(s, str) for s in start):
+        raise ValueError(f"status screen.start: a list of ways to give the starting position, not {start!r}")
+    return GameScreen(
+        game,
+        title or game,
+        seats,
         wagers=choices(vocabulary, "wagers"),
         decisions=choices(vocabulary, "decisions"),
         irregularities=choices(vocabulary, "irregularities"),
+        sets_hands=hints.get("sets_hands") is True,
+        start=tuple(start),
+        dice_game=hints.get("dice_game") is True,
     )

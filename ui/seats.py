@@ -32,10 +32,6 @@ class SeatView:
     wagers: tuple[SeatWager, ...]
     progressive: int
 
-    @property
-    def base_total(self) -> Decimal:
-        return sum((w.amount for w in self.wagers if w.wager != PROGRESSIVE), Decimal(0))
-
 
 @dataclass(frozen=True)
 class WagerCount:

@@ -13,7 +13,6 @@ screen subscribed are not in it: they are counted (``round.events``) and reporte
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,7 +26,6 @@ from .settlement import SettlementView, settlement_view
 
 JOURNAL_LINES: Final = 40
 _NO_VOCABULARY: Final[Mapping[str, Any]] = {}
-_SEAT_HAND: Final = re.compile(r"\bseat (\d+)(?:'s)?(?: hand (\d+))?")
 
 
 class Betting:
@@ -184,6 +182,17 @@ class TableModel(Observable):
         return vocabulary if isinstance(vocabulary, Mapping) else _NO_VOCABULARY
 
     @property
+    def title(self) -> str:
+        """The game's title, as the daemon names it."""
+        return str(self.status.get("title", "") or self.game)
+
+    @property
+    def screen_hints(self) -> Mapping[str, Any]:
+        """The game's screen hints (its seats, hand setting, starting position, dice; the daemon's)."""
+        hints = self.status.get("screen")
+        return hints if isinstance(hints, Mapping) else _NO_VOCABULARY
+
+    @property
     def round(self) -> Mapping[str, Any] | None:
         round_ = self.status.get("round")
         return round_ if isinstance(round_, Mapping) else None
@@ -214,12 +223,30 @@ class TableModel(Observable):
         return str(self.round.get("waiting_for", "")) if self.round else ""
 
     @property
+    def waiting(self) -> tuple[Mapping[str, Any], ...]:
+        """What the round waits for, as the daemon's data (``round.waiting``: who, the step, the
+        seat and hand); the screen steers by these, never by the words."""
+        waiting = self.round.get("waiting", ()) if self.round else ()
+        if not isinstance(waiting, list | tuple):
+            return ()
+        return tuple(w for w in waiting if isinstance(w, Mapping))
+
+    @property
+    def waiting_step(self) -> str:
+        """The step the round waits for first (``"decision"``, ``"cards"``, ``"dice"``...; the
+        daemon's :class:`~controller.rules.core.hooks.Step`), ``""`` when it waits for nothing."""
+        return str(self.waiting[0].get("step", "")) if self.waiting else ""
+
+    @property
     def waiting_seat(self) -> tuple[int, int] | None:
-        """The seat (and split hand) the daemon's words name first, to preselect its buttons."""
-        found = _SEAT_HAND.search(self.waiting_for)
-        if found is None:
-            return None
-        return int(found.group(1)), int(found.group(2) or 0)
+        """The seat (and split hand) the round waits for first, to preselect its buttons; not the
+        Quarterback's seat at a throw (the dealer keeps choosing seats for the wagers)."""
+        for item in self.waiting:
+            seat = item.get("seat")
+            if isinstance(seat, int) and item.get("step") != "dice":
+                hand = item.get("hand")
+                return seat, hand if isinstance(hand, int) else 0
+        return None
 
     @property
     def seats(self) -> tuple[SeatView, ...]:

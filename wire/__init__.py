@@ -34,6 +34,7 @@ from .messages import (
     encode,
 )
 from .topics import DEFAULT_ROOT, TopicRef, Topics
+from .witness import ChainHead
 
 __all__ = [
     "DEFAULT_ROOT",
@@ -42,6 +43,7 @@ __all__ = [
     "Amount",
     "Award",
     "AwardTerms",
+    "ChainHead",
     "Contribution",
     "Declaration",
     "Envelope",

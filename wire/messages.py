@@ -25,6 +25,7 @@ from . import fields as f
 from .errors import WireError, shown
 from .reader import Obj, boolean, dumps, exactly, load, one_of
 from .topics import TopicRef
+from .witness import ChainHead, chain_head
 
 SCHEMA_VERSION: Final = 1
 
@@ -203,13 +204,15 @@ class TableMessage:
     event_id: str
     round: str | None
     payload: Payload
+    chain: ChainHead | None = None
+    """The table's journal record that caused it, seq and hash: the meter's witness (witness.py)."""
 
     @property
     def kind(self) -> str:
         return self.payload.kind
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "schema": SCHEMA_VERSION,
             "table": self.table,
             "seq": self.seq,
@@ -220,6 +223,9 @@ class TableMessage:
             "kind": self.kind,
             "payload": self.payload.to_json(),
         }
+        if self.chain is not None:
+            out["chain"] = self.chain.to_json()
+        return out
 
     def encode(self) -> bytes:
         return dumps(self.to_json())
@@ -246,6 +252,7 @@ def decode_table_message(data: bytes | str, ref: TopicRef | None = None) -> Tabl
         obj.get("event_id", f.text),
         obj.optional("round", f.text),
         _payload(kind, obj.obj("payload")),
+        obj.optional("chain", chain_head),
     )
     obj.done()
     return message
@@ -387,14 +394,19 @@ class Ack:
     table: str
     applied_seq: int
     verdict: Verdict | None = None
+    witness: ChainHead | None = None
+    """The last journal chain head the meter holds of the table (witness.py)."""
     kind: Literal["ack"] = "ack"
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "table": self.table,
             "applied_seq": self.applied_seq,
             "verdict": None if self.verdict is None else self.verdict.to_json(),
         }
+        if self.witness is not None:
+            out["witness"] = self.witness.to_json()
+        return out
 
 
 @dataclass(frozen=True)
@@ -524,6 +536,7 @@ def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
                 table,
                 obj.get("applied_seq", lambda v, p: f.count(v, p, 0)),
                 obj.optional("verdict", _verdict),
+                obj.optional("witness", chain_head),
             )
         elif kind == "award":
             message = Award(

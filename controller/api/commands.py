@@ -7,12 +7,13 @@ takes, before the handler sees it.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
+
+from controller.rules.core.dispatch import did_you_mean
 
 from ..auth import ROLE_WORDS, Role
 from .handler import OPEN_TOPICS, TOPIC_ROLES, TOPICS, Actor, ApiHandler, Result
@@ -251,13 +252,6 @@ COMMANDS: Final[Mapping[str, Command]] = {
         ),
     )
 }
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str:
-    if len(word) > 64:
-        return ""  # no name is that long: not worth difflib's time on a megabyte key
-    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def roles_words(roles: Iterable[Role]) -> str:

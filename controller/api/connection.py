@@ -20,8 +20,10 @@ from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from controller.rules.core.dispatch import did_you_mean
+
 from ..auth import ROLE_WORDS, AuthError, Role
-from .commands import COMMANDS, Command, did_you_mean, roles_words
+from .commands import COMMANDS, Command, roles_words
 from .face_down import for_no_role_state
 from .handler import TOPIC_ROLES, Actor, CommandError, ErrorCode, Peer, Result
 from .wire import (
@@ -246,7 +248,13 @@ class Connection:
         if auth is None:
             return self._station()
         try:
-            user = await self.server.authenticator.authenticate(auth.user, auth.pin, str(self.peer))
+            user = await self.server.authenticator.authenticate(
+                auth.user,
+                auth.pin,
+                str(self.peer),
+                peer=f"uid:{self.peer.uid}",
+                trusted=self.peer.uid in self.server.dealer_uids,
+            )
         except AuthError as exc:
             raise Refusal(exc.code, exc.message, began_lockout=exc.began_lockout) from None
         return Actor(self.peer, user.role, user.name)

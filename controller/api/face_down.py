@@ -14,6 +14,11 @@ card value and no hole-card reading while a round is being dealt:
   ``cards`` (the same ``cards`` events) and ``house_way`` (the settings' ``cards``) withheld the
   same way: where they went, not what they are.
 
+Cards written in words are withheld as well, wherever they are: a string anywhere in a record of
+the round (any kind but the settlement) or in the round's part of the state that names a card
+("set 7s 7d 5s 2c / Ad Ts / 9d", an Asia Poker or Fortune Asia Poker decision's set hands; a
+``detail``; the words of an irregularity waiting for a floorperson) is withheld whole.
+
 The round's settlement (``round_settled``) is published whole: the hands are shown down by then.
 The dealer's screen and a signed-in floorperson or technician see everything
 (docs/local-api.md "Face-down cards"). Cards dealt face up (a Blackjack player's hand, the
@@ -22,6 +27,7 @@ dealer's up card) are withheld too until the settlement: never shown early, only
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -29,10 +35,15 @@ WITHHELD: Final = "withheld"
 """What a withheld card or reading reads as."""
 
 _CARD_KEYS: Final = frozenset({"cards", "card"})
-_ROUND_KINDS: Final = frozenset({"event", "refused"})
-#: The round's parts in the table's state that show cards: its ``cards`` events, the house way's
-#: settings (Asia Poker, § 659a.11).
-_STATE_CARDS: Final = ("cards", "house_way")
+#: Published whole: the hands are shown down by then.
+_SHOWN_DOWN: Final = frozenset({"round_settled"})
+#: A card written in text (``cards.py``'s form: rank and suit, ``10`` for ten, the joker ``JKR``).
+_CARD_TEXT: Final = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA]|10)[cdhs](?![A-Za-z0-9])|JKR", re.ASCII)
+
+
+def names_a_card(text: str) -> bool:
+    """Whether ``text`` names a card ("Ad", "10h", "JKR"), as a word of its own."""
+    return _CARD_TEXT.search(text) is not None
 
 
 def for_no_role(topic: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -41,7 +52,7 @@ def for_no_role(topic: str, data: Mapping[str, Any]) -> Mapping[str, Any]:
         return {**data, "card": WITHHELD}
     if topic == "state":
         return for_no_role_state(data)
-    if topic == "event" and data.get("kind") in _ROUND_KINDS:
+    if topic == "event" and data.get("kind") not in _SHOWN_DOWN:
         body = data.get("body")
         if isinstance(body, Mapping):
             shown = _withhold(body)
@@ -56,10 +67,12 @@ def for_no_role_state(status: Mapping[str, Any]) -> Mapping[str, Any]:
     round_ = status.get("round")
     if not isinstance(round_, Mapping):
         return status
-    shown = {key: _withhold(round_[key]) for key in _STATE_CARDS if round_.get(key)}
+    # Each part of the round on its own: its ``cards`` is the list of ``cards`` events (where they
+    # went stays shown), the house way's settings, the decisions, the words of what it waits for.
+    shown = {key: _withhold(value) for key, value in round_.items()}
     if all(shown[key] is round_[key] for key in shown):
         return status
-    return {**status, "round": {**round_, **shown}}
+    return {**status, "round": shown}
 
 
 def _withhold(value: Any) -> Any:
@@ -79,4 +92,6 @@ def _withhold(value: Any) -> Any:
     if isinstance(value, list):
         items = [_withhold(item) for item in value]
         return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if isinstance(value, str) and names_a_card(value):
+        return WITHHELD
     return value

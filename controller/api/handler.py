@@ -34,6 +34,7 @@ class ErrorCode(StrEnum):
     AUTH_UNAVAILABLE = "auth_unavailable"
     FORBIDDEN = "forbidden"
     REFUSED = "refused"
+    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
     NOT_FOUND = "not_found"
     UNAVAILABLE = "unavailable"
     BUSY = "busy"

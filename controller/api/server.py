@@ -89,6 +89,7 @@ class ApiServer:
         authenticator: Authenticator,
         *,
         dealer_uids: Iterable[int] = (),
+        tech_uids: Iterable[int] = (0,),
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         max_clients: int = DEFAULT_MAX_CLIENTS,
         subscriber_queue: int = DEFAULT_SUBSCRIBER_QUEUE,
@@ -105,6 +106,9 @@ class ApiServer:
         self.group = group
         self.authenticator = authenticator
         self.dealer_uids = frozenset(dealer_uids)
+        #: Whose peers may take a technician's reserved slot (``SO_PEERCRED``): root, as
+        #: ``sudo tablectl`` runs; a peer of any other user waits for a general slot.
+        self.tech_uids = frozenset(tech_uids)
         self.max_line_bytes = max_line_bytes
         self.max_clients = max_clients
         self.subscriber_queue = subscriber_queue
@@ -239,13 +243,15 @@ class ApiServer:
             await self.flush_tally()
 
     def _slot_for(self, connection: Connection) -> str | None:
-        """The general slots first; past them the dealer's screen, then a technician, have their own."""
+        """The general slots first; past them the dealer's screen, then a technician, have their own,
+        each only for a peer whose Unix user (``SO_PEERCRED``) fits: the dealer's user, root."""
         taken = Counter(c.slot for c in self._connections)
         if taken[GENERAL] < self.max_clients:
             return GENERAL
-        if connection.peer.uid in self.dealer_uids and taken[DEALER_SLOT] < self.reserved[DEALER_SLOT]:
+        uid = connection.peer.uid
+        if uid in self.dealer_uids and taken[DEALER_SLOT] < self.reserved[DEALER_SLOT]:
             return DEALER_SLOT
-        if taken[TECH_SLOT] < self.reserved[TECH_SLOT]:
+        if uid in self.tech_uids and taken[TECH_SLOT] < self.reserved[TECH_SLOT]:
             return TECH_SLOT
         return None
 

@@ -11,7 +11,9 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .commands import COMMANDS, REQUIRED, ArgError, Command, did_you_mean, show
+from controller.rules.core.dispatch import did_you_mean
+
+from .commands import COMMANDS, REQUIRED, ArgError, Command, show
 from .handler import ErrorCode
 
 _READ_CHUNK: Final = 65536

@@ -1,12 +1,17 @@
 """The journal's hash chain: every record's hash covers the previous hash and its own bytes.
 
 Critical memory must prove it was not altered (GLI-11 style, docs/journal.md "Integrity"):
-record ``n``'s ``hash`` is SHA-256 over record ``n-1``'s hash and record ``n``'s canonical
+record ``n``'s ``hash`` is HMAC-SHA256 under the table's chain key (:mod:`.chain_key`, never in
+the journal) over record ``n-1``'s hash and record ``n``'s canonical
 bytes (its columns as stored, as SQLite's ``json_array``, and the outbox messages committed with
 it, the same way). The first record chains to the journal's ``chain_genesis`` (32 zero bytes for a first
 journal; the last hash of the archived journal after a RAM clear). Changing, removing or
 reordering any record, or any outbox message, breaks every hash from there on: :func:`walk`
-names the first bad ``seq``.
+names the first bad ``seq``; and without the key nobody can make the hashes again.
+
+A journal made before the chain was keyed holds plain SHA-256 hashes up to its migration: its
+``meta.chain_keyed_from`` is the first keyed seq (the ``chain_keyed`` fact the migration
+journaled); a journal created keyed has ``chain_keyed_from`` 1.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from .errors import JournalCorrupt
+from .chain_key import ChainKey
+from .errors import UNREADABLE, JournalCorrupt
 
 GENESIS: Final = "0" * 64
 """The ``chain_genesis`` of a first journal: what its seq 1 chains to."""
@@ -47,13 +53,29 @@ def link(previous: str, event: str, messages: Sequence[str] = ()) -> str:
     return digest.hexdigest()
 
 
+def keyed_link(key: ChainKey, previous: str, event: str, messages: Sequence[str] = ()) -> str:
+    """HMAC-SHA256 (hex) under ``key`` over ``previous`` (hex) and the canonical text of a record
+    and its messages: :func:`link`, keyed."""
+    digest = key.hasher()
+    digest.update(bytes.fromhex(previous))
+    digest.update(event.encode("utf-8"))
+    for message in messages:
+        digest.update(message.encode("utf-8"))
+    return digest.digest().hex()
+
+
 def chain_hash(
-    conn: sqlite3.Connection, previous: str, row: Sequence[Any], outbox: Sequence[OutboxRow] = ()
+    conn: sqlite3.Connection,
+    key: ChainKey,
+    previous: str,
+    row: Sequence[Any],
+    outbox: Sequence[OutboxRow] = (),
 ) -> str:
-    """The hash of the record ``row`` (its nine columns) with its ``outbox``, chained to ``previous``."""
+    """The keyed hash of the record ``row`` (its nine columns) with its ``outbox``, chained to
+    ``previous``."""
     event = conn.execute(_EVENT_BYTES, tuple(row[:9])).fetchone()[0]
     messages = [conn.execute(_OUTBOX_BYTES, tuple(m)).fetchone()[0] for m in outbox]
-    return link(previous, str(event), [str(m) for m in messages])
+    return keyed_link(key, previous, str(event), [str(m) for m in messages])
 
 
 @dataclass(frozen=True)
@@ -64,11 +86,16 @@ class ChainHead:
     hash: str
 
 
-def walk(conn: sqlite3.Connection, path: Path, genesis: str) -> ChainHead:
+def walk(
+    conn: sqlite3.Connection, path: Path, genesis: str, key: ChainKey | None, keyed_from: int = 1
+) -> ChainHead:
     """Check every record's hash from seq 1, gapless, with every outbox message; the head.
 
-    Streams the rows (a year's journal does not fit in memory). :class:`JournalCorrupt` names
-    the first bad seq, and a damaged page is one too (SQLite's error, never a traceback).
+    Records from ``keyed_from`` on are checked under ``key`` (HMAC-SHA256), those before it as
+    plain SHA-256 (a journal migrated to the keyed chain); ``key`` ``None`` only for a journal not
+    keyed at all (``keyed_from`` past its end: one about to be migrated). Streams the rows (a
+    year's journal does not fit in memory). :class:`JournalCorrupt` names the first bad seq, and a
+    damaged page is one too (SQLite's error, never a traceback).
     """
     expected, outbox_next = 1, 1
     try:
@@ -81,7 +108,13 @@ def walk(conn: sqlite3.Connection, path: Path, genesis: str) -> ChainHead:
                 raise JournalCorrupt(
                     f"{path}: seq {expected} is missing (the next record is seq {seq}): the journal has a gap"
                 )
-            digest = sha256(previous)
+            if seq >= keyed_from:
+                if key is None:
+                    raise JournalCorrupt(f"{path}: seq {seq} is keyed, and no chain key was given")
+                digest: Any = key.hasher()
+                digest.update(previous)
+            else:
+                digest = sha256(previous)
             digest.update(event.encode("utf-8"))
             while pending is not None and pending[0] == seq:
                 if pending[1] != outbox_next:
@@ -106,7 +139,7 @@ def walk(conn: sqlite3.Connection, path: Path, genesis: str) -> ChainHead:
                 f"{path}: outbox message seq {pending[1]} names record seq {pending[0]}, "
                 "which is not in the journal"
             )
-    except sqlite3.DatabaseError as exc:
+    except UNREADABLE as exc:
         raise JournalCorrupt(
             f"{path}: the journal cannot be read past seq {expected - 1}: {exc} (a damaged file)"
         ) from None
@@ -122,6 +155,6 @@ def hash_at(conn: sqlite3.Connection, path: Path, seq: int) -> str | None:
     """The stored hash of record ``seq`` (``None`` if there is none)."""
     try:
         row = conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
-    except sqlite3.DatabaseError as exc:
+    except UNREADABLE as exc:
         raise JournalCorrupt(f"{path}: cannot read seq {seq}: {exc}") from None
     return None if row is None else str(row[0])

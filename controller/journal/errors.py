@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from ..rules.engine import IllegalEvent
+import sqlite3
+from typing import Final
+
+from ..rules.core.engine import IllegalEvent
 from .records import JournalRecord
 
 # --- errors ------------------------------------------------------------------------------------
+
+UNREADABLE: Final = (sqlite3.DatabaseError, UnicodeDecodeError)
+"""What reading a damaged file raises: SQLite's errors, and text that is not UTF-8 (a flipped byte
+in a page of text, the schema page's included): each made a :class:`JournalCorrupt` naming it."""
 
 
 class JournalError(Exception):

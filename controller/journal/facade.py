@@ -27,7 +27,6 @@ kernel when the process dies, even by ``kill -9``) refuses a second writer.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import json
 import os
 import sqlite3
@@ -38,18 +37,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..rules.engine import IllegalEvent
+from controller.rules.core.dispatch import did_you_mean
+
+from ..rules.core.engine import IllegalEvent
 from .chain import GENESIS, ChainHead
+from .chain_key import ChainKey, key_path
 from .errors import JournalCorrupt, JournalError, Refused
 from .integrity import check_integrity
+from .keying import TableKey, finish_migration, resolve_key
 from .marker import HeadMarker, sync_directory, write_marker
 from .outbox import Outbound, OutboxEntry
 from .queries import dumps, recover, replay_all
 from .reader import JournalReader
 from .recall import RecalledRound
-from .records import PERSON_SOURCES, SOURCES, Command, Entry, JournalRecord, RecordMeta, Request
+from .records import (
+    PERSON_SOURCES,
+    SOURCES,
+    Command,
+    Entry,
+    HardwareFact,
+    JournalRecord,
+    RecordMeta,
+    Request,
+)
 from .rounds import RoundSummary
-from .schema import SYNCHRONOUS, connect, schema_check
+from .schema import CHAIN_KEYED, SYNCHRONOUS, connect, schema_check
 from .state import RECENT_ROUNDS, TableState
 from .store import Outcome, PendingAppend, Store, lock_writer
 from .writer import WriterFactory, fail, resolve, start_writer_thread
@@ -141,6 +153,8 @@ class Journal:
         writer: WriterFactory = start_writer_thread,
         genesis: str = GENESIS,
         meta: Mapping[str, str] | None = None,
+        key: ChainKey | None = None,
+        migrated_by: tuple[str, str | None] = ("daemon", None),
     ) -> Journal:
         """Open (or create) the journal of ``table_id`` and recover the table's state.
 
@@ -148,12 +162,15 @@ class Journal:
         same state (slow on a long journal). ``synchronous`` other than ``FULL`` and
         another ``writer`` than the writer thread exist for the benchmark: the daemon uses neither.
         ``genesis`` and ``meta`` are for a journal created here: what its seq 1 chains to and more
-        ``meta`` rows (a RAM clear's, :mod:`.ram_clear`).
+        ``meta`` rows (a RAM clear's, :mod:`.ram_clear`). ``key``: the table's chain key (default:
+        its key file beside the journal, made for a new journal: :mod:`.keying`); a journal made
+        before the chain was keyed is migrated here, its next record the ``chain_keyed`` fact
+        journaled by ``migrated_by`` (source, actor).
         """
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
         opened = await asyncio.to_thread(
-            _open_sync, Path(path), table_id, create, full_replay, synchronous, genesis, meta
+            _open_sync, Path(path), table_id, create, full_replay, synchronous, genesis, meta, key
         )
         journal = cls(
             Path(path),
@@ -166,7 +183,25 @@ class Journal:
             opened.has_pending,
         )
         journal.previous_shutdown = opened.previous_shutdown
+        if opened.table_key.migrate:
+            try:
+                await journal._migrate(opened.table_key, migrated_by)
+            except BaseException:
+                await journal.close()
+                raise
         return journal
+
+    async def _migrate(self, table_key: TableKey, by: tuple[str, str | None]) -> None:
+        """The first keyed record of a journal made before the chain was keyed (:mod:`.keying`)."""
+        head = self.chain_head
+        assert table_key.key is not None
+        # The key by where it will be (a pending key is renamed into place once this is committed).
+        name = (
+            table_key.key.name if table_key.pending is None else f"file {key_path(self.path, self.table_id)}"
+        )
+        detail = {"unkeyed_seq": head.seq, "unkeyed_hash": head.hash, "key": name}
+        await self.append(HardwareFact("journal", CHAIN_KEYED, detail), source=by[0], actor=by[1])
+        finish_migration(table_key, self.path, self.table_id)
 
     async def __aenter__(self) -> Journal:
         return self
@@ -216,14 +251,18 @@ class Journal:
         entries = await self._submit(record, messages, after)
         return Appended(record, entries, after)
 
-    async def append_many(self, steps: Sequence[Step], *, request: str | None = None) -> list[StepOutcome]:
+    async def append_many(
+        self, steps: Sequence[Step], *, request: str | None = None, binding: str = ""
+    ) -> list[StepOutcome]:
         """Journal ``steps`` in ONE transaction (a crash keeps all or none); return once durable.
 
         Each step is checked against the state after the ones before it: accepted, or journaled
         as ``refused`` (its :class:`Refused` is its outcome; the others still count). With
         ``request`` (a client's idempotency key) a ``request`` record naming the steps' seqs and
         whether the last was accepted closes the transaction, so a retry is answered from the
-        journal, even after a restart. Each accepted step's ``outbox`` is committed in the same
+        journal, even after a restart; ``binding`` (``records.request_binding``) is journaled
+        with the key, so the same key with another body is known for another request. Each
+        accepted step's ``outbox`` is committed in the same
         transaction (a refused step's is dropped). Malformed input raises
         ``ValueError``/``TypeError`` and journals nothing.
         """
@@ -260,7 +299,8 @@ class Journal:
             prepared.append((refused, head, Refused(reason, refused)))
         if request is not None:
             last = prepared[-1]
-            entry = Request(request, tuple(p[0].seq for p in prepared), last[2] is None, str(last[2] or ""))
+            seqs = tuple(p[0].seq for p in prepared)
+            entry = Request(request, seqs, last[2] is None, str(last[2] or ""), binding)
             meta = RecordMeta(
                 head.last_seq + 1, str(uuid.uuid4()), time.time_ns(), time.monotonic_ns(), "daemon"
             )
@@ -336,6 +376,12 @@ class Journal:
         after the meter's acknowledgement (docs/progressive-link.md, "Exactly once")."""
         self._check_open()
         return await asyncio.to_thread(self._reader.outbox, after_seq, limit)
+
+    async def hash_at(self, seq: int) -> str | None:
+        """The stored hash of record ``seq`` (``None``: the journal does not reach it): what the
+        meter's witness is compared with (``controller/link/witness.py``)."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.hash_at, seq)
 
     async def last_outbox_seq(self) -> int:
         """The seq of the last message committed to the outbox (``0``: none yet)."""
@@ -414,6 +460,7 @@ class Opened:
     state: TableState
     has_pending: bool
     previous_shutdown: str
+    table_key: TableKey
 
 
 def _open_sync(
@@ -424,6 +471,7 @@ def _open_sync(
     synchronous: str,
     genesis: str = GENESIS,
     meta: Mapping[str, str] | None = None,
+    given_key: ChainKey | None = None,
 ) -> Opened:
     if not table_id or not table_id.strip():
         raise ValueError("the table id is a non-empty name")
@@ -439,9 +487,12 @@ def _open_sync(
             path.touch()
         conn = connect(path, read_only=False)
         schema_check(conn, path, table_id, create, genesis, meta)
+        table_key = resolve_key(conn, path, table_id, given=given_key, writing=True, new=new)
+        key = table_key.key
+        assert key is not None  # writing: the table's key, or the one it is migrated with
         if new:
             # The marker of an empty journal, before any record can be committed.
-            write_marker(path, HeadMarker(table_id, ChainHead(0, genesis), clean=True))
+            write_marker(path, HeadMarker(table_id, ChainHead(0, genesis), clean=True), key)
             sync_directory(path)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
@@ -452,8 +503,11 @@ def _open_sync(
         conn.execute("PRAGMA journal_size_limit = 8388608")
         # Critical memory is checked whole at every start: the chain from seq 1, and not behind
         # the head marker (a lost or rolled-back -wal). Refused, never started on (docs/journal.md).
-        head, marker = check_integrity(conn, path, table_id)
-        write_marker(path, HeadMarker(table_id, head, clean=False))
+        if table_key.migrate:
+            head, marker = check_integrity(conn, path, table_id, key, unkeyed_marker=True)
+        else:
+            head, marker = check_integrity(conn, path, table_id, key)
+        write_marker(path, HeadMarker(table_id, head, clean=False), key)
         state = recover(conn, path, table_id)
         if state.last_seq != head.seq:
             raise JournalCorrupt(
@@ -463,10 +517,11 @@ def _open_sync(
             full = replay_all(conn, path, table_id)
             if full != state:
                 raise JournalCorrupt(f"{path}: recovery does not give the state of a full replay")
-        store = Store(conn, path, table_id, head)
+        store = Store(conn, path, table_id, head, key)
         reader = JournalReader(path, table_id)
         has_pending = reader.pending(1) != []
-        return Opened(store, reader, lock, state, has_pending, "clean" if marker.clean else "unclean")
+        shutdown = "clean" if marker.clean else "unclean"
+        return Opened(store, reader, lock, state, has_pending, shutdown, table_key)
     except BaseException:
         if conn is not None:
             conn.close()
@@ -476,8 +531,7 @@ def _open_sync(
 
 def _check_source(source: str, actor: str | None, entry: Entry) -> None:
     if source not in SOURCES:
-        close = difflib.get_close_matches(str(source), SOURCES, n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(str(source), SOURCES, 0.5)
         raise ValueError(f"unknown source {source!r}{hint} (sources: {', '.join(SOURCES)})")
     needs_actor = source in PERSON_SOURCES or isinstance(entry, Command)
     if actor is not None and (not isinstance(actor, str) or not actor.strip()):

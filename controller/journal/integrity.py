@@ -9,14 +9,16 @@ starts on records that were altered or lost (docs/journal.md "Integrity").
 from __future__ import annotations
 
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Final
 
 from .chain import ChainHead, hash_at, walk
+from .chain_key import ChainKey
 from .errors import JournalCorrupt
 from .marker import HeadMarker, marker_path, read_marker
 from .queries import read_snapshot
-from .schema import chain_genesis
+from .schema import chain_genesis, chain_keyed_from
 
 WHAT_TO_DO: Final = (
     "do not start the table on it: keep the file and its -wal for the investigation, "
@@ -24,13 +26,29 @@ WHAT_TO_DO: Final = (
 )
 
 
-def check_integrity(conn: sqlite3.Connection, path: Path, table_id: str) -> tuple[ChainHead, HeadMarker]:
-    """The chain's head and the marker, once both are shown to agree; else :class:`JournalCorrupt`."""
+def check_integrity(
+    conn: sqlite3.Connection,
+    path: Path,
+    table_id: str,
+    key: ChainKey | None,
+    *,
+    unkeyed_marker: bool = False,
+) -> tuple[ChainHead, HeadMarker]:
+    """The chain's head and the marker, once both are shown to agree; else :class:`JournalCorrupt`.
+
+    The chain and the marker are checked under ``key`` (the table's chain key); ``key`` ``None``,
+    or ``unkeyed_marker``, only for a journal made before the chain was keyed, being migrated.
+    """
     # The marker first, then the snapshot: a daemon writing meanwhile only puts the marker
     # behind the snapshot, never ahead of it.
-    marker = read_marker(path)
+    marker = read_marker(path, key, unkeyed_too=unkeyed_marker)
     with read_snapshot(conn, path):
-        head = walk(conn, path, chain_genesis(conn, path))
+        keyed_from = chain_keyed_from(conn, path)
+        if keyed_from is not None and key is None:
+            raise JournalCorrupt(
+                f"{path}: the journal's chain is keyed; it is checked with the table's chain key"
+            )
+        head = walk(conn, path, chain_genesis(conn, path), key, keyed_from or sys.maxsize)
         if marker is None:
             raise JournalCorrupt(
                 f"{path}: the journal's head marker {marker_path(path).name} is missing, so nothing shows "

@@ -38,6 +38,9 @@ class OutboxEntry:
     kind: str
     payload: Mapping[str, Any]
     sent_wall_ns: int | None = None
+    event_hash: str = ""
+    """The keyed hash of the record that caused it: sent with it as the meter's witness of the
+    journal (docs/progressive-link.md, "The witness"); not part of the envelope the chain covers."""
 
     def envelope(self) -> dict[str, object]:
         """What goes on the wire (the link adds its topic)."""

@@ -8,14 +8,15 @@ naming the seq.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from .errors import JournalCorrupt
+from controller.rules.core.dispatch import did_you_mean
+
+from .errors import UNREADABLE, JournalCorrupt
 from .outbox import OutboxEntry
 from .records import (
     CONFIG_LOADED,
@@ -70,8 +71,7 @@ def _record(row: Sequence[Any], path: Path) -> JournalRecord:
     if not isinstance(body, dict):
         raise JournalCorrupt(f"{path}: seq {seq}: the record's body is not a JSON object")
     if row[7] not in KINDS:
-        close = difflib.get_close_matches(str(row[7]), KINDS, n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(str(row[7]), KINDS)
         raise JournalCorrupt(f"{path}: seq {seq}: unknown kind of record {row[7]!r}{hint}")
     ints = (row[0], row[2], row[3])
     if not all(isinstance(v, int) for v in ints) or not all(isinstance(v, str) for v in (row[1], row[4])):
@@ -84,7 +84,7 @@ def query(
 ) -> list[Any]:
     try:
         return conn.execute(sql, params).fetchall()
-    except sqlite3.DatabaseError as exc:
+    except UNREADABLE as exc:
         raise JournalCorrupt(f"{path}: cannot read the journal: {exc}") from None
 
 
@@ -213,10 +213,14 @@ def outbox_entries(
         params,
     )
     out = []
-    for seq, message_id, event_seq, event_id, round_id, kind, payload, sent in rows:
+    for seq, message_id, event_seq, event_id, round_id, kind, payload, sent, event_hash in rows:
         try:
             body = json.loads(payload)
         except (TypeError, ValueError) as exc:
             raise JournalCorrupt(f"{path}: outbox seq {seq}: the payload is not JSON ({exc})") from None
-        out.append(OutboxEntry(table_id, seq, message_id, event_seq, event_id, round_id, kind, body, sent))
+        out.append(
+            OutboxEntry(
+                table_id, seq, message_id, event_seq, event_id, round_id, kind, body, sent, str(event_hash)
+            )
+        )
     return out

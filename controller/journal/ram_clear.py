@@ -24,12 +24,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..rules.money import Cents, parse_money
+from ..rules.core.money import Cents, parse_money
 from .errors import JournalError
 from .facade import Journal
 from .marker import marker_path, sync_directory
 from .reader import JournalReader
-from .records import RamClear
+from .records import CancelRound, RamClear
 from .state import TableState
 
 
@@ -60,11 +60,17 @@ async def ram_clear(path: Path, actor: str, now: datetime.datetime | None = None
         table_id = reader.table_id
     old = await Journal.open(path, table_id, create=False)  # the start check, and the writer lock
     try:
-        state, head = old.state, old.chain_head
-        if state.current is not None:
+        current = old.state.current
+        if current is not None and current.events:
             raise JournalError(
-                f"{path}: round {state.current.round_id} is open; settle or void it before a RAM clear"
+                f"{path}: round {current.round_id} is open; settle or void it before a RAM clear"
             )
+        if current is not None:
+            # The empty round the daemon begins after each settlement: nothing entered it, so it
+            # is cancelled (journaled, by the technician) and the archive ends with no round open.
+            why = "RAM clear: nothing entered the round the daemon began"
+            await old.append(CancelRound(why), source="tablectl", actor=actor)
+        state, head = old.state, old.chain_head
         meters = standing_meters(state)
     finally:
         await old.close()

@@ -6,8 +6,11 @@ import os
 import threading
 from pathlib import Path
 
+from .chain import hash_at
+from .chain_key import ChainKey
 from .errors import JournalCorrupt, JournalError
 from .integrity import check_integrity
+from .keying import TableKey, resolve_key
 from .outbox import OutboxEntry
 from .queries import (
     last_seq,
@@ -79,11 +82,21 @@ class JournalReader:
         with self._lock:
             return replay_all(self._conn, self.path, self.table_id)
 
-    def verify(self) -> TableState:
-        """A full check: SQLite's integrity check, the hash chain from seq 1 and its head marker,
-        no gap, every record folds, recovery agrees. :class:`JournalCorrupt` names the first bad seq."""
+    def verify(self, key: ChainKey | None = None) -> TableState:
+        """A full check: SQLite's integrity check, the keyed hash chain from seq 1 and its head
+        marker under the table's chain key (``key``, else its key file: :mod:`.keying`), no gap,
+        every record folds, recovery agrees. :class:`JournalCorrupt` names the first bad seq; a
+        keyed journal without its key is a :class:`JournalError`. Changes no file."""
         with self._lock:
-            check_integrity(self._conn, self.path, self.table_id)
+            table_key = self._table_key(key)
+            # A journal made before the chain was keyed (and no key yet) is checked as it was made.
+            check_integrity(
+                self._conn,
+                self.path,
+                self.table_id,
+                table_key.key,
+                unkeyed_marker=table_key.keyed_from is None,
+            )
             problems = [r[0] for r in query(self._conn, self.path, "PRAGMA integrity_check")]
             if problems != ["ok"]:
                 raise JournalCorrupt(f"{self.path}: SQLite integrity check: {'; '.join(problems[:5])}")
@@ -94,6 +107,31 @@ class JournalReader:
         if full != recovered:
             raise JournalCorrupt(f"{self.path}: recovery does not give the state of a full replay")
         return full
+
+    def table_key(self, key: ChainKey | None = None) -> TableKey:
+        """The key :meth:`verify` checks with (``key``, else the table's key file) and where the
+        chain is keyed from (``keyed_from`` ``None``: a journal made before the chain was keyed)."""
+        with self._lock:
+            return self._table_key(key)
+
+    def _table_key(self, key: ChainKey | None) -> TableKey:
+        return resolve_key(self._conn, self.path, self.table_id, given=key, writing=False, new=False)
+
+    def hash_at(self, seq: int) -> str | None:
+        """The stored hash of record ``seq`` (``None``: the journal does not reach it)."""
+        with self._lock:
+            return hash_at(self._conn, self.path, seq)
+
+    def facts_since_start(self, fact: str) -> list[JournalRecord]:
+        """The ``hardware_fact`` records of ``fact`` since the daemon's last ``started``."""
+        with self._lock:
+            return select_records(
+                self._conn,
+                self.path,
+                "WHERE kind = 'hardware_fact' AND json_extract(body, '$.fact') = ? AND seq > "
+                "(SELECT coalesce(max(seq), 0) FROM events WHERE kind = 'started') ORDER BY seq",
+                (fact,),
+            )
 
     def recent_rounds(self, n: int = RECENT_ROUNDS) -> list[RoundSummary]:
         """The last ``n`` rounds begun, newest first."""

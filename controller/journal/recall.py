@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..rules.hooks import in_words
-from ..rules.record import RECORD_VERSION
-from ..rules.settlement import Settlement
+from ..rules.core.hooks import in_words
+from ..rules.core.record import RECORD_VERSION
+from ..rules.core.settlement import Settlement
 from .errors import UnknownRound
 from .queries import canonical, fold, read_snapshot, select_records
 from .records import PAYOUT_VERIFIED, ROUND_BEGIN, ROUND_CLOSES, ROUND_EVENT, JournalRecord

@@ -8,15 +8,16 @@ the records is :mod:`.state`. Pure: no I/O, no clock (docs/journal.md).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
-from ..rules.engine import IllegalEvent
-from ..rules.events import Event
-from ..rules.money import Cents, format_money
-from ..rules.settlement import FLOORPERSON_VALIDATE, FLOORPERSON_VERIFY
+from ..rules.core.engine import IllegalEvent
+from ..rules.core.events import Event
+from ..rules.core.money import Cents, format_money
+from ..rules.core.settlement import FLOORPERSON_VALIDATE, FLOORPERSON_VERIFY
 
 # --- record kinds ------------------------------------------------------------------------------
 
@@ -297,13 +298,22 @@ class IrregularityDismissed:
 class Request:
     """The client's idempotency key of the request whose records are ``seqs`` (the same
     transaction), and whether it was ``accepted``: a retry is answered from this, never
-    applied again."""
+    applied again. ``binding`` is the SHA-256 of the request's command and body
+    (:func:`request_binding`): the same key with another body is another request, refused."""
 
     kind: ClassVar[str] = REQUEST
     key: str
     seqs: tuple[int, ...]
     accepted: bool
     reason: str = ""
+    binding: str = ""
+
+
+def request_binding(command: str, body: Mapping[str, Any]) -> str:
+    """The SHA-256 (hex) a key is bound to: the command and its body as canonical JSON (sorted
+    keys, no spaces, ASCII), so one key means one request (docs/local-api.md, "Idempotency")."""
+    text = json.dumps({"command": command, "body": body}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -401,6 +411,8 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
         }
         if entry.reason:
             out_request["reason"] = entry.reason
+        if entry.binding:
+            out_request["binding"] = entry.binding
         return out_request
     if isinstance(entry, RamClear):
         if (

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..rules.events import Event
-from ..rules.money import format_money
+from ..rules.core.events import Event
+from ..rules.core.money import format_money
 from .records import (
     ROUND_SETTLED,
     JournalRecord,
@@ -129,7 +129,7 @@ def settlement_lines(summary: RoundSummary) -> Iterable[tuple[int, str, Mapping[
     if not isinstance(seats, Mapping):
         return
     for seat, wagers in seats.items():
-        if not isinstance(wagers, Mapping) or not str(seat).isdigit():
+        if not isinstance(wagers, Mapping) or not (str(seat).isascii() and str(seat).isdigit()):
             continue
         for wager, line in wagers.items():
             if isinstance(line, Mapping):

@@ -15,7 +15,7 @@ from typing import Final
 from urllib.parse import quote
 
 from .chain import GENESIS
-from .errors import JournalCorrupt, JournalError, JournalVersionError
+from .errors import UNREADABLE, JournalCorrupt, JournalError, JournalVersionError
 from .records import KINDS
 
 SCHEMA_VERSION: Final = 3
@@ -89,7 +89,7 @@ COLUMNS: Final = "seq, event_id, wall_ns, mono_ns, source, actor, round_id, kind
 INSERT_EVENT: Final = f"INSERT INTO events ({COLUMNS}, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_OUTBOX: Final = "INSERT INTO outbox (seq, message_id, event_seq, kind, payload) VALUES (?, ?, ?, ?, ?)"
 OUTBOX_COLUMNS: Final = (
-    "o.seq, o.message_id, o.event_seq, e.event_id, e.round_id, o.kind, o.payload, o.sent_wall_ns"
+    "o.seq, o.message_id, o.event_seq, e.event_id, e.round_id, o.kind, o.payload, o.sent_wall_ns, e.hash"
 )
 
 
@@ -118,7 +118,7 @@ def schema_check(
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
+    except UNREADABLE as exc:
         raise JournalCorrupt(f"{path}: not a journal (SQLite says: {exc})") from None
     if app == 0 and version == 0 and tables == 0:
         if not create:
@@ -144,7 +144,7 @@ def schema_check(
         )
     try:
         row = conn.execute("SELECT value FROM meta WHERE key = 'table_id'").fetchone()
-    except sqlite3.DatabaseError as exc:
+    except UNREADABLE as exc:
         raise JournalCorrupt(f"{path}: the journal's meta table cannot be read: {exc}") from None
     if row is None:
         raise JournalCorrupt(f"{path}: the journal does not name its table")
@@ -160,7 +160,7 @@ def chain_genesis(conn: sqlite3.Connection, path: Path) -> str:
     """What the journal's seq 1 chains to (``meta.chain_genesis``)."""
     try:
         row = conn.execute("SELECT value FROM meta WHERE key = 'chain_genesis'").fetchone()
-    except sqlite3.DatabaseError as exc:
+    except UNREADABLE as exc:
         raise JournalCorrupt(f"{path}: the journal's meta table cannot be read: {exc}") from None
     if row is None:
         raise JournalCorrupt(
@@ -169,11 +169,30 @@ def chain_genesis(conn: sqlite3.Connection, path: Path) -> str:
     return str(row[0])
 
 
-def read_meta(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
+CHAIN_KEYED: Final = "chain_keyed"
+"""The ``hardware_fact`` (device ``journal``) a journal migrated to the keyed chain begins it with."""
+
+
+def chain_keyed_from(conn: sqlite3.Connection, path: Path) -> int | None:
+    """The first seq whose hash is keyed: ``meta.chain_keyed_from`` (1: created keyed), else the
+    seq of the ``chain_keyed`` fact of a journal migrated to the keyed chain, else ``None`` (a
+    journal made before the chain was keyed, not yet migrated)."""
     try:
-        return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
-    except sqlite3.DatabaseError as exc:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'chain_keyed_from'").fetchone()
+        if row is None:
+            row = conn.execute(
+                "SELECT min(seq) FROM events WHERE kind = 'hardware_fact' "
+                "AND json_extract(body, '$.device') = 'journal' AND json_extract(body, '$.fact') = ?",
+                (CHAIN_KEYED,),
+            ).fetchone()
+    except UNREADABLE as exc:
         raise JournalCorrupt(f"{path}: the journal's meta table cannot be read: {exc}") from None
+    if row is None or row[0] is None:
+        return None
+    try:
+        return int(row[0])
+    except ValueError:
+        raise JournalCorrupt(f"{path}: meta.chain_keyed_from is not a seq: {row[0]!r}") from None
 
 
 def _create(conn: sqlite3.Connection, table_id: str, genesis: str, meta: Mapping[str, str]) -> None:
@@ -184,6 +203,8 @@ def _create(conn: sqlite3.Connection, table_id: str, genesis: str, meta: Mapping
         conn.execute("INSERT INTO meta (key, value) VALUES ('table_id', ?)", (table_id,))
         conn.execute("INSERT INTO meta (key, value) VALUES ('created_wall_ns', ?)", (str(time.time_ns()),))
         conn.execute("INSERT INTO meta (key, value) VALUES ('chain_genesis', ?)", (genesis,))
+        # Keyed from its first record (HMAC-SHA256 under the table's chain key, chain_key.py).
+        conn.execute("INSERT INTO meta (key, value) VALUES ('chain_keyed_from', '1')")
         for key, value in meta.items():
             conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")

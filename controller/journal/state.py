@@ -12,7 +12,7 @@ code that accepted it.
 What the state holds:
 
 - the **current round**: the game, the Rules Submission options and the meters it began
-  with (a ``round_begin`` record), and the rules core's :class:`~controller.rules.engine.Round`
+  with (a ``round_begin`` record), and the rules core's :class:`~controller.rules.core.engine.Round`
   fed every ``event`` record accepted since; it ends with a ``round_settled`` record (the
   settlement, as the engine computes it) or, while no wager has been accepted, a
   ``round_cancelled`` record;
@@ -34,18 +34,19 @@ number, the times and the event id of each record).
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..rules.engine import Game, IllegalEvent, Round
-from ..rules.events import Event, EventError, parse_event
+from controller.rules.core.dispatch import did_you_mean
+
+from ..rules.core.engine import Game, IllegalEvent, Round
+from ..rules.core.events import Event, EventError, parse_event
+from ..rules.core.money import Cents, MoneyError, format_money, parse_money
+from ..rules.core.options import RulesError, load_rules, rules_to_mapping
+from ..rules.core.settlement import Settlement
 from ..rules.games import GAMES
-from ..rules.money import Cents, MoneyError, format_money, parse_money
-from ..rules.options import RulesError, load_rules, rules_to_mapping
-from ..rules.settlement import Settlement
 from .records import (
     COMMAND,
     CONFIG_LOADED,
@@ -155,6 +156,9 @@ class RequestOutcome:
     reason: str
     round_id: str | None
     """The round it was made in: a request is remembered while its round is among the last."""
+    binding: str = ""
+    """The SHA-256 of the request's command and body (``records.request_binding``); empty for a
+    key journaled before keys were bound (it then matches no request)."""
 
 
 @dataclass(frozen=True)
@@ -273,8 +277,7 @@ class TableState:
             return dataclasses.replace(step, carried_meters=_meters(body.get("meters", {}), seq))
         if kind in (REFUSED, COMMAND, STARTED):
             return step
-        close = difflib.get_close_matches(str(kind), KINDS, n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(str(kind), KINDS)
         raise FoldError(f"seq {seq}: unknown kind of record {kind!r}{hint}")
 
     def _apply_hardware_fact(self, record: JournalRecord) -> TableState:
@@ -326,7 +329,13 @@ class TableState:
             raise FoldError(f"seq {record.seq}: a request record names its seqs and whether it was accepted")
         if key in self.requests:
             raise TableRefusal(f"request {key!r} was already answered (seq {self.requests[key].seqs[0]})")
-        outcome = RequestOutcome(tuple(seqs), accepted, _text(record, "reason", empty=True), record.round_id)
+        outcome = RequestOutcome(
+            tuple(seqs),
+            accepted,
+            _text(record, "reason", empty=True),
+            record.round_id,
+            _text(record, "binding", empty=True),
+        )
         requests = {**self.requests, key: outcome}
         if len(requests) > MAX_REQUESTS:
             requests = dict(list(requests.items())[-MAX_REQUESTS:])
@@ -550,8 +559,7 @@ class TableState:
     def _begin_body(self, entry: BeginRound) -> dict[str, object]:
         game = GAMES.get(entry.game)
         if game is None:
-            close = difflib.get_close_matches(entry.game, sorted(GAMES), n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(entry.game, sorted(GAMES), 0.5)
             raise ValueError(f"unknown game {entry.game!r}{hint} (games: {', '.join(sorted(GAMES))})")
         rules = entry.rules
         if isinstance(rules, Mapping):

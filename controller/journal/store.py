@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .chain import ChainHead, OutboxRow, chain_hash
+from .chain_key import ChainKey
 from .errors import JournalBusy, JournalWriteError
 from .marker import HeadMarker, MarkerWriter
 from .outbox import OutboxEntry
@@ -66,8 +67,12 @@ Outcome = tuple[PendingAppend, "tuple[OutboxEntry, ...] | BaseException"]
 class Store:
     """The writing connection. Used by one thread at a time (the writer thread)."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, table_id: str, head: ChainHead) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path, table_id: str, head: ChainHead, key: ChainKey
+    ) -> None:
         self.conn = conn
+        self.key = key
+        """The table's chain key: every record's hash and the head marker are keyed with it."""
         self.path = path
         self.table_id = table_id
         self.outbox_seq = self._max_outbox()
@@ -75,7 +80,7 @@ class Store:
         self.head = head
         """The chain's last committed record (seq and hash): what the next record chains to."""
         self._marked = head
-        self._marker = MarkerWriter(path)
+        self._marker = MarkerWriter(path, key)
 
     def mark_head(self) -> None:
         """Write the head marker if a commit moved the head (after the commit: the marker may lag
@@ -134,7 +139,7 @@ class Store:
                         messages.append((next_out + 1 + len(messages), message_id, kind, text))
                     # § 639a / GLI-11 critical memory: each record's hash covers the one before
                     # it and its own bytes, its outbox messages included (chain.py).
-                    digest = chain_hash(conn, chained.hash, row, messages)
+                    digest = chain_hash(conn, self.key, chained.hash, row, messages)
                     conn.execute(INSERT_EVENT, (*row, digest))
                     entries = []
                     for message_id, kind, text, payload in item.outbox:
@@ -150,6 +155,7 @@ class Store:
                                 r.round_id,
                                 kind,
                                 payload,
+                                event_hash=digest,
                             )
                         )
                     conn.execute("RELEASE record")

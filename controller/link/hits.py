@@ -2,10 +2,10 @@
 the table sends, and the ``meter`` events that settle the round from the meter's awards.
 
 A linked table's round begins without the linked progressives' meters (the central meter
-holds them), so the game waits for the meter (:class:`~controller.rules.hooks.Actor` ``METER``)
+holds them), so the game waits for the meter (:class:`~controller.rules.core.hooks.Actor` ``METER``)
 where a share of it is paid. Which seats those are is asked of the game itself: its round is
 settled on probe meters, one seat at a time (each seat given the meter when it is paid, a
-``meter`` event with its ``seat``, :mod:`controller.rules.meter_turns`), and a seat whose
+``meter`` event with its ``seat``, :mod:`controller.rules.core.meter_turns`), and a seat whose
 progressive wagers' payouts grow with its own meter (flagged not paid from the table inventory,
 § 639a.11(c)(5)(iv)) is a hit, its share the growth's percentage. Probing each seat alone finds
 a hit the seat before it would hide (a 10% share paid after a 100% award on the reset meter),
@@ -30,11 +30,11 @@ from wire import Award, Hit, Share
 
 from ..journal.outbox import Outbound
 from ..journal.state import OpenRound
-from ..rules.engine import IllegalEvent, Round
-from ..rules.events import Event
-from ..rules.hooks import Actor
-from ..rules.money import Cents
-from ..rules.settlement import NOT_FROM_INVENTORY, Outcome, Result
+from ..rules.core.engine import IllegalEvent, Round
+from ..rules.core.events import Event
+from ..rules.core.hooks import Actor
+from ..rules.core.money import Cents
+from ..rules.core.settlement import NOT_FROM_INVENTORY, Outcome, Result
 
 #: Two meters no real one reaches: a payout that follows them is a share of the meter. Both are
 #: divisible by 100 x 420 (every seat count to 7), so players sharing a meter equally, or a whole

@@ -17,7 +17,7 @@ from wire.fields import rate
 from ..config import ProgressiveLinkSection
 from ..journal.outbox import Outbound
 from ..journal.state import OpenRound
-from ..rules.hooks import Progressive
+from ..rules.core.hooks import Progressive
 
 
 class LinkPlanError(ValueError):

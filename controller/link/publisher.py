@@ -90,7 +90,11 @@ def read_password(path: Path | None) -> str | None:
 def wire_bytes(entry: OutboxEntry) -> bytes:
     """The outbox entry as the wire carries it, checked by the wire's own decoder: the bytes
     decoded are the bytes sent (encoded once)."""
-    text = json.dumps({"schema": 1, **entry.envelope()}, separators=(",", ":"), ensure_ascii=False)
+    message: dict[str, object] = {"schema": 1, **entry.envelope()}
+    if entry.event_hash:
+        # The journal's head at this message: the meter keeps the last as its witness (witness.py).
+        message["chain"] = {"seq": entry.event_seq, "hash": entry.event_hash}
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
     decode_table_message(text)
     return text.encode()
 

@@ -36,6 +36,9 @@ class LinkState:
     """The highest seq the broker acknowledged this run (its PUBACK; not trusted for more)."""
     forged: int = 0
     """Messages dropped: on no meter topic of this table, or not decodable as the meter's."""
+    witness_refusal: str | None = None
+    """Why the journal is behind or beside the meter's witness (``witness.py``): progressive
+    wagering stays closed while the daemon runs."""
 
     @property
     def applied_seq(self) -> int:
@@ -63,6 +66,8 @@ class LinkState:
     def unavailable(self, now: float | None = None) -> str | None:
         """Why progressive wagering is closed now, in words; ``None`` while it is open."""
         now = time.monotonic() if now is None else now
+        if self.witness_refusal is not None:
+            return self.witness_refusal
         verdict = None if self.ack is None else self.ack.verdict
         if verdict is not None and not verdict.accepted:
             return f"the meter refused the table's declaration: {verdict.reason or verdict.field}"
@@ -82,6 +87,10 @@ class LinkState:
         out: dict[str, object] = {
             "connected": self.connected,
             "meter_online": self.meter_online,
+            "witness": {
+                "meter": None if self.ack is None or self.ack.witness is None else self.ack.witness.to_json(),
+                "refusal": self.witness_refusal,
+            },
             "last_word_seconds_ago": (
                 None if self.last_word is None else round(time.monotonic() - self.last_word, 3)
             ),

@@ -10,8 +10,8 @@ Rules Submission's option and the section it is filed under.
 
 from __future__ import annotations
 
-from ..rules.options import specs
-from ..rules.submission import Submission
+from ..rules.core.options import specs
+from ..rules.core.submission import Submission
 from ..table.game_hooks import progressives
 
 RATE: str = "rate_of_progression"

@@ -20,14 +20,15 @@ from wire import Award
 from ..config import ProgressiveLinkSection
 from ..journal import JournalError
 from ..journal.outbox import Outbound, OutboxEntry
-from ..journal.records import DeviceOffline, DeviceOnline
+from ..journal.records import DeviceOffline, DeviceOnline, HardwareFact
 from ..journal.state import PROGRESSIVE_LINK, DeviceStatus, OpenRound
-from ..rules.events import Event
+from ..rules.core.events import Event
 from ..table import game_hooks
 from ..table.service import TableService
 from .hits import claims_after, meter_events, waits_for_meter
 from .outbound import LinkPlan
 from .publisher import LinkPublisher
+from .witness import WITNESS_MISMATCH, judge
 
 log = logging.getLogger("controller.link")
 
@@ -51,6 +52,8 @@ class TableLink:
         self._oldest: OutboxEntry | None = None
         #: The hit claims of the round waiting for the meter (loaded from the journal's outbox).
         self._claims: dict[str, list[OutboxEntry]] = {}
+        #: The meter's ack last compared with the journal (:meth:`check_witness`).
+        self._judged: object | None = None
         #: The link as last published on the API's ``link`` topic (:meth:`_shown`).
         self._last_shown: tuple[object, ...] = ()
         service.link = self
@@ -129,7 +132,8 @@ class TableLink:
         """What the table shows of the link (not the heartbeats and acks that change nothing)."""
         s = self.publisher.state
         amounts = tuple(sorted((k, a.amount, a.record_seq) for k, a in s.amounts.items()))
-        return (s.connected, s.meter_online, amounts, len(s.awards), len(s.refusals), s.unavailable())
+        shown = (s.connected, s.meter_online, amounts, len(s.awards), len(s.refusals), s.unavailable())
+        return (*shown, s.witness_refusal)
 
     async def _watch(self) -> None:
         while not self._stop.is_set():
@@ -147,7 +151,9 @@ class TableLink:
                 log.exception("progressive link: the watch failed")
 
     async def check(self) -> None:
-        """Journal a loss or a return of the link, if the meter's word says one happened."""
+        """Journal a loss or a return of the link, if the meter's word says one happened; first,
+        at each new ack, whether the journal is behind or beside the meter's witness."""
+        await self.check_witness()
         state = self.service.state
         reason = self.publisher.state.unavailable()
         journaled = state.devices.get(PROGRESSIVE_LINK)
@@ -158,6 +164,24 @@ class TableLink:
             log.info("progressive link available: progressive wagers are recognized again")
             back = DeviceOnline(PROGRESSIVE_LINK, "the meter is heard")
             await self.service.journal_entry(back, "link", None)
+
+    async def check_witness(self) -> None:
+        """Compare the journal with the meter's ack (its witness): behind or beside closes
+        progressive wagering and journals the evidence once (``witness.py``)."""
+        state = self.publisher.state
+        ack = state.ack
+        if ack is None or ack is self._judged or state.witness_refusal is not None:
+            return
+        self._judged = ack
+        found = await judge(self.service.journal, ack)
+        if found is None:
+            return
+        why, evidence = found
+        state.witness_refusal = why
+        log.error("progressive link: %s", why)
+        fact = HardwareFact("journal", WITNESS_MISMATCH, {**evidence, "why": why})
+        await self.service.journal_entry(fact, "link", None)
+        self._changed()
 
     async def refresh_queue(self) -> None:
         """The queue's depth and its oldest message, from the journal's outbox."""

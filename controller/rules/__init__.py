@@ -12,19 +12,7 @@ Pure Python, stdlib only: no I/O, no asyncio, no hardware. The public API:
 See docs/rules-api.md.
 """
 
-from .asia_poker import ASIA_POKER, ASIA_POKER_A234_LOW, ASIA_POKER_BONUS, check_setting, compare_sets
-from .badugi import BADACEY_BADUGI, BADEUCEY_BADUGI, BADUGI
-from .blackjack_hands import (
-    BLACKJACK,
-    HOUSE_MONEY,
-    STRAIGHT_JACK,
-    hand_total,
-    hit_and_run_hand,
-    is_blackjack,
-    side_wager_hands,
-    straight_jack_run,
-)
-from .cards import (
+from .core.cards import (
     JOKER,
     Card,
     CardError,
@@ -36,12 +24,30 @@ from .cards import (
     shoe,
     standard_deck,
 )
-from .hand import HandValue, Ranking
-from .high import HIGH
-from .low import A5_LOW, DEUCE_TO_SEVEN_LOW, qualifies_eight_or_better
-from .omaha import OMAHA_HIGH, OMAHA_LOW8, omaha_high_low
+from .core.hand import HandValue, Ranking
 from .rankings import RANKINGS, UnknownRanking, get_ranking
-from .three_card import (
+from .rankings.asia_poker import (
+    ASIA_POKER,
+    ASIA_POKER_A234_LOW,
+    ASIA_POKER_BONUS,
+    check_setting,
+    compare_sets,
+)
+from .rankings.badugi import BADACEY_BADUGI, BADEUCEY_BADUGI, BADUGI
+from .rankings.blackjack import (
+    BLACKJACK,
+    HOUSE_MONEY,
+    STRAIGHT_JACK,
+    hand_total,
+    hit_and_run_hand,
+    is_blackjack,
+    side_wager_hands,
+    straight_jack_run,
+)
+from .rankings.high import HIGH
+from .rankings.low import A5_LOW, DEUCE_TO_SEVEN_LOW, qualifies_eight_or_better
+from .rankings.omaha import OMAHA_HIGH, OMAHA_LOW8, omaha_high_low
+from .rankings.three_card import (
     SIX_CARD_BONUS,
     SIX_CARD_BONUS_E,
     THREE_CARD_POKER,

@@ -24,8 +24,8 @@ from typing import Any, Final
 
 from ..journal import Refused
 from ..journal.state import OpenRound, TableState
-from ..rules.engine import IllegalEvent, Round
-from ..rules.events import Event
+from ..rules.core.engine import IllegalEvent, Round
+from ..rules.core.events import Event
 
 GPIO: Final = "gpio"
 SHOE: Final = "shoe"

@@ -13,7 +13,8 @@ branch. The handlers turn them into the table's events:
   journals it as a refused ``wager`` (N.J.A.C. 13:69E-1.39B);
 - a stack from the shoe is a ``cards`` event to its position; an incomplete one is left to the
   dealer to key in (§ 639a.13(g));
-- a device's fault mid-round is the game's irregularity (``shoe_jam``, § 639a.13(f));
+- a device's fault mid-round is the game's irregularity (its ``faults`` hook: ``shoe_jam``,
+  § 639a.13(f));
 - the reader's answer is ``hole_card_reader`` (§ 633a.7(h));
 - a device going online or offline is journaled when it changes.
 
@@ -51,7 +52,7 @@ from hw.shuffler import ShufflerCount
 
 from ..journal import JournalError, Refused
 from ..journal.records import DeviceOffline, DeviceOnline, HardwareFact
-from ..rules.events import Event, EventError, parse_event
+from ..rules.core.events import Event, EventError, parse_event
 from . import game_hooks
 from .service import Publish, TableService
 
@@ -64,17 +65,6 @@ DEVICE_SOURCES: Final[Mapping[str, str]] = {
     "reader": "hole-card-reader",
 }
 
-#: A device's fault mid-round -> the game's irregularity (docs/serial-protocols.md).
-FAULT_IRREGULARITIES: Final[Mapping[str, str]] = {
-    "shoe": "shoe_jam",
-    "shuffler": "shuffler_jam",
-    "reader": "card_reader_malfunction",
-}
-#: Games whose word for a device's fault is another: Blackjack's shuffler fault is a
-#: ``shuffler_malfunction`` (its irregularities, ``controller.rules.blackjack.IRREGULARITIES``).
-GAME_FAULT_IRREGULARITIES: Final[Mapping[str, Mapping[str, str]]] = {
-    "blackjack": {"shuffler": "shuffler_malfunction"},
-}
 
 #: Handled first, in the order they came: the lock-out, the sensors, the shoe, the reader.
 URGENT: Final = (
@@ -327,7 +317,7 @@ class HardwareBridge:
             return
         spec: dict[str, object] = {"type": "cards", "to": stack.position, "cards": " ".join(stack.cards)}
         current = service.state.current
-        if stack.position.isdigit() and current is not None:
+        if stack.position.isascii() and stack.position.isdigit() and current is not None:
             # The shoe deals to a seat; a seat that split pairs holds several hands (§ 633a.11).
             hand = game_hooks.hand_of_seat(current, int(stack.position))
             if hand:
@@ -343,10 +333,8 @@ class HardwareBridge:
 
     async def _device_fault(self, fault: DeviceFault) -> None:
         self._publish("device", {"device": fault.device, "state": "fault", "kind": fault.kind})
-        game = self.service.game.name
-        kind = GAME_FAULT_IRREGULARITIES.get(game, {}).get(
-            fault.device, FAULT_IRREGULARITIES.get(fault.device)
-        )
+        # The game's word for the fault (its ``faults`` hook, docs/serial-protocols.md).
+        kind = self.service.game.faults(self.service.submission.rules).of(fault.device)
         if kind is None or self.service.state.current is None:
             return
         detail = f"{fault.device} {fault.kind}" + (f": {fault.detail}" if fault.detail else "")

@@ -18,13 +18,13 @@ from hw.serial_device import SerialDevice
 
 from ..api import Actor, CommandError, ErrorCode, Result
 from ..journal import JournalError, Refused, UnknownRound
-from ..journal.records import Command, DeviceService, IrregularityDismissed, PayoutVerified
+from ..journal.records import Command, DeviceService, IrregularityDismissed, PayoutVerified, request_binding
 from ..journal.state import RequestOutcome
-from ..rules.events import EventError, parse_event
+from ..rules.core.events import EventError, parse_event
 from . import game_hooks
 from .authority import NotAuthorized
 from .lamps import payout_lamps
-from .service import Repeated, TableService
+from .service import IdempotencyConflict, Repeated, RequestKey, TableService
 
 #: Table entries (not rules events) that ``submit_event`` takes, by ``type``.
 SERVICE_EVENTS = ("device_out_of_order", "device_in_service")
@@ -69,11 +69,14 @@ class TableApi:
         self, actor: Actor, event: Mapping[str, Any], idempotency_key: str | None = None
     ) -> Result:
         """An event from the dealer's screen or a floorperson; with ``idempotency_key`` a retry is
-        answered with the first result and applied once (the key is journaled with the records)."""
+        answered with the first result and applied once (the key is journaled with the records,
+        bound to the event: the same key with another event is ``idempotency_conflict``)."""
         try:
             return await self._submit_event(actor, event, idempotency_key)
         except Repeated as repeated:
             return await self._answer_again(repeated.outcome)
+        except IdempotencyConflict as conflict:
+            raise CommandError(ErrorCode.IDEMPOTENCY_CONFLICT, str(conflict)) from None
 
     async def _submit_event(self, actor: Actor, event: Mapping[str, Any], key: str | None) -> Result:
         kind = event.get("type")
@@ -93,11 +96,13 @@ class TableApi:
         except EventError as exc:
             raise CommandError(ErrorCode.BAD_ARGS, str(exc)) from None
         source, who = _source_of(actor), actor_name(actor)
+        # Bound to the event as parsed: one meaning ("10" and "10.00" are the same wager).
+        request = None if key is None else RequestKey(key, request_binding("submit_event", parsed.to_json()))
         try:
             if parsed.type == "no_more_bets":
-                record = await service.no_more_bets(source, who, request=key)
+                record = await service.no_more_bets(source, who, request=request)
             else:
-                record = await service.submit(parsed, source, who, request=key)
+                record = await service.submit(parsed, source, who, request=request)
         except NotAuthorized as exc:
             raise CommandError(ErrorCode.FORBIDDEN, str(exc)) from None
         except Refused as exc:

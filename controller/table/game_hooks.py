@@ -2,8 +2,8 @@
 
 The daemon's parts ask the game what one chip on a wagering device is, which progressives and
 meters a round begins with, what a round still waits for, and which hand of a seat a shoe's card
-goes to. Each answer comes from the game's hooks (:class:`~controller.rules.engine.Game`,
-:mod:`controller.rules.hooks`): ``progressives(rules)``, ``waiting_for(state)``,
+goes to. Each answer comes from the game's hooks (:class:`~controller.rules.core.engine.Game`,
+:mod:`controller.rules.core.hooks`): ``progressives(rules)``, ``waiting_for(state)``,
 ``open_decisions(state)``, ``hand_dealt_to(state, seat)``, ``house_way(state)``; this module is
 where the daemon calls them.
 """
@@ -11,14 +11,13 @@ where the daemon calls them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final
 
 from ..journal.state import OpenRound, TableState
-from ..rules.events import Event
-from ..rules.hooks import Actor, HouseWaySetting, Progressive, Waiting, in_words
-from ..rules.money import Cents, parse_money
-from ..rules.submission import Submission
+from ..rules.core.events import Event
+from ..rules.core.hooks import Actor, HouseWaySetting, Progressive, Step, Waiting, in_words
+from ..rules.core.money import Cents, parse_money
+from ..rules.core.submission import Submission
 
 #: The sensor-counted progressive wager's name in the rules core (Caribbean Stud, Three Card
 #: Poker, Hold 'Em Bonus, Fortune Asia Poker); the name a sensed chip is wagered under when the
@@ -128,25 +127,17 @@ def settles_itself(current: OpenRound) -> bool:
     return not waiting(current) and not open_decisions(current)
 
 
-@dataclass(frozen=True)
-class SettleRound(Waiting):
-    """The dealer's ``settle_round``: the round could be settled while players may still decide
-    (Asia Poker's surrender, § 659a.11(d)); on the API with ``"command": "settle_round"``."""
-
-    def to_json(self) -> dict[str, object]:
-        return {**Waiting.to_json(self), "command": "settle_round"}
-
-
 def waiting_to_settle(current: OpenRound) -> tuple[Waiting, ...]:
     """What the round waits for, as data: the game's items, or, once it could be settled while
-    players may still decide, the dealer's :class:`SettleRound`; empty: it is being settled."""
+    players may still decide, the dealer's ``settle_round`` (:attr:`~controller.rules.core.hooks.Step.SETTLE`,
+    on the API with ``"command": "settle_round"``); empty: it is being settled."""
     items = waiting(current)
     if items:
         return items
     decisions = open_decisions(current)
     if not decisions:
         return ()
-    return (SettleRound(Actor.DEALER, f"the dealer to settle the round; {decisions}"),)
+    return (Waiting(Actor.DEALER, f"the dealer to settle the round; {decisions}", step=Step.SETTLE),)
 
 
 def hand_of_seat(current: OpenRound, seat: int) -> int:

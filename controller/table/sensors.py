@@ -10,13 +10,13 @@ that offers one (docs/gpio.md). A problem is a configuration error (exit 78), na
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
+from controller.rules.core.dispatch import did_you_mean
 from hw.pin_map import SINGLE, PinMap, device_key
 
-from ..rules.options import specs
-from ..rules.submission import Submission
+from ..rules.core.options import specs
+from ..rules.core.submission import Submission
 from .game_hooks import sensed_progressives
 
 _RATE = ".rate_of_progression"
@@ -83,8 +83,8 @@ def _progressives_key(seat: int, where: str) -> str:
 
 
 def _unknown(key: str, name: str, title: str, names: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    if close:
-        return f"{key}: {title} has no progressive {name!r}; did you mean {close[0]!r}?"
+    hint = did_you_mean(name, names)
+    if hint:
+        return f"{key}: {title} has no progressive {name!r}{hint}"
     known = ", ".join(names) if names else "none"
     return f"{key}: {title} has no progressive {name!r} (its progressives: {known})"

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from hw.gpio import ProgressiveTableGameSystem
@@ -34,9 +35,9 @@ from ..journal.records import (
     Unlock,
 )
 from ..journal.state import PROGRESSIVE_LINK, OpenRound, RequestOutcome, TableState
-from ..rules.engine import Game
-from ..rules.events import Event
-from ..rules.submission import Submission
+from ..rules.core.engine import Game
+from ..rules.core.events import Event
+from ..rules.core.submission import Submission
 from . import authority, game_hooks, write_failures
 from .lamps import payout_lamps, progressive_unavailable
 from .refusals import RefusalLog
@@ -58,6 +59,33 @@ class Repeated(Exception):
         super().__init__(f"request {key!r} was answered at seq {outcome.seqs[-1]}")
         self.key = key
         self.outcome = outcome
+
+
+class IdempotencyConflict(Exception):
+    """A request whose idempotency key the journal holds for another request (another command or
+    body): refused, nothing applied, and the first request's records stay its answer."""
+
+    def __init__(self, key: str, outcome: RequestOutcome) -> None:
+        why = (
+            "was journaled before keys were bound to their request"
+            if not outcome.binding
+            else "was given to another request (another command or body)"
+        )
+        super().__init__(
+            f"idempotency_key {key!r} {why} at seq {outcome.seqs[-1]}: nothing was applied; a new "
+            "request takes a new key (docs/local-api.md, 'Idempotency')"
+        )
+        self.key = key
+        self.outcome = outcome
+
+
+@dataclass(frozen=True)
+class RequestKey:
+    """A client's idempotency key and the binding of the request it came with
+    (``records.request_binding``: its command and body)."""
+
+    key: str
+    binding: str
 
 
 class LinkHooks(Protocol):
@@ -117,9 +145,6 @@ class TableService:
     def round_id(self) -> str | None:
         current = self.state.current
         return None if current is None else current.round_id
-
-    def get_status(self) -> dict[str, object]:
-        return {"round": self.round_id, "healthy": self.healthy, "refusals": self.refusals.get_status()}
 
     # --- the round -------------------------------------------------------------------------------
 
@@ -194,7 +219,7 @@ class TableService:
         write_failures.note(self.journal.path, str(sys.exc_info()[1]), self.round_id)
 
     async def submit(
-        self, event: Event, source: str, actor: str | None, *, request: str | None = None
+        self, event: Event, source: str, actor: str | None, *, request: RequestKey | None = None
     ) -> JournalRecord:
         """Journal one rules event in the round, settle the round if it is complete.
 
@@ -202,20 +227,25 @@ class TableService:
         refused, naming the authority), an irregularity that needs a floorperson is journaled as
         ``irregularity_reported`` and the round waits. :class:`Refused` if refused (by the
         authority or the rules; it is journaled and reported). ``request``: the client's
-        idempotency key, journaled in the same transaction.
+        idempotency key and its binding, journaled in the same transaction; :class:`Repeated` for
+        a key the journal holds for this request, :class:`IdempotencyConflict` for another one.
         """
         async with self.round_lock:
             self._check_request(request)
             await self._journal_pending_press()
             return await self._submit_locked(event, source, actor, request)
 
-    def _check_request(self, request: str | None) -> None:
+    def _check_request(self, request: RequestKey | None) -> None:
         # Inside the round lock: a retry racing its first try sees the first's records.
-        if request is not None and request in self.state.requests:
-            raise Repeated(request, self.state.requests[request])
+        if request is None or request.key not in self.state.requests:
+            return
+        outcome = self.state.requests[request.key]
+        if outcome.binding != request.binding:
+            raise IdempotencyConflict(request.key, outcome)
+        raise Repeated(request.key, outcome)
 
     async def _submit_locked(
-        self, event: Event, source: str, actor: str | None, request: str | None
+        self, event: Event, source: str, actor: str | None, request: RequestKey | None
     ) -> JournalRecord:
         verdict = authority.judge(event, source, self.state, shoe_installed=self.shoe_installed)
         if verdict.await_floor is not None:
@@ -240,12 +270,17 @@ class TableService:
             return ()
         return lambda state: [] if state.current is None else link.outbox_for(state.current, event)
 
-    async def _append(self, step: Step, request: str | None) -> StepOutcome:
+    async def _append_many(self, steps: list[Step], request: RequestKey | None) -> list[StepOutcome]:
         try:
-            (outcome,) = await self.journal.append_many([step], request=request)
+            if request is None:
+                return await self.journal.append_many(steps)
+            return await self.journal.append_many(steps, request=request.key, binding=request.binding)
         except JournalError:
             self._journal_failed()
             raise
+
+    async def _append(self, step: Step, request: RequestKey | None) -> StepOutcome:
+        (outcome,) = await self._append_many([step], request)
         self._report(outcome)
         return outcome
 
@@ -280,17 +315,42 @@ class TableService:
             await self._lock_out("gpio", None, None)
 
     async def no_more_bets(
-        self, source: str, actor: str | None, *, request: str | None = None
+        self, source: str, actor: str | None, *, request: RequestKey | None = None
     ) -> JournalRecord:
-        """The dealer's "no more bets" (API): the pins lock at once, then the lock-out is journaled."""
-        if self.gpio is not None:
-            self.gpio.lock()  # now, before waiting for the round: a chip from here is refused
-        async with self.round_lock:
-            self._check_request(request)
-            await self._journal_pending_press()
-            return await self._lock_out(source, actor, request)
+        """The dealer's "no more bets" (API): the pins lock at once, then the lock-out is journaled.
 
-    async def _lock_out(self, source: str, actor: str | None, request: str | None) -> JournalRecord:
+        The pins follow the journal: a request answered before (:class:`Repeated`) or another
+        request's key (:class:`IdempotencyConflict`) locks nothing, and a lock-out the journal
+        refuses (or fails to write) leaves the pins as the journal says the round is.
+        """
+        self._check_request(request)  # before the pins: a retry or a reused key locks nothing
+        locked_here = self.gpio is not None and self.gpio.lock()  # a chip from here is refused
+        try:
+            async with self.round_lock:
+                self._check_request(request)
+                await self._journal_pending_press()
+                return await self._lock_out(source, actor, request)
+        except BaseException:
+            if locked_here:
+                self._pins_follow_journal()
+            raise
+
+    def _pins_follow_journal(self) -> None:
+        """Open the pins this request locked if the journal has wagering open: the lock-out was not
+        committed (refused, a repeated or conflicting key), so the round still takes wagers. A
+        table whose journal failed stays locked (:meth:`_journal_failed`), and so does one whose
+        lock-out press waits to be journaled."""
+        current = self.state.current
+        if (
+            self.gpio is not None
+            and self.healthy
+            and self.press_pending is None
+            and not self.state.locked_out
+            and (current is None or not current.no_more_bets)
+        ):
+            self.gpio.unlock()
+
+    async def _lock_out(self, source: str, actor: str | None, request: RequestKey | None) -> JournalRecord:
         """The lock-out in ONE transaction: a ``wager`` for each device the sensors counted (the
         progressive it counts: Blackjack's three each on its own), ``lock_out``, then
         ``no_more_bets`` (a crash keeps all or none).
@@ -318,11 +378,7 @@ class TableService:
         # The contributions ride on ``no_more_bets``: made from the round as the steps before it
         # leave it, so they count the wagers the sensors added in this transaction (§ 639a.12(d)(2)).
         steps.append(Step(nmb, source, actor, verdict.refuse, self._link_outbox(nmb)))
-        try:
-            outcomes = await self.journal.append_many(steps, request=request)
-        except JournalError:
-            self._journal_failed()
-            raise
+        outcomes = await self._append_many(steps, request)
         for outcome in outcomes:
             self._report(outcome)
         last = outcomes[-1]

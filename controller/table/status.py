@@ -15,8 +15,8 @@ from hw.serial_device import SerialDevice
 from .. import __version__
 from ..config import Config
 from ..journal.state import AwaitingFloor, TableState
-from ..rules.hooks import Actor, Vocabulary, Waiting, in_words
-from ..rules.money import format_money
+from ..rules.core.hooks import Actor, Screen, Step, Vocabulary, Waiting, in_words
+from ..rules.core.money import format_money
 from . import authority, game_hooks
 from .lamps import progressive_unavailable
 
@@ -37,15 +37,21 @@ def table_status(
     gpio: ProgressiveTableGameSystem | None,
     link: Mapping[str, Any] | None = None,
     vocabulary: Vocabulary | None = None,
+    screen: Screen | None = None,
+    title: str = "",
 ) -> dict[str, Any]:
     """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds; the
     game's ``vocabulary`` (the wagers, decisions and irregularities the dealer's screen offers,
-    each with the dealer's words and its section: the game's hook, so the screen keeps no copy)."""
+    each with the dealer's words and its section), its ``title`` and its ``screen`` hints (the
+    seats, whether hands are set, how the starting position is given, whether throws are
+    entered): the game's hooks, so the screen keeps no copy of any game."""
     current = state.current
     out: dict[str, Any] = {
         "table": config.table.id,
         "game": game,
+        "title": title or game,
         "vocabulary": (vocabulary or Vocabulary()).to_json(),
+        "screen": (screen or Screen()).to_json(),
         "version": __version__,
         "seq": state.last_seq,
         "locked_out": state.locked_out,
@@ -111,5 +117,5 @@ def _waiting(state: TableState, items: tuple[Waiting, ...]) -> list[dict[str, ob
     waiting = state.awaiting_floor
     if waiting is None:
         return [w.to_json() for w in items]
-    item = Waiting(Actor.FLOORPERSON, _floor_words(waiting)).to_json()
+    item = Waiting(Actor.FLOORPERSON, _floor_words(waiting), step=Step.FLOORPERSON).to_json()
     return [{**item, "irregularity": str(waiting.event.get("kind")), "reporter": waiting.reporter}]

@@ -1,0 +1,381 @@
+"""The events of a poker room round (§§ 637a.19-637a.21), each making the new state or refusing,
+citing the section: the button, the bets, the decisions, the cards and the draws, the end of the
+betting."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Final
+
+from ...core.cards import Card, format_cards
+from ...core.engine import IllegalEvent
+from ...core.events import Event, seat_of
+from ...core.money import format_money
+from .button import deal_order
+from .draw import DRAW_SECTION, DrawDeck, DrawError
+from .state import ANTE, BLIND, FOLD, KILL, STAND_PAT, STRADDLE, WAGERS, Drawing, PokerRoomState, SeatState
+
+# --- events ---------------------------------------------------------------------------------
+
+
+def position_event(state: PokerRoomState, event: Event) -> PokerRoomState:
+    v = state.variant
+    if state.started or state.button is not None:
+        raise IllegalEvent(
+            f"the button is placed before any bet or card of the round ({v.at('(c)')}, {v.at('(d)')}): give "
+            "its position first"
+        )
+    assert event.value is not None
+    return replace(state, button=event.value)
+
+
+def _put(state: PokerRoomState, seat: SeatState) -> PokerRoomState:
+    others = [s for s in state.seats if s.seat != seat.seat]
+    return replace(state, seats=tuple(sorted([*others, seat], key=lambda s: s.seat)))
+
+
+def _player(state: PokerRoomState, number: int | None, what: str) -> SeatState:
+    """The player at ``number``, dealing him in if he is new (refused where no one may join now)."""
+    v = state.variant
+    if number is None:
+        raise IllegalEvent(f"{what} needs a seat")
+    found = state.seat(number)
+    if found is not None:
+        return found
+    if state.draw_round:
+        raise IllegalEvent(
+            f"seat {number} was not dealt in: after the first draw no player joins the round ({v.at('(f)')})"
+        )
+    if len(state.seats) >= v.players:
+        raise IllegalEvent(
+            f"seat {number} would be player {len(state.seats) + 1}: no more than {v.players} players may "
+            f"participate in {v.title} ({v.at('(b)')})"
+        )
+    return SeatState(number)
+
+
+def wager_event(state: PokerRoomState, event: Event) -> PokerRoomState:
+    v, rules = state.variant, state.rules
+    name, amount = event.wager or "", event.amount or 0
+    if name not in WAGERS:
+        raise IllegalEvent(
+            f"no wager {name!r} in the poker room (wagers: {', '.join(WAGERS)}; a call or raise is a bet)"
+        )
+    if state.betting_over:
+        raise IllegalEvent(
+            f"the final betting round is complete (no_more_bets): no more bets ({v.at('(k)')})"
+        )
+    if amount < 1:
+        raise IllegalEvent(f"seat {event.seat}: a {name} of {format_money(amount)} puts nothing in the pot")
+    player = _player(state, event.seat, f"a {name}")
+    number = player.seat
+    if player.folded:
+        raise IllegalEvent(f"seat {number} has folded: he puts no more chips in the pot")
+    if state.drawing is not None:
+        raise IllegalEvent(
+            f"seat {state.drawing.seat} is drawing and is owed {state.drawing.owed} card"
+            f"{'s' if state.drawing.owed != 1 else ''}: bets wait until the draw is over ({DRAW_SECTION})"
+        )
+    if name == ANTE:
+        if rules.ante == 0:
+            raise IllegalEvent(f"this table has no Ante bet (ante in the Rules Submission, {v.at('(b)')})")
+        if player.bet(ANTE):
+            raise IllegalEvent(f"seat {number} has already placed his Ante bet ({v.at('(b)')})")
+        if amount > rules.ante:
+            raise IllegalEvent(
+                f"seat {number}: an Ante of {format_money(amount)} is more than the table's Ante bet of "
+                f"{format_money(rules.ante)} ({v.at('(b)')})"
+            )
+    elif name in (BLIND, STRADDLE, KILL):
+        if state.any_cards:
+            raise IllegalEvent(f"a {name} is placed before any cards are dealt ({v.at('(d)')})")
+        if name == BLIND:
+            index = len(state.blinds)
+            if index >= len(rules.blinds):
+                raise IllegalEvent(
+                    f"the Rules Submission requires {len(rules.blinds)} Blind Bet"
+                    f"{'s' if len(rules.blinds) != 1 else ''}; all were posted ({v.at('(d)')})"
+                )
+            if number in state.blinds:
+                raise IllegalEvent(f"seat {number} has already posted a Blind Bet ({v.at('(d)')})")
+            if amount > rules.blind_bets[index]:
+                raise IllegalEvent(
+                    f"seat {number}: Blind Bet {index + 1} is {rules.blinds[index]}, not "
+                    f"{format_money(amount)} (blinds in the Rules Submission, {v.at('(d)')})"
+                )
+            state = replace(state, blinds=(*state.blinds, number))
+        elif name == STRADDLE:
+            if not rules.straddle_offered:
+                raise IllegalEvent(
+                    f"this table does not offer the Straddle Bet (straddle.offered, {v.at('(e)')})"
+                )
+            if state.straddle is not None:
+                raise IllegalEvent(
+                    f"seat {state.straddle} has placed the Straddle Bet: no more than one Straddle Bet "
+                    f"may be made during a round of play ({v.at('(e)')})"
+                )
+            if len(state.blinds) < len(rules.blinds):
+                raise IllegalEvent(
+                    f"the Straddle Bet follows the Blind Bets ({v.at('(e)')}): "
+                    f"{len(rules.blinds) - len(state.blinds)} still to post"
+                )
+            state = replace(state, straddle=number)
+        else:
+            if rules.kill == "none":
+                raise IllegalEvent(
+                    f"this table does not use the Kill or Half-kill option (kill.option, {v.at('(b)')})"
+                )
+            if state.kill_seat is not None:
+                raise IllegalEvent(f"seat {state.kill_seat} has posted the kill for this round")
+            state = replace(state, kill_seat=number)
+    return _put(state, player.add_bet(name, amount))
+
+
+def decision_event(state: PokerRoomState, event: Event) -> PokerRoomState:
+    v = state.variant
+    action = event.action or ""
+    if event.hand:
+        raise IllegalEvent("the poker room has no split hands (hand must be 0)")
+    if event.amount is not None:
+        raise IllegalEvent(f"a {action} carries no amount: chips put in the pot are a wager event (bet)")
+    if action == FOLD:
+        player = _player(state, event.seat, "a fold")
+        if player.folded:
+            raise IllegalEvent(f"seat {player.seat} has already folded")
+        if state.drawing is not None and state.drawing.seat == player.seat:
+            raise IllegalEvent(
+                f"seat {player.seat} is drawing and is owed {state.drawing.owed} card"
+                f"{'s' if state.drawing.owed != 1 else ''} ({DRAW_SECTION})"
+            )
+        others = [s for s in state.live if s != player.seat]
+        if state.seat(player.seat) is not None and not others:
+            raise IllegalEvent(
+                f"seat {player.seat} is the last player in the round: nobody is left to fold to; he "
+                "takes the pot"
+            )
+        return _put(state, replace(player, folded=True))
+    if action == STAND_PAT:
+        if not v.draws:
+            raise IllegalEvent(f"{v.title} has no draw: nobody stands pat")
+        if state.betting_over:
+            raise IllegalEvent("the final betting round is complete (no_more_bets): the draws are over")
+        state, drawer = _drawer(state)
+        if event.seat != drawer:
+            raise IllegalEvent(
+                f"it is seat {drawer}'s turn to draw, not seat {event.seat}'s: each player who has not "
+                f"folded draws in turn from the immediate left of the button ({v.at('(h)')})"
+            )
+        return replace(state, drawn=(*state.drawn, drawer))
+    raise IllegalEvent(
+        f"no decision {action!r} in the poker room (decisions: fold"
+        + (", stand_pat" if v.draws else "")
+        + "; a bet, call or raise is a wager event)"
+    )
+
+
+def _where(state: PokerRoomState, c: Card) -> str:
+    """Where a card the deck no longer holds is, for an error message."""
+    for s in state.seats:
+        if c in s.cards:
+            return f"seat {s.seat} {'folded' if s.folded else 'holds'} it"
+    for s in state.seats:
+        if c in s.discards:
+            return f"seat {s.seat} discarded it"
+    if c in state.board:
+        return "it is on the board"
+    return "it was dealt already"
+
+
+def _deal(state: PokerRoomState, cards: Sequence[Card], what: str) -> DrawDeck:
+    deck = state.deck
+    for c in cards:
+        if c not in deck.deck.candidates:
+            raise IllegalEvent(f"{what}: {c} is not in the deck: {_where(state, c)}")
+        try:
+            deck = deck.deal(c)
+        except DrawError as exc:
+            raise IllegalEvent(f"{what}: {exc}") from None
+    return deck
+
+
+def cards_event(state: PokerRoomState, event: Event) -> PokerRoomState:
+    v = state.variant
+    cards = event.cards
+    if event.hand:
+        raise IllegalEvent("the poker room has no split hands (hand must be 0)")
+    if not cards:
+        raise IllegalEvent("a cards event needs at least one card")
+    if event.to == "board":
+        return _board(state, cards)
+    if event.to == "dealer":
+        return _discard(state, cards)
+    number = seat_of(event.to)
+    player = _player(state, number, "cards")
+    if player.folded:
+        raise IllegalEvent(f"seat {player.seat} has folded: no cards go to him")
+    if state.drawing is not None:
+        if state.drawing.seat != player.seat:
+            raise IllegalEvent(
+                f"seat {state.drawing.seat} is drawing and is owed {state.drawing.owed} card"
+                f"{'s' if state.drawing.owed != 1 else ''}: the draw is one player at a time ({v.at('(h)')})"
+            )
+        return _replacements(state, player, cards)
+    if state.draw_round:
+        raise IllegalEvent(
+            f"the hands were dealt before the first draw: seat {player.seat} receives cards only for the "
+            f"cards he discards, in his turn ({v.at('(h)')})"
+        )
+    if len(player.cards) + len(cards) > v.hand_size:
+        raise IllegalEvent(
+            f"seat {player.seat} would hold {len(player.cards) + len(cards)} cards: the dealer deals "
+            f"{v.hand_size} to each player ({v.at('(f)')})"
+        )
+    deck = _deal(state, cards, f"seat {player.seat}")
+    return _put(replace(state, deck=deck), replace(player, cards=player.cards + cards))
+
+
+#: The board cards before which a card is burned: the flop, the fourth and the fifth (§ 637a.19(h)-(j)).
+_BURN_BEFORE: Final = (0, 3, 4)
+
+
+def _board(state: PokerRoomState, cards: Sequence[Card]) -> PokerRoomState:
+    v = state.variant
+    if not v.board:
+        raise IllegalEvent(f"{v.title} has no community cards")
+    if len(state.board) + len(cards) > v.board:
+        raise IllegalEvent(
+            f"the board would hold {len(state.board) + len(cards)} cards: three community cards, a fourth "
+            f"and a fifth and final ({v.at('(h)')}-(j))"
+        )
+    deck = state.deck
+    for i, c in enumerate(cards, start=len(state.board)):
+        if i in _BURN_BEFORE:
+            deck = deck.burn()  # "the dealer shall burn the top card of the deck", § 637a.19(h),(i),(j)
+        if c not in deck.deck.candidates:
+            raise IllegalEvent(f"board: {c} is not in the deck: {_where(state, c)}")
+        deck = deck.deal(c)
+    return replace(state, deck=deck, board=state.board + tuple(cards))
+
+
+def _drawer(state: PokerRoomState) -> tuple[PokerRoomState, int]:
+    """The player whose turn it is to draw, beginning the next draw (with its burn) when needed."""
+    v = state.variant
+    button = state.button
+    if button is None:
+        raise IllegalEvent(
+            f"the draw goes from the player to the immediate left of the button ({v.at('(h)')}): the round "
+            "must give the button's position (a position event) first"
+        )
+    live = state.live
+    if state.draw_round == 0 or all(s in state.drawn for s in live):
+        if state.draw_round >= v.draws:
+            raise IllegalEvent(
+                f"all three draws have been made ({v.at('(h)')}, {v.at('(i)')}, {v.at('(j)')}); the showdown "
+                "follows the final betting round"
+            )
+        if len(live) < 2:
+            who = f"seat {live[0]} is the only player left" if live else "no player is left in the round"
+            raise IllegalEvent(f"{who}: there is no draw")
+        deck = state.deck
+        if state.draw_round == 0:
+            for s in state.seats:
+                if not s.folded and len(s.cards) != v.hand_size:
+                    raise IllegalEvent(
+                        f"seat {s.seat} holds {len(s.cards)} cards: each player is dealt {v.hand_size} "
+                        f"before the first draw ({v.at('(f)')})"
+                    )
+            # A player who folded without showing was dealt cards all the same.
+            unseen = sum(v.hand_size - len(s.cards) for s in state.seats if s.folded)
+            try:
+                deck = deck.unseen(unseen)
+            except DrawError as exc:
+                raise IllegalEvent(str(exc)) from None
+        deck = deck.burn()  # "the dealer shall then burn the top card of the deck", § 637a.20(h)-(j)
+        state = replace(
+            state,
+            deck=deck,
+            draw_round=state.draw_round + 1,
+            drawn=(),
+        )
+    order = deal_order(button, live)
+    return state, next(s for s in order if s not in state.drawn)
+
+
+def _discard(state: PokerRoomState, cards: Sequence[Card]) -> PokerRoomState:
+    v = state.variant
+    if not v.draws:
+        raise IllegalEvent(
+            f"{v.title} has no draw: cards to the dealer are the discards of a player drawing "
+            f"({DRAW_SECTION})"
+        )
+    if state.betting_over:
+        raise IllegalEvent("the final betting round is complete (no_more_bets): the draws are over")
+    if state.drawing is not None:
+        raise IllegalEvent(
+            f"seat {state.drawing.seat} is still owed {state.drawing.owed} card"
+            f"{'s' if state.drawing.owed != 1 else ''} for his discards ({DRAW_SECTION})"
+        )
+    state, drawer = _drawer(state)
+    player = state.seat(drawer)
+    assert player is not None
+    missing = [c for c in cards if c not in player.cards]
+    if missing:
+        raise IllegalEvent(
+            f"seat {drawer} is drawing, and does not hold {format_cards(missing)}: a player discards from "
+            f"his own hand ({v.at('(h)')})"
+        )
+    kept = tuple(c for c in player.cards if c not in cards)
+    state = replace(state, deck=state.deck.discard(drawer, cards), drawing=Drawing(drawer, len(cards)))
+    return _put(state, replace(player, cards=kept, discards=player.discards + tuple(cards)))
+
+
+def _replacements(state: PokerRoomState, player: SeatState, cards: Sequence[Card]) -> PokerRoomState:
+    assert state.drawing is not None
+    owed = state.drawing.owed
+    if len(cards) > owed:
+        raise IllegalEvent(
+            f"seat {player.seat} has {owed} discarded card{'s' if owed != 1 else ''} still to replace, not "
+            f"{len(cards)}: each discarded card is replaced by one new card ({DRAW_SECTION})"
+        )
+    deck = state.deck
+    notes = state.notes
+    for c in cards:
+        before = len(deck.reshuffles)
+        try:
+            deck = deck.draw(player.seat, c)
+        except DrawError as exc:
+            where = "" if c in deck.may_draw(player.seat) else f" ({_where(state, c)})"
+            raise IllegalEvent(f"seat {player.seat}: {exc}{where}") from None
+        if len(deck.reshuffles) > before:
+            notes = (*notes, deck.reshuffles[-1].words())
+    left = owed - len(cards)
+    state = replace(
+        state,
+        deck=deck,
+        notes=notes,
+        drawing=Drawing(player.seat, left) if left else None,
+        drawn=state.drawn if left else (*state.drawn, player.seat),
+    )
+    return _put(state, replace(player, cards=player.cards + tuple(cards)))
+
+
+def no_more_bets_event(state: PokerRoomState) -> PokerRoomState:
+    v = state.variant
+    if state.betting_over:
+        raise IllegalEvent("the final betting round was already completed (no_more_bets)")
+    if not state.seats:
+        raise IllegalEvent("no player is in the round")
+    if state.drawing is not None:
+        raise IllegalEvent(
+            f"seat {state.drawing.seat} is owed {state.drawing.owed} card"
+            f"{'s' if state.drawing.owed != 1 else ''}: the draw is not over ({DRAW_SECTION})"
+        )
+    if v.draws and state.draw_round and len(state.live) > 1:
+        complete = state.draw_round == v.draws and all(s in state.drawn for s in state.live)
+        if not complete:
+            raise IllegalEvent(
+                f"the final betting round follows the third draw ({v.at('(j)')}); this round has begun "
+                f"{state.draw_round} of the three (give no draws at all for a showdown-only record)"
+            )
+    return replace(state, betting_over=True)
