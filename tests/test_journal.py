@@ -836,3 +836,19 @@ async def test_a_group_commits_each_steps_outbox_chained_a_refused_steps_dropped
     conn.close()
     with pytest.raises(JournalCorrupt):
         await Journal.open(path, TABLE)
+
+
+@pytest.mark.asyncio
+async def test_rounds_are_numbered_one_by_one_and_recovery_goes_on_from_the_last(tmp_path: Path) -> None:
+    """Surveillance and the floor call a round by its number: CS-3-1, CS-3-2, ... whatever the
+    records between (wagers, cards, decisions, a lock-out), and after a restart the next."""
+    path = tmp_path / "j.sqlite3"
+    record = example(CARIBBEAN)
+    async with await Journal.open(path, TABLE) as journal:
+        ids = [await deal(journal, record) for _ in range(3)]
+        await journal.append(LockOut("break"), source="floor", actor="floor-3")
+    assert ids == [f"{TABLE}-1", f"{TABLE}-2", f"{TABLE}-3"]
+    async with await Journal.open(path, TABLE) as journal:
+        assert await deal(journal, record) == f"{TABLE}-4"
+    with JournalReader(path) as reader:
+        assert reader.verify().round_number == 4

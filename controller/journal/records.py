@@ -154,7 +154,8 @@ class RecordMeta:
 @dataclass(frozen=True)
 class BeginRound:
     """A new round of ``game`` under ``rules`` (the game's rules dataclass, or its options in
-    file form), the meters as they stand. ``round_id`` defaults to ``"<table>-<seq>"``."""
+    file form), the meters as they stand. ``round_id`` defaults to ``"<table>-<n>"``, the next
+    round's number (rounds are numbered one by one)."""
 
     kind: ClassVar[str] = ROUND_BEGIN
     game: str

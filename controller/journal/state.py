@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -90,6 +91,9 @@ MAX_REQUESTS: Final = 10_000
 
 
 # --- the state ---------------------------------------------------------------------------------
+
+
+_ROUND_NUMBER: Final = re.compile(r"-(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -197,6 +201,11 @@ class TableState:
     :data:`MAX_REQUESTS`) and what each was answered."""
     carried_meters: Mapping[str, Cents] = field(default_factory=dict)
     """The meters a RAM clear carried over from the archived journal (its ``ram_clear`` record)."""
+    round_number: int = 0
+    """The number of the last round begun (its id's ``<table>-<n>``): the next round is number
+    ``n + 1``, so rounds are numbered one by one as they are played (surveillance and the floor
+    call a round by its number). From the id itself, so recovery's fold of the last rounds gives
+    the full replay's; a journal whose ids were ``<table>-<seq>`` goes on after its highest."""
 
     def pending_payouts(self) -> tuple[PendingPayout, ...]:
         """The flagged payouts of the last rounds no floorperson has verified yet, oldest first.
@@ -382,7 +391,7 @@ class TableState:
         meters = _meters(body.get("meters", {}), seq)
         rnd: Round[Any, Any] = Round.begin(game, rules, meters)
         current = OpenRound(record.round_id, seq, record.wall_ns, dict(options), meters, rnd)
-        return dataclasses.replace(self, current=current)
+        return dataclasses.replace(self, current=current, round_number=_next_number(self, record.round_id))
 
     def _apply_event(self, record: JournalRecord) -> TableState:
         current = self._open_round(record)
@@ -504,7 +513,7 @@ class TableState:
                 raise ValueError(f"not an event of the rules core: {entry!r}") from None
         elif isinstance(entry, BeginRound):
             body = self._begin_body(entry)
-            round_id = entry.round_id or f"{self.table_id}-{meta.seq}"
+            round_id = entry.round_id or f"{self.table_id}-{self.round_number + 1}"
         elif isinstance(entry, SettleRound):
             if self.current is None:
                 raise TableRefusal("no round is open to settle")
@@ -621,3 +630,10 @@ def _meters(raw: object, seq: int) -> dict[str, Cents]:
 def _is_progressive(rnd: Round[Any, Any], wager: str | None) -> bool:
     """``wager`` is one of the progressive wagers the round's game declares."""
     return wager is not None and any(p.name == wager for p in rnd.game.progressives(rnd.rules))
+
+
+def _next_number(state: TableState, round_id: str) -> int:
+    """The round number after ``round_id`` began: its ``-<n>`` if higher than the last (an id
+    given by the caller, not of that form, keeps the count where it is)."""
+    number = _ROUND_NUMBER.search(round_id)
+    return max(state.round_number, int(number.group(1))) if number else state.round_number
