@@ -29,7 +29,7 @@ from .hits import claims_after, meter_events, waits_for_meter
 from .outbound import LinkPlan
 from .publisher import LinkPublisher
 
-log = logging.getLogger("controller.link")
+log = logging.getLogger(__name__)
 
 #: How often the watch compares the meter's last word with the timeout.
 WATCH_SECONDS: Final = 0.5
