@@ -126,7 +126,7 @@ async def test_a_handler_that_fails_is_logged_and_the_next_event_is_handled(
     b.register_handler(Ping, on_ping)
     b.start()
     try:
-        with caplog.at_level(logging.ERROR, logger="controller.daemon"):
+        with caplog.at_level(logging.ERROR, logger="controller.table.bridge"):
             for n in range(3):
                 b.on_event(Ping(n))  # type: ignore[arg-type]
             await b.drain()

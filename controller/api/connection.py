@@ -41,7 +41,7 @@ from .wire import (
 if TYPE_CHECKING:
     from .server import ApiServer
 
-log = logging.getLogger("controller.api")
+log = logging.getLogger(__name__)
 
 
 class Subscription:

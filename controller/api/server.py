@@ -47,7 +47,7 @@ from .handler import TOPICS, Actor, ApiHandler, ApiStartError, ErrorCode
 from .limits import RateLimiter, RefusalTally
 from .wire import encode, error_line
 
-log = logging.getLogger("controller.api")
+log = logging.getLogger(__name__)
 
 
 DEFAULT_MAX_LINE_BYTES: Final = 65536

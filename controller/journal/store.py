@@ -26,7 +26,7 @@ from .records import JournalRecord
 from .schema import INSERT_EVENT, INSERT_OUTBOX
 from .state import TableState
 
-log = logging.getLogger("controller.journal")
+log = logging.getLogger(__name__)
 
 
 def lock_writer(path: Path) -> TextIO:

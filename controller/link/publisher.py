@@ -38,7 +38,7 @@ from ..journal import Journal
 from ..journal.outbox import OutboxEntry
 from .state import LinkState
 
-log = logging.getLogger("controller.link")
+log = logging.getLogger(__name__)
 
 #: Messages read from the outbox and published at once (one window): the shipped broker's
 #: ``max_inflight_messages``, and the client's own limit of messages awaiting their PUBACK.

@@ -30,7 +30,7 @@ from .outbound import LinkPlan
 from .publisher import LinkPublisher
 from .witness import WITNESS_MISMATCH, judge
 
-log = logging.getLogger("controller.link")
+log = logging.getLogger(__name__)
 
 #: How often the watch compares the meter's last word with the timeout.
 WATCH_SECONDS: Final = 0.5

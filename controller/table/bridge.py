@@ -56,7 +56,7 @@ from ..rules.core.events import Event, EventError, parse_event
 from . import game_hooks
 from .service import Publish, TableService
 
-log = logging.getLogger("controller.daemon")
+log = logging.getLogger(__name__)
 
 #: A device's configured name -> the journal's ``source`` for what it reports.
 DEVICE_SOURCES: Final[Mapping[str, str]] = {
@@ -238,8 +238,7 @@ class HardwareBridge:
 
     async def _fact(self, device: str, fact: str, detail: Mapping[str, object]) -> None:
         source = DEVICE_SOURCES.get(device, "gpio" if device == "gpio" else "daemon")
-        async with self.service.round_lock:
-            await self.service.journal_entry(HardwareFact(device, fact, detail), source, None)
+        await self.service.journal_entry(HardwareFact(device, fact, detail), source, None)
 
     async def _wager_refused(self, event: WagerRefused) -> None:
         # A chip placed after the lock-out: journaled so a dispute can see it was sensed, and
@@ -277,8 +276,7 @@ class HardwareBridge:
         previous = self.service.state.devices.get(name)
         if previous is None or previous.online != online:
             entry = DeviceOnline(name, event.reason) if online else DeviceOffline(name, event.reason)
-            async with self.service.round_lock:
-                await self.service.journal_entry(entry, _source(event), None)
+            await self.service.journal_entry(entry, _source(event), None)
 
     async def _shuffler_count(self, event: ShufflerCount) -> None:
         self._publish(

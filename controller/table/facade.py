@@ -19,7 +19,7 @@ from hw.serial_device import SerialDevice
 from ..api import Actor, CommandError, ErrorCode, Result
 from ..journal import JournalError, Refused, UnknownRound
 from ..journal.records import Command, DeviceService, IrregularityDismissed, PayoutVerified, request_binding
-from ..journal.state import RequestOutcome
+from ..journal.state import RequestOutcome, TableState
 from ..rules.core.events import EventError, parse_event
 from . import game_hooks
 from .authority import NotAuthorized
@@ -154,14 +154,16 @@ class TableApi:
             )
         in_service = kind == "device_in_service"
         service = self.service
-        async with service.round_lock:
-            declared = device in service.state.out_of_order
-            if in_service != declared:
+
+        def declared_as_said(state: TableState) -> None:
+            if in_service != (device in state.out_of_order):
                 what = "is not declared out of order" if in_service else "is already declared out of order"
                 raise CommandError(ErrorCode.REFUSED, f"the {device} {what}")
-            record = await service.journal_entry(
-                DeviceService(str(device), in_service, reason), _source_of(actor), actor_name(actor)
-            )
+
+        entry = DeviceService(str(device), in_service, reason)
+        record = await service.journal_entry(
+            entry, _source_of(actor), actor_name(actor), check=declared_as_said
+        )
         if record is None:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"device": device, "in_service": in_service, "seq": record.seq}
@@ -176,10 +178,13 @@ class TableApi:
                 '"reason": "the shoe was not jammed"}',
             )
         service = self.service
-        async with service.round_lock:
-            if service.state.awaiting_floor is None:
+
+        def reported(state: TableState) -> None:
+            if state.awaiting_floor is None:
                 raise CommandError(ErrorCode.REFUSED, "no reported irregularity waits for a floorperson")
-            record = await service.journal_entry(IrregularityDismissed(reason), "floor", actor_name(actor))
+
+        entry = IrregularityDismissed(reason)
+        record = await service.journal_entry(entry, "floor", actor_name(actor), check=reported)
         if record is None:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"round": record.round_id, "seq": record.seq, "dismissed": True}
@@ -227,9 +232,7 @@ class TableApi:
                 ErrorCode.REFUSED,
                 f"no payout of seat {seat} {wager} waits for a floorperson (waiting: {waiting})",
             )
-        async with service.round_lock:
-            entry = PayoutVerified(target, seat, wager)
-            record = await service.journal_entry(entry, "floor", actor_name(actor))
+        record = await service.journal_entry(PayoutVerified(target, seat, wager), "floor", actor_name(actor))
         if record is None:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         line = next((p for p in matching if p.round_id == target), None)
@@ -243,24 +246,28 @@ class TableApi:
         """The dealer settles a round that waits only for the players' optional decisions."""
         service = self.service
         source, who = _source_of(actor), actor_name(actor)
-        async with service.round_lock:
-            current = service.state.current
+        settled: list[str] = []
+
+        def complete(state: TableState) -> None:
+            current = state.current
             if current is None:
                 raise CommandError(ErrorCode.REFUSED, "no round is open")
-            round_id = current.round_id
             reason = game_hooks.incomplete(current)
             if reason is not None:
-                raise CommandError(ErrorCode.REFUSED, f"round {round_id} cannot be settled yet: {reason}")
-            record = await service.settle(source, who)
+                raise CommandError(
+                    ErrorCode.REFUSED, f"round {current.round_id} cannot be settled yet: {reason}"
+                )
+            settled.append(current.round_id)
+
+        record = await service.settle_when(source, who, complete)
         if record is None:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
-        return {"round": round_id, "seq": record.seq, "next_round": service.round_id}
+        return {"round": settled[0], "seq": record.seq, "next_round": service.round_id}
 
     async def _command(self, actor: Actor, command: str, args: Mapping[str, object]) -> None:
         role = "none" if actor.role is None else str(actor.role)
         source = {"dealer": "dealer-ui", "floor": "floor"}.get(role, "tablectl")
-        async with self.service.round_lock:
-            await self.service.journal_entry(Command(command, role, dict(args)), source, actor_name(actor))
+        await self.service.journal_entry(Command(command, role, dict(args)), source, actor_name(actor))
 
     async def recall_round(self, actor: Actor, round_id: str) -> Result:
         await self._command(actor, "recall_round", {"round": round_id})

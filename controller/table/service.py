@@ -1,6 +1,7 @@
 """The table service: rounds and their settlement, on the journal, one step at a time.
 
-Every change goes through the journal first (:meth:`TableService.journal_entry`): a refused
+Every change goes through the journal first (:meth:`TableService.journal_entry`, which holds the
+service's lock: callers never take it): a refused
 entry is journaled as refused by the journal, remembered in :class:`.RefusalLog` and published,
 never raised out of the loop; a failed write locks wagering. A round complete is settled at
 once (unless players may still decide, § 659a.11(d)) and the next one begun; the lock-out at
@@ -42,7 +43,7 @@ from . import authority, game_hooks, write_failures
 from .lamps import payout_lamps, progressive_unavailable
 from .refusals import RefusalLog
 
-log = logging.getLogger("controller.daemon")
+log = logging.getLogger(__name__)
 
 Publish = Callable[[str, Mapping[str, Any]], None]
 """``publish(topic, data)``: to the local API's subscribers (docs/local-api.md)."""
@@ -156,7 +157,7 @@ class TableService:
                 # The central meter holds a linked progressive's meter: the round takes it from
                 # the meter's award (or last amount) when it needs it (§ 639a.12(d)(4)).
                 meters = {k: v for k, v in meters.items() if k not in self.link.linked}
-            record = await self.journal_entry(
+            record = await self._journal_entry(
                 BeginRound(self.game.name, self.submission.rules, meters), "daemon", None
             )
             if record is not None:
@@ -182,7 +183,7 @@ class TableService:
 
     async def settle(self, source: str, actor: str | None) -> JournalRecord | None:
         """Journal the settlement, begin the next round and unlock the wagering devices."""
-        record = await self.journal_entry(SettleRound(), source, actor)
+        record = await self._journal_entry(SettleRound(), source, actor)
         if record is None:
             return None
         await self.ensure_round()
@@ -192,12 +193,38 @@ class TableService:
     async def open_wagering(self, why: str) -> None:
         """Journal ``unlock`` (if the journal says locked) and open the pins for the new round."""
         if self.state.locked_out:
-            await self.journal_entry(Unlock(why), "daemon", None)
+            await self._journal_entry(Unlock(why), "daemon", None)
         if self.gpio is not None:
             self.gpio.unlock()
 
-    async def journal_entry(self, entry: Entry, source: str, actor: str | None) -> JournalRecord | None:
-        """Journal ``entry``; a refusal is journaled by the journal, reported here, and ``None``."""
+    async def journal_entry(
+        self,
+        entry: Entry,
+        source: str,
+        actor: str | None,
+        *,
+        check: Callable[[TableState], None] | None = None,
+    ) -> JournalRecord | None:
+        """Journal ``entry`` (a device's fact, a floorperson's word, a command) one change at a
+        time: the service takes its lock, callers never do. ``check(state)`` runs first under the
+        lock (a precondition that raises to refuse); a refusal is journaled by the journal,
+        reported here, and ``None``."""
+        async with self.round_lock:
+            if check is not None:
+                check(self.state)
+            return await self._journal_entry(entry, source, actor)
+
+    async def settle_when(
+        self, source: str, actor: str | None, check: Callable[[TableState], None]
+    ) -> JournalRecord | None:
+        """The dealer's settlement (:meth:`settle`) under the lock, once ``check(state)`` passes."""
+        async with self.round_lock:
+            check(self.state)
+            return await self.settle(source, actor)
+
+    async def _journal_entry(self, entry: Entry, source: str, actor: str | None) -> JournalRecord | None:
+        """Journal ``entry``, the lock held; a refusal is journaled by the journal, reported here,
+        and ``None``."""
         try:
             appended = await self.journal.append(entry, source=source, actor=actor)
         except Refused as exc:

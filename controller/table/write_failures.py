@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-log = logging.getLogger("controller.daemon")
+log = logging.getLogger(__name__)
 
 
 def path_of(journal: Path) -> Path:
