@@ -100,6 +100,10 @@ class Game(Protocol[R, S]):
     def vocabulary(self, rules: R) -> Vocabulary:
         """What the dealer's screen offers (:class:`~.hooks.Vocabulary`)."""
 
+    def next_round(self, state: S) -> tuple[Event, ...]:
+        """The events the table begins the next round with, carried from the round ``state`` ends
+        (the poker room's button and kill, § 637a.19(c)(2), (l)(3))."""
+
 
 class GameBase(ABC, Generic[R, S]):
     """What every game derives from: the hooks each game writes (``start``, ``apply``, ``settle``,
@@ -148,6 +152,10 @@ class GameBase(ABC, Generic[R, S]):
     def vocabulary(self, rules: R) -> Vocabulary:
         """None: a game the dealer's screen does not deal (the poker room's games)."""
         return Vocabulary()
+
+    def next_round(self, state: S) -> tuple[Event, ...]:
+        """None: each round begins afresh (the poker room carries its button)."""
+        return ()
 
 
 @dataclass
