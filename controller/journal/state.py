@@ -193,6 +193,9 @@ class TableState:
     :data:`MAX_REQUESTS`) and what each was answered."""
     carried_meters: Mapping[str, Cents] = field(default_factory=dict)
     """The meters a RAM clear carried over from the archived journal (its ``ram_clear`` record)."""
+    next_round: tuple[Event, ...] = ()
+    """What the last closed round carries to the next one (the game's ``next_round``: the poker
+    room's button and kill, § 637a.19(c)(2)); the table begins the next round with them."""
 
     def pending_payouts(self) -> tuple[PendingPayout, ...]:
         """The flagged payouts of the last rounds no floorperson has verified yet, oldest first.
@@ -459,6 +462,7 @@ class TableState:
             current.round_id, current.game, current.begin_seq, current.begin_wall_ns, record, awards
         )
         recent = (*self.recent, summary)[-RECENT_ROUNDS:]
+        carried = current.round.game.next_round(current.round.state)
         kept = {r.round_id for r in recent}
         verified = frozenset(k for k in self.verified if k[0] in kept)
         # Like the verifications: the requests of the rounds kept, which recovery folds again.
@@ -471,6 +475,7 @@ class TableState:
             stack_to_key=None,
             awaiting_floor=None,
             requests=requests,
+            next_round=tuple(carried),
         )
 
     # -- accepting new entries --------------------------------------------------------------

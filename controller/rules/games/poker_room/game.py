@@ -200,6 +200,26 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
             out.append(Event("decision", seat=killer, action=KILLS))
         return tuple(out)
 
+    def not_at_table(self, state: PokerRoomState, event: Event) -> str:
+        """A poker table deals every round step by step: the button, then the players joining; the
+        bets as totals and "no more bets" belong to round records of a showdown."""
+        if state.procedure:
+            return ""
+        v = state.variant
+        if event.type == "position":
+            return ""  # the rules place the button once, before anything else
+        if event.type == "decision" and event.action in (PARTICIPATE, KILLS) and state.button is not None:
+            return ""
+        if state.button is None:
+            return (
+                f"a poker table's round begins with the button ({v.at('(c)')}): the dealer places it "
+                "(a position event) before anything else"
+            )
+        return (
+            f"a poker table deals the round step by step: the players join first (decision participate "
+            f"with their chips, {v.at('(b)')})"
+        )
+
 
 def _procedure_waits(state: PokerRoomState) -> Waiting:
     what = procedure.expecting(state)
