@@ -133,7 +133,10 @@ def test_events_read_and_print() -> None:
             "wager.seat must be a whole number from 1",
         ),
         ({"type": "wager", "seat": 1, "wager": "ante", "amount": 10.0}, "write money as a string"),
-        ({"type": "cards", "to": "dealr", "cards": "As"}, 'must be a seat number, "dealer" or "board"'),
+        (
+            {"type": "cards", "to": "dealr", "cards": "As"},
+            'must be a seat number, "dealer", "board" or "burn"',
+        ),
         ({"type": "cards", "to": "dealer", "cards": "As Xx"}, "card 2: 'Xx'"),
         ({"type": "cards", "to": "dealer", "cards": "As As"}, "As appears 2 times"),
         ({"type": "cards", "to": "dealer", "cards": "As JKR"}, "joker"),

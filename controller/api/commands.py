@@ -114,6 +114,7 @@ EVENT_ROLES: Final[Mapping[str, frozenset[Role]]] = {
     "decision": frozenset({Role.DEALER, Role.FLOOR}),
     "irregularity": frozenset({Role.DEALER, Role.FLOOR}),
     "position": frozenset({Role.DEALER, Role.FLOOR}),
+    "deal": frozenset({Role.DEALER, Role.FLOOR}),  # a poker table without a card reader: counted
     "dice": frozenset({Role.DEALER, Role.FLOOR}),
     "second_area": frozenset({Role.DEALER, Role.FLOOR}),  # one player's two areas, § 659a.7(f)
     # A floorperson (or above) verifies or validates a flagged payout: § 633a.7(o)(2)(ii)(B),

@@ -206,6 +206,9 @@ class TableState:
     ``n + 1``, so rounds are numbered one by one as they are played (surveillance and the floor
     call a round by its number). From the id itself, so recovery's fold of the last rounds gives
     the full replay's; a journal whose ids were ``<table>-<seq>`` goes on after its highest."""
+    next_round: tuple[Event, ...] = ()
+    """What the last closed round carries to the next one (the game's ``next_round``: the poker
+    room's button and kill, § 637a.19(c)(2)); the table begins the next round with them."""
 
     def pending_payouts(self) -> tuple[PendingPayout, ...]:
         """The flagged payouts of the last rounds no floorperson has verified yet, oldest first.
@@ -477,6 +480,7 @@ class TableState:
             current.round_id, current.game, current.begin_seq, current.begin_wall_ns, record, awards
         )
         recent = (*self.recent, summary)[-RECENT_ROUNDS:]
+        carried = current.round.game.next_round(current.round.state)
         kept = {r.round_id for r in recent}
         verified = frozenset(k for k in self.verified if k[0] in kept)
         # Like the verifications: the requests of the rounds kept, which recovery folds again.
@@ -489,6 +493,7 @@ class TableState:
             stack_to_key=None,
             awaiting_floor=None,
             requests=requests,
+            next_round=tuple(carried),
         )
 
     # -- accepting new entries --------------------------------------------------------------

@@ -80,7 +80,19 @@ AUTHORITY: Final[Mapping[str, Authority]] = {
             "installed); after an incomplete stack, that stack only",
         ),
         _a("decision", PEOPLE, "§ 639a.11"),
-        _a("position", PEOPLE, "the game's rules"),
+        _a(
+            "position",
+            PEOPLE,
+            "the game's rules",
+            "the poker room's button: the table carries it after the first round",
+        ),
+        _a(
+            "deal",
+            PEOPLE,
+            "§ 637a.19(f), § 637a.20(f)-(h), § 637a.21(f)-(h)",
+            "a poker table without a card reader: cards dealt face down, counted (the hands shown are "
+            "keyed at the showdown, a mucked hand never)",
+        ),
         _a("dice", PEOPLE, "the game's rules"),
         _a("hole_card_reader", {READER}, "§ 633a.7(h)"),
         _a("meter", {LINK}, "§ 639a.12(d)", "the central meter, over the progressive link"),
@@ -175,6 +187,11 @@ def judge(event: Event, source: str, state: TableState, *, shoe_installed: bool)
             f"{waiting.event.get('kind')} reported by {waiting.reporter} ({waiting.why})"
         )
     kind = event.type
+    if current is not None and source != DAEMON:
+        rnd = current.round
+        why = rnd.game.not_at_table(rnd.state, event)
+        if why:
+            return Verdict(refuse=why)
     sensed = _sensed_progressive(current, event) if kind == "wager" else None
     if sensed is not None:
         if source != GPIO:
@@ -197,7 +214,7 @@ def judge(event: Event, source: str, state: TableState, *, shoe_installed: bool)
         return _refuse(f"a hole-card reading from {source}", AUTHORITY["hole_card_reader"])
     if kind == "meter" and source != LINK:
         return _refuse(f"a meter from {source}", AUTHORITY["meter"])
-    if kind in ("wager", "decision", "position", "dice") and source not in PEOPLE:
+    if kind in ("wager", "decision", "position", "dice", "deal") and source not in PEOPLE:
         return _refuse(f"a {kind} from {source}", AUTHORITY[kind])
     return ACCEPT
 

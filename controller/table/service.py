@@ -157,11 +157,20 @@ class TableService:
                 # The central meter holds a linked progressive's meter: the round takes it from
                 # the meter's award (or last amount) when it needs it (§ 639a.12(d)(4)).
                 meters = {k: v for k, v in meters.items() if k not in self.link.linked}
-            record = await self._journal_entry(
-                BeginRound(self.game.name, self.submission.rules, meters), "daemon", None
-            )
-            if record is not None:
-                log.info("round %s begun", record.round_id)
+            # The round and what the last one carries to it (the poker room's button, § 637a.19(c)(2))
+            # in ONE transaction: a crash keeps both or neither.
+            begin = BeginRound(self.game.name, self.submission.rules, meters)
+            carried = [Step(e, authority.DAEMON) for e in self.state.next_round]
+            try:
+                outcomes = await self.journal.append_many([Step(begin, authority.DAEMON), *carried])
+            except JournalError:
+                self._journal_failed()
+                raise
+            for outcome in outcomes:
+                self._report(outcome)
+            first = outcomes[0]
+            if isinstance(first, Appended):
+                log.info("round %s begun", first.record.round_id)
 
     async def settle_if_complete(self) -> None:
         """Settle the round as soon as it is complete, unless players may still decide something

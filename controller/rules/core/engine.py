@@ -131,6 +131,14 @@ class Game(Protocol[R, S]):
     def faults(self, rules: R) -> Faults:
         """The irregularity a device's fault mid-round is at this game (:class:`~.hooks.Faults`)."""
 
+    def next_round(self, state: S) -> tuple[Event, ...]:
+        """The events the table begins the next round with, carried from the round ``state`` ends
+        (the poker room's button and kill, § 637a.19(c)(2), (l)(3))."""
+
+    def not_at_table(self, state: S, event: Event) -> str:
+        """Why a table does not take ``event`` now although a round record may (``""``: it does):
+        the poker room's table deals the procedure step by step, a record may give the showdown."""
+
 
 class GameBase(ABC, Generic[R, S]):
     """What every game derives from: the hooks each game writes (``start``, ``apply``, ``settle``,
@@ -196,6 +204,14 @@ class GameBase(ABC, Generic[R, S]):
         """The Pennsylvania poker chapters' words (§ 639a.13(e), (f)): a shoe's fault is a
         ``shoe_jam``, a shuffler's a ``shuffler_jam``, a reader's a ``card_reader_malfunction``."""
         return Faults()
+
+    def next_round(self, state: S) -> tuple[Event, ...]:
+        """None: each round begins afresh (the poker room carries its button)."""
+        return ()
+
+    def not_at_table(self, state: S, event: Event) -> str:
+        """Nothing: a table takes what a round record takes."""
+        return ""
 
 
 @dataclass

@@ -9,8 +9,11 @@ An event in JSON is an object with ``"type"`` and that type's fields:
 ========================  ==========================================================
 ``wager``                 ``seat``, ``wager`` (its name), ``amount`` ("10.00")
 ``no_more_bets``          (nothing): the dealer's lock-out
-``cards``                 ``to`` (a seat number, ``"dealer"`` or ``"board"``), ``cards``
-                          ("As Kd"), optional ``hand`` (a split hand, from 0)
+``cards``                 ``to`` (a seat number, ``"dealer"``, ``"board"`` or ``"burn"``),
+                          ``cards`` ("As Kd"), optional ``hand`` (a split hand, from 0)
+``deal``                  ``value`` (how many cards), optional ``to``: cards dealt face down
+                          that nobody reads, counted only (the poker room without a card
+                          reader: the hands, a player's discards and new cards, a burn)
 ``decision``              ``seat``, ``action`` (the game's words: ``"bet"``, ``"fold"``,
                           ``"hit"``...), optional ``hand``, optional ``amount``
 ``meter``                 ``name`` (``"progressive"``), ``amount``: the meter as read;
@@ -99,6 +102,7 @@ EVENT_FIELDS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "wager": (("seat", "wager", "amount"), ()),
     "no_more_bets": ((), ()),
     "cards": (("to", "cards"), ("hand",)),
+    "deal": (("value",), ("to",)),
     "decision": (("seat", "action"), ("hand", "amount")),
     "meter": (("name", "amount"), ("seat", "award_seq", "meter_record", "paid", "meter_after")),
     "hole_card_reader": (("result",), ()),
@@ -112,6 +116,8 @@ HOLE_CARD_READER_RESULTS: Final = ("blackjack", "no_blackjack")
 MONEY_FIELDS: Final = ("amount", "paid", "meter_after")
 AWARD_FIELDS: Final = ("award_seq", "meter_record", "paid", "meter_after")
 """What a seat's ``meter`` event keeps of the central meter's award (for the record)."""
+PLACES: Final = ("dealer", "board", "burn")
+"""Where cards go that are not a seat's: the dealer, the board, the burn (the poker room)."""
 COUNT_FIELDS: Final = ("seat", "hand", "value", "area", "award_seq", "meter_record")
 
 
@@ -161,9 +167,9 @@ def _field(key: str, raw: object, where: str, decks: int, joker: bool) -> object
             if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 1:
                 return str(raw)
             seat = isinstance(raw, str) and raw.isascii() and raw.isdigit() and int(raw) >= 1
-            if raw in ("dealer", "board") or seat:
+            if raw in PLACES or seat:
                 return str(raw)
-            raise EventError(f'{where} must be a seat number, "dealer" or "board", not {raw!r}')
+            raise EventError(f'{where} must be a seat number, "dealer", "board" or "burn", not {raw!r}')
         if key == "result":
             if raw not in HOLE_CARD_READER_RESULTS:
                 raise EventError(f'{where} must be "blackjack" or "no_blackjack", not {raw!r}')
@@ -186,5 +192,5 @@ def _field(key: str, raw: object, where: str, decks: int, joker: bool) -> object
 
 
 def seat_of(to: str | None) -> int | None:
-    """The seat number of a ``cards`` event's ``to``, or ``None`` for dealer/board."""
+    """The seat number of a ``cards`` event's ``to``, or ``None`` for dealer/board/burn."""
     return int(to) if to is not None and to.isascii() and to.isdigit() else None

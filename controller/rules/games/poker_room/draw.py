@@ -177,3 +177,50 @@ class DrawDeck:
         if self.deck.size > 0:
             return self.deck.candidates
         return frozenset(self.eligible_for_reshuffle(seat))
+
+
+@dataclass(frozen=True, slots=True)
+class CountedDeck:
+    """The deck of a table without a card reader: the dealer deals face down and the round counts.
+
+    ``stub`` is how many cards the deck holds, ``pile`` how many each player has discarded since
+    the last reshuffle (seat, count). The reshuffle of § 637a.20(h) is counted the same way as
+    :meth:`DrawDeck.draw` does it with the cards known: the deck first, then the other players'
+    discards, the drawing player's own staying out.
+    """
+
+    stub: int = 52
+    pile: tuple[tuple[int, int], ...] = ()
+    reshuffles: int = 0
+
+    def take(self, count: int, what: str) -> CountedDeck:
+        """``count`` cards dealt from the deck (the hands, a burn, the board)."""
+        if count > self.stub:
+            raise DrawError(f"{what}: {count} cards cannot be dealt from a deck of {self.stub}")
+        return replace(self, stub=self.stub - count)
+
+    def discard(self, seat: int, count: int) -> CountedDeck:
+        pile = dict(self.pile)
+        pile[seat] = pile.get(seat, 0) + count
+        return replace(self, pile=tuple(sorted(pile.items())))
+
+    def draw(self, seat: int, count: int) -> tuple[CountedDeck, str]:
+        """``seat`` receives ``count`` new cards; the words of a reshuffle, if the deck ran short."""
+        if count <= self.stub:
+            return replace(self, stub=self.stub - count), ""
+        others = sum(n for s, n in self.pile if s != seat)
+        own = sum(n for s, n in self.pile if s == seat)
+        need = count - self.stub
+        if need > others:
+            raise DrawError(
+                f"the deck holds {self.stub} and the other players' discards {others}: seat {seat}'s "
+                f"{count} new cards cannot be dealt ({DRAW_SECTION})"
+            )
+        words = (
+            f"the deck ran short for seat {seat}'s draw: {self.stub} dealt from the deck, then the other "
+            f"players' {others} discards were reshuffled and {need} dealt from them"
+            + (f"; seat {seat}'s own {own} discards stay out" if own else "")
+            + f" ({DRAW_SECTION})"
+        )
+        pile = ((seat, own),) if own else ()
+        return CountedDeck(others - need, pile, self.reshuffles + 1), words

@@ -37,40 +37,107 @@ pot by pot, who receives what.
 See docs/games/poker-room.md for the events, the options and every reading of
 the text this module makes.
 
-The game is in five modules, one idea each: :mod:`.rules` (the variants and the Rules
-Submission), :mod:`.state` (the round's state), :mod:`.play` (the events),
-:mod:`.settle` (what the showdown waits for, the pots and their division, the
-settlement), and this one, the :class:`~.engine.Game` that joins them; the pots, the draw and the
-button are :mod:`.pots`, :mod:`.draw` and :mod:`.button`.
+The game is in modules of one idea each: :mod:`.rules` (the variants and the Rules Submission),
+:mod:`.state` (the round's state), :mod:`.play` (the events of a round record that gives the
+showdown), :mod:`.procedure` and :mod:`.betting` (a round dealt step by step, §§ 637a.19-637a.21:
+the turn, the betting rounds and their limits, the deal, the burns, the draws, the board),
+:mod:`.settle` (what the showdown waits for, the pots and their division, the settlement), and
+this one, the :class:`~.engine.Game` that joins them with one handler table; the pots, the draw
+and the button are :mod:`.pots`, :mod:`.draw` and :mod:`.button`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Final
 
 from ...core.engine import GameBase, IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Waiting
+from ...core.hooks import Actor, Step, Waiting
 from ...core.money import Cents
-from ...core.settlement import Settlement
+from ...core.settlement import Settlement, void_all
+from . import procedure
+from .button import next_button
 from .play import cards_event, decision_event, no_more_bets_event, position_event, wager_event
 from .rules import ALL_SECTIONS, NAME, RULES_CHECKS, VARIANTS, PokerRoomRules
-from .settle import PotAward, pot_awards, settle_round, waiting_for
-from .state import KILL_FLAG, PokerRoomState
+from .settle import PotAward, kill_winner, pot_awards, settle_round, waiting_for
+from .state import KILL_FLAG, KILLS, OVER, PARTICIPATE, SHOWDOWN, VOID, PokerRoomState
+
+Handler = Callable[[PokerRoomState, Event], PokerRoomState]
+
+# --- the events -----------------------------------------------------------------------------
+
+
+def _wager(state: PokerRoomState, event: Event) -> PokerRoomState:
+    return procedure.forced_bet(state, event) if state.procedure else wager_event(state, event)
+
+
+def _decision(state: PokerRoomState, event: Event) -> PokerRoomState:
+    if state.procedure:
+        return procedure.decision(state, event)
+    if event.action in (PARTICIPATE, KILLS):
+        # The round is dealt step by step from here (§§ 637a.19-637a.21): only the button came before.
+        if state.button is None or state.started:
+            raise IllegalEvent(
+                "a round dealt step by step begins with the button (a position event), then the players "
+                f"join ({state.variant.at('(c)')}, {state.variant.at('(b)')})"
+            )
+        return procedure.decision(replace(state, procedure=True), event)
+    return decision_event(state, event)
+
+
+def _cards(state: PokerRoomState, event: Event) -> PokerRoomState:
+    return procedure.cards_or_deal(state, event) if state.procedure else cards_event(state, event)
+
+
+def _deal(state: PokerRoomState, event: Event) -> PokerRoomState:
+    if not state.procedure:
+        raise IllegalEvent(
+            "cards dealt face down and counted belong to a round dealt step by step (the button, then the "
+            "players joining)"
+        )
+    return procedure.cards_or_deal(state, event)
+
+
+def _no_more_bets(state: PokerRoomState, event: Event) -> PokerRoomState:
+    if state.procedure:
+        v = state.variant
+        raise IllegalEvent(
+            "a poker table has no 'no more bets': each betting round is complete after the last player has "
+            f"responded to the most recent bet ({v.at('(g)')}); now {procedure.expecting(state)}"
+        )
+    return no_more_bets_event(state)
+
+
+def _irregularity(state: PokerRoomState, event: Event) -> PokerRoomState:
+    return procedure.irregularity(state, event)
+
+
+#: The handler of each event type this game takes, registered once.
+HANDLERS: Final[Mapping[str, Handler]] = MappingProxyType(
+    {
+        "wager": _wager,
+        "decision": _decision,
+        "cards": _cards,
+        "deal": _deal,
+        "no_more_bets": _no_more_bets,
+        "irregularity": _irregularity,
+    }
+)
 
 # --- the game -------------------------------------------------------------------------------
 
 
 class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
-    """The poker room's showdowns (58 Pa. Code §§ 637a.19-637a.21); exported as :data:`GAME`.
+    """The poker room's rounds (58 Pa. Code §§ 637a.19-637a.21); exported as :data:`GAME`.
 
-    No progressive (a meter given at the start is refused) and no device: the dealer deals by
-    hand and keys in the cards (the defaults)."""
+    No progressive (a meter given at the start is refused) and no device: the dealer enters the
+    bets and deals; the cards come from a card reader or are counted and shown (docs/games/poker-room.md)."""
 
     name: Final = "poker-room"
-    title: Final = "Poker: Five-card Omaha, Triple Draw and Badugi showdowns"
+    title: Final = "Poker: Five-card Omaha, Triple Draw and Badugi"
     chapter: Final = "58 Pa. Code ch. 637a, §§ 637a.19-637a.21"
     rules_class: Final = PokerRoomRules
     rules_checks: Final = RULES_CHECKS
@@ -90,27 +157,83 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
     def apply(self, state: PokerRoomState, event: Event) -> PokerRoomState:
         if event.type == "position":
             return position_event(state, event)
-        if event.type == "wager":
-            new = wager_event(state, event)
-        elif event.type == "decision":
-            new = decision_event(state, event)
-        elif event.type == "cards":
-            new = cards_event(state, event)
-        elif event.type == "no_more_bets":
-            new = no_more_bets_event(state)
-        else:
+        handler = HANDLERS.get(event.type)
+        if handler is None:
             raise IllegalEvent(
-                f"the poker room has no {event.type} event (it takes position, wager, cards, decision and "
-                "no_more_bets)"
+                f"the poker room has no {event.type} event (it takes position, {', '.join(HANDLERS)})"
             )
-        return replace(new, started=True)
+        return replace(handler(state, event), started=True)
 
     def waiting_for(self, state: PokerRoomState) -> tuple[Waiting, ...]:
+        if state.phase == VOID:
+            return ()
+        if state.procedure and state.phase not in (OVER, SHOWDOWN):
+            return (_procedure_waits(state),)
+        if state.procedure and state.phase == SHOWDOWN and state.keyed:
+            v = state.variant
+            for s in state.seats:
+                if not s.folded and not s.cards:
+                    what = f"seat {s.seat} shows his hand or mucks it at the showdown ({v.showdown})"
+                    return (Waiting(Actor.PLAYER, what, v.at("(k)"), s.seat, step=Step.CARDS),)
         return waiting_for(state)
 
     def settle(self, state: PokerRoomState) -> Settlement:
+        if state.phase == VOID:
+            wagers = {s.seat: dict(s.bets) for s in state.seats if s.bets}
+            return void_all(NAME, wagers, state.void, ALL_SECTIONS, {})
         self.require_complete(state)
         return settle_round(state)
+
+    def next_round(self, state: PokerRoomState) -> tuple[Event, ...]:
+        """The button carried to the next round, "clockwise after each round of play"
+        (§ 637a.19(c)(2)); after a misdeal it stays. The kill, if this round's pot qualified
+        (§ 637a.19(l)(3))."""
+        if not state.procedure or state.button is None or not state.seats:
+            return ()
+        if state.phase == VOID:
+            return (Event("position", value=state.button),)
+        out = [Event("position", value=next_button(state.button, state.players))]
+        killer = kill_winner(state)
+        if killer is not None:
+            out.append(Event("decision", seat=killer, action=KILLS))
+        return tuple(out)
+
+    def not_at_table(self, state: PokerRoomState, event: Event) -> str:
+        """A poker table deals every round step by step: the button, then the players joining; the
+        bets as totals and "no more bets" belong to round records of a showdown."""
+        if state.procedure:
+            return ""
+        v = state.variant
+        if event.type == "position":
+            return ""  # the rules place the button once, before anything else
+        if event.type == "decision" and event.action in (PARTICIPATE, KILLS) and state.button is not None:
+            return ""
+        if state.button is None:
+            return (
+                f"a poker table's round begins with the button ({v.at('(c)')}): the dealer places it "
+                "(a position event) before anything else"
+            )
+        return (
+            f"a poker table deals the round step by step: the players join first (decision participate "
+            f"with their chips, {v.at('(b)')})"
+        )
+
+
+def _procedure_waits(state: PokerRoomState) -> Waiting:
+    what = procedure.expecting(state)
+    v = state.variant
+    betting = state.betting
+    if betting is not None and betting.turn is not None:
+        return Waiting(
+            Actor.PLAYER,
+            what,
+            v.at("(g)") if state.street == 0 else v.at("(h)"),
+            betting.turn,
+            step=Step.DECISION,
+        )
+    if state.drawing is not None:
+        return Waiting(Actor.SHOE, what, v.at("(h)"), state.drawing.seat, step=Step.CARDS)
+    return Waiting(Actor.DEALER, what, v.section, step=Step.CARDS)
 
 
 GAME: Final = PokerRoomGame()
@@ -118,6 +241,7 @@ GAME: Final = PokerRoomGame()
 __all__ = [
     "ALL_SECTIONS",
     "GAME",
+    "HANDLERS",
     "KILL_FLAG",
     "NAME",
     "RULES_CHECKS",

@@ -12,7 +12,7 @@ from typing import Final
 from ...core.cards import Card
 from ...core.hand import HandValue, Ranking
 from ...core.money import Cents, MoneyError, format_money, parse_money
-from ...core.options import OptionError, boolean, choice, money, option
+from ...core.options import OptionError, boolean, choice, integer, money, option
 from ...rankings.badugi import BADACEY_BADUGI, BADEUCEY_BADUGI, BADUGI
 from ...rankings.low import A5_LOW, DEUCE_TO_SEVEN_LOW, low_rank
 from ...rankings.omaha import OMAHA_HIGH, OMAHA_LOW8, has_qualifying_low
@@ -173,6 +173,12 @@ VARIANTS: Final[Mapping[str, Variant]] = MappingProxyType(
 # --- the Rules Submission -------------------------------------------------------------------
 
 KILL_OPTIONS: Final = ("none", "kill", "half-kill")
+NO_LIMIT: Final = "no-limit"
+POT_LIMIT: Final = "pot-limit"
+FIXED_LIMIT: Final = "fixed"
+LIMITS: Final = (NO_LIMIT, POT_LIMIT, FIXED_LIMIT)
+#: Where the limits come from: the text leaves the betting limits to the Rules Submission (§ 601a.2).
+LIMIT_SECTION: Final = "§ 601a.2 (the Rules Submission's betting limits)"
 ALL_SECTIONS: Final = "§ 637a.19(b), § 637a.20(b), § 637a.21(b)"
 
 
@@ -231,6 +237,43 @@ class PokerRoomRules:
         section="§ 637a.19(e), § 637a.20(e), § 637a.21(e)",
         help="whether the player to the left of the Blind Bets may place one Straddle Bet",
     )
+    straddle_amount: Cents = option(
+        "straddle.amount",
+        money(0),
+        "0.00",
+        section="§ 637a.19(e), § 637a.20(e), § 637a.21(e)",
+        help="the amount of the Straddle Bet; 0.00: twice the last Blind Bet",
+    )
+    betting_limit: str = option(
+        "betting.limit",
+        choice(*LIMITS),
+        FIXED_LIMIT,
+        section=LIMIT_SECTION,
+        help="the betting limit: no-limit, pot-limit or fixed",
+    )
+    small_bet: Cents = option(
+        "betting.small_bet",
+        money(0),
+        "0.00",
+        section=LIMIT_SECTION,
+        help="fixed limit: the bet and each raise of the first two betting rounds; 0.00: the last Blind "
+        "Bet. No-limit and pot-limit: the smallest bet (0.00: the last Blind Bet)",
+    )
+    big_bet: Cents = option(
+        "betting.big_bet",
+        money(0),
+        "0.00",
+        section=LIMIT_SECTION,
+        help="fixed limit: the bet and each raise of the third and later betting rounds; 0.00: twice "
+        "the small bet",
+    )
+    raise_cap: int = option(
+        "betting.raise_cap",
+        integer(0),
+        3,
+        section=LIMIT_SECTION,
+        help="the raises allowed after the bet in one betting round; 0: no cap",
+    )
     kill: str = option(
         "kill.option",
         choice(*KILL_OPTIONS),
@@ -285,6 +328,27 @@ class PokerRoomRules:
     def blind_bets(self) -> tuple[Cents, ...]:
         """The Blind Bets in cents, in the order posted."""
         return tuple(parse_money(b) for b in self.blinds)
+
+    @property
+    def straddle_bet(self) -> Cents:
+        """The Straddle Bet: the Rules Submission's, or twice the last Blind Bet."""
+        return self.straddle_amount or 2 * self.blind_bets[-1]
+
+    @property
+    def kill_blind(self) -> Cents:
+        """The kill blind under the Kill option (twice the last Blind Bet) or the Half-kill (one and a
+        half times): the industry's usual kill, which the text leaves to the Rules Submission."""
+        last = self.blind_bets[-1]
+        return 2 * last if self.kill == "kill" else last + last // 2
+
+    def bet_size(self, street: int, killed: bool = False) -> Cents:
+        """The fixed limit's bet (and raise) in betting round ``street`` (0 the first): the small bet
+        in the first two, the big bet after; a killed round multiplies them as the kill blind does."""
+        small = self.small_bet or self.blind_bets[-1]
+        size = small if street < 2 else (self.big_bet or 2 * small)
+        if killed:
+            size = 2 * size if self.kill == "kill" else size + size // 2
+        return size
 
 
 def check_kill(rules: PokerRoomRules) -> Iterable[str]:

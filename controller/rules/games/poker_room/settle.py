@@ -230,8 +230,8 @@ def _values(state: PokerRoomState, seats: Iterable[int]) -> dict[int, dict[str, 
     out: dict[int, dict[str, HandValue]] = {}
     for s in seats:
         cards = _seat(state, s).cards
-        if len(cards) != v.hand_size:
-            continue
+        if len(cards) != v.hand_size or len(state.board) != v.board:
+            continue  # a hand not shown (a player who won without a showdown, § 637a.19(k))
         board = state.board if v.board else ()
         out[s] = {p.name: p.ranking.evaluate(cards, board) for p in v.parts}
     return out
@@ -375,3 +375,15 @@ def _kill(state: PokerRoomState, awards: Sequence[PotAward]) -> tuple[int | None
         "next round as the Rules Submission describes (§ 637a.19(l)(3); what it changes is not defined in "
         "§§ 637a.19-637a.21)"
     )
+
+
+def kill_winner(state: PokerRoomState) -> int | None:
+    """The player who won the whole of a qualifying pot under the Kill or Half-kill option: he kills
+    the next round (§ 637a.19(l)(3)); ``None`` when nobody did or the round is not complete."""
+    if state.rules.kill == "none":
+        return None
+    try:
+        awards = pot_awards(state)
+    except IllegalEvent:
+        return None
+    return _kill(state, awards)[0]

@@ -9,7 +9,8 @@ from typing import Final
 
 from ...core.cards import Card
 from ...core.money import Cents
-from .draw import DrawDeck
+from .betting import Betting
+from .draw import CountedDeck, DrawDeck
 from .rules import VARIANTS, PokerRoomRules, Variant
 
 # --- the state of a round -------------------------------------------------------------------
@@ -23,6 +24,24 @@ WAGERS: Final = (ANTE, BLIND, STRADDLE, KILL, BET)
 
 FOLD: Final = "fold"
 STAND_PAT: Final = "stand_pat"
+CHECK: Final = "check"
+CALL: Final = "call"
+RAISE: Final = "raise"
+ALL_IN: Final = "all_in"
+PARTICIPATE: Final = "participate"
+#: The round is killed by a seat (journaled by the table from the last round's qualifying pot).
+KILLS: Final = "kill"
+
+#: The phases of a round dealt step by step (:mod:`.procedure`).
+SEATING: Final = "seating"  # the button is placed; players join, post the Ante, the Blind Bets
+DEALING: Final = "dealing"  # the hands are being dealt
+BETTING: Final = "betting"  # a betting round
+BURNING: Final = "burning"  # the dealer burns before a draw or the board
+DRAWING: Final = "drawing"  # the draw, one player at a time
+BOARD: Final = "board"  # the community cards (Omaha)
+SHOWDOWN: Final = "showdown"  # the hands shown (keyed) or read
+OVER: Final = "over"  # the pots can be awarded
+VOID: Final = "void"  # a misdeal: every bet returned
 
 #: Flag on the outcomes of a player who won the whole of a qualifying pot under the Kill option.
 KILL_FLAG: Final = "kill_pot"
@@ -37,6 +56,21 @@ class SeatState:
     cards: tuple[Card, ...] = ()
     folded: bool = False
     discards: tuple[Card, ...] = ()
+    hidden: int = 0  # cards held face down that nobody read (a table without a card reader)
+    stack: Cents | None = None  # the chips he had at the start of the round (the procedure)
+
+    @property
+    def behind(self) -> Cents:
+        """The chips he still has to bet (the procedure; no limit without a stack)."""
+        return 0 if self.stack is None else self.stack - self.total
+
+    @property
+    def all_in(self) -> bool:
+        return self.stack is not None and self.behind == 0
+
+    @property
+    def holds(self) -> int:
+        return len(self.cards) + self.hidden
 
     @property
     def total(self) -> Cents:
@@ -77,6 +111,16 @@ class PokerRoomState:
     betting_over: bool = False  # no_more_bets: the final betting round is complete
     started: bool = False  # an event other than the button's position was accepted
     notes: tuple[str, ...] = ()
+    # --- the round dealt step by step (the button placed first; :mod:`.procedure`) ---
+    procedure: bool = False
+    phase: str = SEATING
+    killer: int | None = None  # the seat whose qualifying pot killed this round
+    keyed: bool | None = None  # None: nothing dealt yet; True: face down, counted; False: read
+    dealt: int = 0  # cards of the hands dealt so far
+    street: int = 0  # the betting round in progress or last completed (0 the first)
+    betting: Betting | None = None
+    counted: CountedDeck = field(default_factory=CountedDeck)
+    void: str = ""
 
     @property
     def variant(self) -> Variant:
@@ -89,6 +133,16 @@ class PokerRoomState:
     def live(self) -> tuple[int, ...]:
         """The players who have not folded, ascending."""
         return tuple(s.seat for s in self.seats if not s.folded)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """Every player dealt in, ascending."""
+        return tuple(s.seat for s in self.seats)
+
+    @property
+    def actors(self) -> tuple[int, ...]:
+        """The players who may still act: not folded, not all in."""
+        return tuple(s.seat for s in self.seats if not s.folded and not s.all_in)
 
     @property
     def any_cards(self) -> bool:
