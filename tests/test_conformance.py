@@ -239,14 +239,6 @@ def test_the_vocabulary_the_screen_draws_is_the_rules_own(name: str) -> None:
 
 GAMES_DIR = Path(__file__).resolve().parents[1] / "controller" / "rules" / "games"
 LAYOUT = ("__init__", "game", "rules", "state", "play", "settle")
-#: The files of the layout a game's folder does not have yet, each named (issue 22: Asia Poker's
-#: round is one class that Fortune Asia Poker subclasses; splitting it is still to do). The test
-#: below fails when a game lacks a file not listed here, and when a listed file appears (then the
-#: line goes).
-NOT_YET: dict[str, set[str]] = {
-    "asia_poker": {"play", "settle"},
-    "fortune_asia_poker": {"state", "play", "settle"},
-}
 
 
 def folder_of(game: Game[Any, Any]) -> str:
@@ -263,9 +255,8 @@ def test_every_game_has_the_files_of_the_layout(name: str) -> None:
     game = GAMES[name]
     folder = folder_of(game)
     have = {p.stem for p in (GAMES_DIR / folder).glob("*.py")}
-    missing = set(LAYOUT) - have - NOT_YET.get(folder, set())
+    missing = set(LAYOUT) - have
     assert not missing, f"controller/rules/games/{folder}/ lacks {sorted(missing)} (docs/new-game.md)"
-    assert not NOT_YET.get(folder, set()) & have, f"{folder}: the file is there now; drop it from NOT_YET"
     package = importlib.import_module(f"controller.rules.games.{folder}")
     assert package.GAME is game, f"controller.rules.games.{folder}.GAME is the registered game"
 

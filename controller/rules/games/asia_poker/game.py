@@ -38,51 +38,34 @@ and ``irregularity`` (:data:`IRREGULARITIES`).
 Fortune Asia Poker (the amended § 659a.11) is :mod:`controller.rules.games.fortune_asia_poker`, a
 game of its own built on this engine.
 
-The table and the Rules Submission are :mod:`.rules`, the state and the event steps
-both games share :mod:`.state`. This module stays over 500 lines for one reason: it is
-one class, :class:`AsiaPokerGame`, whose methods are the steps Fortune Asia Poker overrides
-(``optional_wagers``, ``settle_optional``, ``settle_table``, ``waiting_for``); cut in two, the
-subclass would override methods of two classes.
+The game is in five modules, one idea each: :mod:`.rules` (the words and the Rules
+Submission), :mod:`.state` (the round's state and the steps of it both games share),
+:mod:`.play` (the events), :mod:`.settle` (the settlement) and this one, the
+:class:`~...core.engine.Game` that joins them. The three classes are built one on the other
+(:class:`~.play.AsiaPokerPlay`, :class:`~.settle.AsiaPokerSettle`, :class:`AsiaPokerGame`), because
+Fortune Asia Poker subclasses the game and answers a few of its steps its own way
+(``optional_wagers``, ``check_wager``, ``settle_optional``, ``settle_table``, ``waiting_for``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Final
 
-from ...core.cards import format_cards
-from ...core.engine import GameBase, IllegalEvent, RoundIncomplete
-from ...core.events import Event
 from ...core.hooks import (
-    Actor,
     Devices,
     HouseWaySetting,
     Screen,
-    Step,
     Term,
     Vocabulary,
     Waiting,
-    in_words,
     reported,
 )
-from ...core.irregularities import irregularity_section
-from ...core.meter_turns import take_turn
-from ...core.money import Cents, format_money
+from ...core.money import Cents
 from ...core.option_groups import DEALING
 from ...core.payout_limit import PayoutLimit
-from ...core.settlement import REMOVE_DECK, Outcome, Result, Settlement
-from ...rankings.asia_poker import (
-    BONUS_CATEGORY_NAMES,
-    HandSettingError,
-    Setting,
-    asia_poker_ranking,
-    bonus_key,
-    check_setting,
-    compare_sets,
-)
-from .house_way import describe_setting, set_hands
+from ...core.settlement import REMOVE_DECK
+from .play import EVENTS, AsiaPokerPlay
 from .rules import (
     ACTIONS,
     ASIA_POKER,
@@ -96,11 +79,9 @@ from .rules import (
     PAYOUT_LIMIT_MINIMUM,
     PLAY_HAND,
     POSITIONS,
-    RULES_CHECKS,
     SEATS,
     SET,
     STARTING_POSITION_METHODS,
-    STUB_SECTIONS,
     SURRENDER,
     VOID_HAND,
     AsiaPokerRules,
@@ -118,32 +99,15 @@ from .rules import (
     setting_action,
     starting_position,
 )
+from .settle import AsiaPokerSettle, Settling
 from .state import (
     AsiaPokerState,
     Void,
-    card_face_up,
-    deal_cards,
     deal_order,
     format_setting,
     help_me_set,
-    noted,
-    position_event,
-    seat_number,
     settings_of,
-    void_round,
 )
-
-# --- the game -------------------------------------------------------------------------------
-
-
-@dataclass
-class Settling:
-    """What a settlement builds as it goes: the dealer's hands and the meters as paid so far."""
-
-    state: AsiaPokerState
-    dealer: Setting
-    meters: dict[str, Cents]
-
 
 #: The decisions the dealer's screen offers at Asia Poker and Fortune Asia Poker (a setting is
 #: entered on the screen's hand-setting keys, § 659a.11(b)).
@@ -166,69 +130,12 @@ VOCABULARY: Final = Vocabulary(
 )
 
 
-class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
+class AsiaPokerGame(AsiaPokerSettle):
     """Asia Poker (58 Pa. Code ch. 659a); exported as :data:`GAME`.
 
     :mod:`controller.rules.games.fortune_asia_poker` subclasses it: the round is the same, the wagers
     beside the main one and their settlement differ.
     """
-
-    name: str = "asia-poker"
-    title: str = "Asia Poker"
-    chapter: str = "58 Pa. Code ch. 659a"
-    rules_class: type[AsiaTableRules] = AsiaPokerRules
-    rules_checks: tuple[Callable[[Any], Iterable[str]], ...] = RULES_CHECKS
-    joker: bool = True
-    main_wager: str = ASIA_POKER
-    main_words: str = "Asia Poker Wager"
-
-    # --- what differs between Asia Poker and Fortune Asia Poker ---------------------------------
-
-    def optional_wagers(self, rules: AsiaTableRules) -> tuple[str, ...]:
-        """The optional wagers the table offers, in the order they are settled."""
-        assert isinstance(rules, AsiaPokerRules)
-        return (BONUS,) if rules.bonus_offered else ()
-
-    def all_optional_wagers(self) -> tuple[str, ...]:
-        return (BONUS,)
-
-    def minimum(self, rules: AsiaTableRules, wager: str) -> Cents:
-        assert isinstance(rules, AsiaPokerRules)
-        return rules.asia_poker_minimum if wager == ASIA_POKER else rules.bonus_minimum
-
-    def meter_names(self, rules: AsiaTableRules) -> tuple[str, ...]:
-        return ()
-
-    def settle_optional(self, ctx: Settling, seat: int, limit: PayoutLimit) -> list[Outcome]:
-        """The seat's optional wagers, after its main wager (§ 659a.11(h))."""
-        state = ctx.state
-        stake = state.stake(seat, BONUS)
-        if not stake:
-            return []
-        rules = state.rules
-        assert isinstance(rules, AsiaPokerRules)
-        seven = state.cards_of(str(seat))
-        category = bonus_key(seven)[0]
-        section = "§ 659a.11(h), § 659a.12(b)"
-        note = (
-            "paid on every hand of § 659a.6(d), the paytable's rows; see docs/games/asia-poker.md on "
-            '"9-high or better"'
-        )
-        if category == 0:
-            return [
-                Outcome(seat, BONUS, stake, Result.LOSE, -stake, "no bonus hand", "§ 659a.11(h)(1)", note)
-            ]
-        row = BONUS_CATEGORY_NAMES[category]
-        odds = BONUS_PAYTABLES[rules.bonus_paytable][row]
-        return [
-            limit.pay(
-                Outcome(seat, BONUS, stake, Result.WIN, odds.net(stake), row, section, f"{odds}; {note}")
-            )
-        ]
-
-    def settle_table(self, ctx: Settling) -> list[Outcome]:
-        """Outcomes settled after every seat's (none at Asia Poker; the Envy Bonuses at Fortune)."""
-        return []
 
     # --- the Game protocol ----------------------------------------------------------------------
 
@@ -240,80 +147,6 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
         if not isinstance(rules, self.rules_class):
             raise TypeError(f"{self.title} needs {self.rules_class.__name__}, not {type(rules).__name__}")
         return AsiaPokerState(rules, tuple(sorted(meters.items())))
-
-    def apply(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
-        if state.void is not None:
-            raise IllegalEvent(f"the round is void ({state.void.reason}); it only remains to settle it")
-        kind = event.type
-        if kind == "wager":
-            return self._wager(state, event)
-        if kind == "no_more_bets":
-            return self._no_more_bets(state)
-        if kind in ("position", "dice"):
-            return position_event(state, event)
-        if kind == "cards":
-            return deal_cards(state, event, self.main_wager)
-        if kind == "decision":
-            return self._decision(state, event)
-        if kind == "irregularity":
-            return self._irregularity(state, event)
-        if kind == "meter":
-            return self._meter(state, event)
-        if kind == "second_area":
-            return self._second_area(state, event)
-        raise IllegalEvent(
-            f"{self.title} has no {kind} event "
-            "(it takes wager, no_more_bets, second_area, position or dice, cards, decision, irregularity"
-            + (", meter)" if self.meter_names(state.rules) else ")")
-        )
-
-    def settle(self, state: AsiaPokerState) -> Settlement:
-        if state.void is not None:
-            return self._settle_void(state, state.void)
-        waiting = self.dealing_waits_for(state)
-        if waiting:
-            # Fortune Asia Poker's meter, where a hand wins a share of it, is asked when it is paid.
-            raise RoundIncomplete(waiting)
-        rules = state.rules
-        players = self.players(state)
-        dealer_cards = state.cards_of(DEALER)
-        active = [s for s in players if s not in state.voided]
-        if not active:
-            outcomes = [o for seat in reversed(players) for o in self._void_seat(state, seat)]
-            return Settlement(self.name, tuple(outcomes), dict(state.meters))
-        dealer = set_hands(dealer_cards, rules.house_way, a234_low=rules.a234_lowest)
-        ctx = Settling(state, dealer, dict(state.meters))
-        outcomes = []
-        for seat in reversed(players):  # from the dealer's right, counterclockwise (§ 659a.11(e))
-            if seat in state.voided:
-                outcomes.extend(self._void_seat(state, seat))
-                continue
-            limit = PayoutLimit(rules.payout_limit, "§ 659a.12(c)")
-            outcomes.append(limit.pay(self._main_outcome(state, seat, dealer)))
-            outcomes.extend(self.settle_optional(ctx, seat, limit))
-        outcomes.extend(self.settle_table(ctx))
-        return Settlement(self.name, tuple(outcomes), ctx.meters, dealer=describe_setting(dealer))
-
-    # --- questions about a round ----------------------------------------------------------------
-
-    def players(self, state: AsiaPokerState) -> list[int]:
-        """The seats with a main wager, ascending."""
-        return sorted({s for s, w, a in state.wagers if w == self.main_wager and a})
-
-    def dealer_set(self, state: AsiaPokerState) -> bool:
-        """Whether every player has set his hands and the dealer's seven cards are in (§ 659a.11(c))."""
-        active = [s for s in self.players(state) if s not in state.voided]
-        return (
-            state.start is not None
-            and len(state.cards_of(DEALER)) == CARDS_PER_HAND
-            and all(state.setting_of(s) is not None for s in active)
-        )
-
-    def dealer_setting(self, state: AsiaPokerState) -> Setting | None:
-        """The dealer's hands by the house way, once they are set (§ 659a.11(c))."""
-        if not self.dealer_set(state):
-            return None
-        return set_hands(state.cards_of(DEALER), state.rules.house_way, a234_low=state.rules.a234_lowest)
 
     def house_way(self, state: AsiaPokerState) -> tuple[HouseWaySetting, ...]:
         """The dealer's hands once every player has set (§ 659a.11(c)); before that, for each
@@ -328,10 +161,6 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
         if dealer is not None:
             out.append(HouseWaySetting(DEALER, format_setting(dealer), "§ 659a.11(c)"))
         return tuple(out)
-
-    def awaiting(self, state: AsiaPokerState) -> str:
-        """What the round waits for before it can be settled, in words; ``""`` when it can be."""
-        return in_words(self.dealing_waits_for(state))
 
     def waiting_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
         return () if state.void is not None else self.dealing_waits_for(state)
@@ -348,42 +177,6 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
     def devices(self, rules: AsiaTableRules) -> Devices:
         """The shuffler and the automated dealing shoe, where the Rules Submission uses them."""
         return Devices.for_cards(rules.shuffler, rules.dealing, "§ 659a.5(a), § 659a.10")
-
-    def dealing_waits_for(self, state: AsiaPokerState) -> tuple[Waiting, ...]:
-        """What the round waits for until every hand is set and the dealer's cards are in."""
-        if not state.locked:
-            return (
-                Waiting(
-                    Actor.DEALER, 'wagers and "no more bets" (§ 659a.7(c))', "§ 659a.7(c)", step=Step.BETS
-                ),
-            )
-        if state.start is None:
-            method = state.rules.starting_position
-            what = f"the starting position by the {method} (§ 659a.5(g))"
-            step = Step.DICE if method == "shaker" else Step.STARTING_POSITION
-            return (Waiting(Actor.DEALER, what, "§ 659a.5(g)", step=step),)
-        players = self.players(state)
-        for seat in players:
-            if seat in state.voided:
-                continue
-            n = len(state.cards_of(str(seat)))
-            if n < CARDS_PER_HAND:
-                what = f"seat {seat}'s seven cards ({n} so far, § 659a.8(c))"
-                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)", seat, step=Step.CARDS),)
-        if state.exposed:
-            seat = state.exposed[0]
-            what = f"seat {seat}'s choice to play or void the hand after an exposed card (§ 659a.13(d))"
-            return (Waiting(Actor.PLAYER, what, "§ 659a.13(d)", seat, step=Step.DECISION),)
-        for seat in players:
-            if seat not in state.voided and state.setting_of(seat) is None:
-                what = f"seat {seat} to set the high, medium and low hands (§ 659a.11(b))"
-                return (Waiting(Actor.PLAYER, what, "§ 659a.11(b)", seat, step=Step.SETTING_HANDS),)
-        if any(s not in state.voided for s in players):
-            n = len(state.cards_of(DEALER))
-            if n < CARDS_PER_HAND:
-                what = f"the dealer's seven cards ({n} so far, § 659a.8(c))"
-                return (Waiting(Actor.SHOE, what, "§ 659a.8(c)", step=Step.CARDS),)
-        return ()
 
     def may_surrender(self, state: AsiaPokerState) -> list[int]:
         """The seats that may still surrender: the dealer's hands are set, and the player has no
@@ -408,394 +201,6 @@ class AsiaPokerGame(GameBase[AsiaTableRules, AsiaPokerState]):
         which = ", ".join(str(s) for s in seats)
         return f"seat{'s' if len(seats) > 1 else ''} {which} may still surrender (§ 659a.11(d))"
 
-    # --- events ---------------------------------------------------------------------------------
-
-    def _wager(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
-        seat = seat_number(event.seat)
-        name, amount = event.wager or "", event.amount or 0
-        rules = state.rules
-        known = (self.main_wager, *self.all_optional_wagers())
-        if name not in known:
-            raise IllegalEvent(f"no wager {name!r} at {self.title} (wagers: {', '.join(known)}; § 659a.7)")
-        if state.locked:
-            raise IllegalEvent(
-                f"seat {seat}: a wager may not be made, increased or withdrawn after the dealer has "
-                'announced "no more bets" (§ 659a.7(c))'
-            )
-        if name != self.main_wager and name not in self.optional_wagers(rules):
-            raise IllegalEvent(f"this table does not offer the {name} wager ({name}.offered, § 659a.7(e))")
-        minimum = self.minimum(rules, name)
-        if 0 < amount < minimum:
-            raise IllegalEvent(
-                f"seat {seat}: the {name} wager of {format_money(amount)} is below the table's minimum of "
-                f"{format_money(minimum)} ({name}.minimum in the Rules Submission)"
-            )
-        if name != self.main_wager and amount and not state.stake(seat, self.main_wager):
-            raise IllegalEvent(
-                f"seat {seat}: the {name} wager is offered to each player who placed an {self.main_words}; "
-                f"place that first (§ 659a.7(d), (e))"
-            )
-        if name == self.main_wager and not amount and any(a for w, a in state.seat_wagers(seat) if w != name):
-            raise IllegalEvent(
-                f"seat {seat}: take back the optional wagers before the {self.main_words} they go with (§ "
-                "659a.7(e))"
-            )
-        # Before "no more bets" a wager is as last sensed on the layout; 0.00 takes it back.
-        others = tuple(x for x in state.wagers if not (x[0] == seat and x[1] == name))
-        placed = (*others, (seat, name, amount)) if amount else others
-        adjacent = state.adjacent
-        if not amount and name == self.main_wager:
-            adjacent = tuple(p for p in adjacent if seat not in p)
-        return replace(state, wagers=placed, adjacent=adjacent)
-
-    def _no_more_bets(self, state: AsiaPokerState) -> AsiaPokerState:
-        if state.locked:
-            raise IllegalEvent('"no more bets" was already announced for this round (§ 659a.8(b))')
-        return replace(state, locked=True)
-
-    def _decision(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
-        seat = seat_number(event.seat)
-        if event.hand:
-            raise IllegalEvent(
-                "an Asia Poker decision has no hand index; each betting area is its own seat (§ 659a.7(f))"
-            )
-        action = " ".join((event.action or "").split())
-        word, _, rest = action.partition(" ")
-        if word not in ACTIONS:
-            raise IllegalEvent(
-                f"seat {seat}: no action {word!r} at {self.title} (actions: set <high> / <medium> / <low>, "
-                "help, surrender, void, play)"
-            )
-        if word != SET and rest:
-            raise IllegalEvent(f"seat {seat}: {word!r} takes nothing after it, not {rest!r}")
-        if event.amount is not None:
-            raise IllegalEvent(f"seat {seat}: no amount goes with {word!r}")
-        if not state.stake(seat, self.main_wager):
-            raise IllegalEvent(
-                f"seat {seat} placed no {self.main_words}: no hand to play there (§ 659a.7(d))"
-            )
-        if seat in state.voided:
-            raise IllegalEvent(f"seat {seat}'s hand is void (§ 659a.13(d)); nothing more happens there")
-        if word in (VOID_HAND, PLAY_HAND):
-            if seat not in state.exposed:
-                raise IllegalEvent(
-                    f"seat {seat}: to {word} the hand is the player's choice only after the dealer exposed "
-                    "one of his cards (§ 659a.13(d))"
-                )
-            exposed = tuple(s for s in state.exposed if s != seat)
-            if word == PLAY_HAND:
-                return replace(state, exposed=exposed)
-            return replace(state, exposed=exposed, voided=(*state.voided, seat))
-        if word == SURRENDER:
-            return self._surrender(state, seat)
-        # set and help need the seven cards.
-        if state.setting_of(seat) is not None:
-            raise IllegalEvent(
-                f"seat {seat} has set the hands and placed them face down; the player may not touch the "
-                "cards again (§ 659a.11(a)(3))"
-            )
-        seven = state.cards_of(str(seat))
-        if len(seven) != CARDS_PER_HAND:
-            raise IllegalEvent(
-                f"seat {seat} has {len(seven)} of its seven cards; the hands are set from seven (§ "
-                "659a.11(b))"
-            )
-        if seat in state.exposed:
-            raise IllegalEvent(
-                f"seat {seat}: the player first chooses to play or void the hand, without looking at the "
-                "unexposed cards (§ 659a.13(d))"
-            )
-        rules = state.rules
-        if word == HELP:
-            shown = set_hands(seven, rules.house_way, a234_low=rules.a234_lowest)
-            note = (
-                f"seat {seat} asked for help: the house way sets {describe_setting(shown)} (§ 659a.11(a)(1))"
-            )
-            return replace(state, helped=(*state.helped, (seat, shown)), notes=(*state.notes, note))
-        setting = parse_setting(rest)
-        given = Counter(c for hand in setting for c in hand)
-        if given != Counter(seven):
-            raise IllegalEvent(
-                f"seat {seat} sets {format_cards(c for hand in setting for c in hand)}, but was dealt "
-                f"{format_cards(seven)}: the three hands are formed from the seven cards dealt (§ 659a.1)"
-            )
-        partner = state.partner(seat)
-        if partner is not None and partner not in state.voided and state.setting_of(partner) is None:
-            first = self._first_of_pair(state, seat, partner)
-            if first != seat:
-                mine, theirs = state.stake(seat, self.main_wager), state.stake(partner, self.main_wager)
-                why = (
-                    "the hand with the larger wager is set before the other"
-                    if mine != theirs
-                    else "the wagers are equal: the hands are set counterclockwise, from the dealer's right"
-                )
-                raise IllegalEvent(
-                    f"seat {seat} and seat {partner} are one player's two betting areas: {why}, so seat "
-                    f"{first} first (§ 659a.7(f))"
-                )
-        return replace(state, settings=(*state.settings, (seat, setting)))
-
-    def _first_of_pair(self, state: AsiaPokerState, a: int, b: int) -> int:
-        """§ 659a.7(f): the larger wager first; equal wagers counterclockwise (the higher seat first)."""
-        wa, wb = state.stake(a, self.main_wager), state.stake(b, self.main_wager)
-        if wa != wb:
-            return a if wa > wb else b
-        return max(a, b)
-
-    def _second_area(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
-        """The player at betting area ``seat`` takes the adjacent ``area`` as his second (§ 659a.7(f)
-        "a player to wager on two adjacent betting areas"): both areas carry his main wager, and
-        neither hand is set yet (the order of setting is the pair's, § 659a.7(f))."""
-        if not state.rules.adjacent_betting_areas:
-            raise IllegalEvent(
-                "this table does not permit wagering on two adjacent betting areas "
-                "(adjacent_betting_areas, § 659a.7(f))"
-            )
-        seat, other = seat_number(event.seat), seat_number(event.area)
-        if abs(other - seat) != 1:
-            raise IllegalEvent(f"seat {seat} and seat {other} are not adjacent betting areas (§ 659a.7(f))")
-        for s in (seat, other):
-            if not state.stake(s, self.main_wager):
-                raise IllegalEvent(
-                    f"seat {s} has no {self.main_words}: the player wagers on both areas (§ 659a.7(f))"
-                )
-        for s in (seat, other):
-            if state.partner(s) is not None:
-                raise IllegalEvent(f"seat {s} is already one of a player's two betting areas (§ 659a.7(f))")
-            if state.setting_of(s) is not None:
-                raise IllegalEvent(f"seat {s} has already set its hands; the order of § 659a.7(f) is past")
-        return replace(state, adjacent=(*state.adjacent, (min(seat, other), max(seat, other))))
-
-    def _surrender(self, state: AsiaPokerState, seat: int) -> AsiaPokerState:
-        optional = [w for w, a in state.seat_wagers(seat) if w != self.main_wager and a]
-        if optional:
-            raise IllegalEvent(
-                f"seat {seat} placed an optional wager ({', '.join(optional)}): a player may surrender only "
-                "without one (§ 659a.11(d))"
-            )
-        if seat in state.surrendered:
-            raise IllegalEvent(f"seat {seat} has already surrendered (§ 659a.11(d))")
-        if not self.dealer_set(state):
-            raise IllegalEvent(
-                f"seat {seat}: a player may surrender after the hands of the dealer have been set (§ "
-                f"659a.11(d)); the round waits for {self.awaiting(state) or 'the dealer'}"
-            )
-        return replace(state, surrendered=(*state.surrendered, seat))
-
-    def _meter(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
-        names = self.meter_names(state.rules)
-        if event.name not in names:
-            if not names:
-                raise IllegalEvent(f"{self.title} at this table has no progressive meter")
-            raise IllegalEvent(f"no meter {event.name!r} at this table (meters: {', '.join(names)})")
-        if event.seat is not None:
-            # § 659a.11(h)(3)(ii)(D): the meter when that seat's turn to be paid comes (its award).
-            seats = (seat for seat, wager, _ in state.wagers if wager == event.name)
-            return replace(state, meter_turns=take_turn(state.meter_turns, event, seats))
-        meters = dict(state.meters)
-        meters[event.name] = event.amount or 0
-        return replace(state, meters=tuple(sorted(meters.items())))
-
-    # --- irregularities, § 659a.13 ----------------------------------------------------------------
-
-    def _irregularity(self, state: AsiaPokerState, event: Event) -> AsiaPokerState:
-        kind = event.kind or ""
-        section = irregularity_section(IRREGULARITIES, kind, "ch. 659a")
-        rules = state.rules
-        dealing = state.start is not None and not state.settings  # cards are being dealt, no hand set yet
-        if kind == "shuffler_jam":
-            if rules.shuffler != "automated":
-                raise IllegalEvent(
-                    f"this table shuffles by hand (shuffler = 'manual'); no {kind} ({section})"
-                )
-            if state.hands:
-                raise IllegalEvent(
-                    f"the shuffle is over once cards are dealt; a {kind} comes before the deal ({section})"
-                )
-            return noted(
-                state, f"the automated shuffler jammed or stopped: the cards are reshuffled ({section})"
-            )
-        if not state.locked:
-            raise IllegalEvent(f'nothing is dealt before "no more bets"; no {kind} yet ({section})')
-        if kind == "no_roll":
-            if rules.starting_position != "shaker":
-                raise IllegalEvent(f"this table does not use the Asia Poker shaker; no {kind} ({section})")
-            if state.start is not None:
-                raise IllegalEvent(
-                    f"the dice were counted: the starting position is {position_words(state.start)} "
-                    f"({section})"
-                )
-            return replace(
-                noted(
-                    state, f"no roll: the dice did not land flat or fell out; the dealer reshakes ({section})"
-                ),
-                no_rolls=state.no_rolls + 1,
-            )
-        if kind == "wrong_card_count":
-            who = (
-                f"seat {event.seat}"
-                if event.seat is not None
-                else (event.detail or "a position or the dealer")
-            )
-            return void_round(
-                state, f"{who} was dealt an incorrect number of cards; the cards are reshuffled", section
-            )
-        if state.start is None:
-            raise IllegalEvent(
-                f"no card is dealt before the starting position is determined; no {kind} yet ({section})"
-            )
-        if kind == "player_card_exposed":
-            seat = seat_number(event.seat)
-            if not state.stake(seat, self.main_wager):
-                raise IllegalEvent(
-                    f"seat {seat} placed no {self.main_words}; its stack is collected unexposed (§ 659a.8(f))"
-                )
-            if state.setting_of(seat) is not None or seat in state.voided or seat in state.exposed:
-                raise IllegalEvent(f"seat {seat} has already set, voided or been asked to choose ({section})")
-            note = (
-                f"a card of seat {seat} was exposed by the dealer: the player may void the hand ({section})"
-            )
-            return replace(noted(state, note), exposed=(*state.exposed, seat))
-        if kind == "dealer_set_incorrectly":
-            if not self.dealer_set(state):
-                raise IllegalEvent(f"the dealer's hands are not set yet ({section})")
-            return noted(
-                state,
-                "the dealer did not set the hands by the house way: they are reset by it and the round "
-                f"completed ({section})",
-            )
-        if kind == "dealer_card_exposed":
-            if self.dealer_set(state):
-                raise IllegalEvent(
-                    f"the dealer's cards are turned over once every player has set (§ 659a.11(c)) ({section})"
-                )
-            return void_round(
-                state, "a card of the dealer's hand was exposed; the cards are reshuffled", section
-            )
-        if not dealing:
-            raise IllegalEvent(f"the deal is over (a player has set his hands); no {kind} now ({section})")
-        if kind == "wrong_starting_position":
-            return void_round(
-                state,
-                f"the dealer dealt the first card to the wrong position (the count was {state.count}: "
-                f"{position_words(state.start)}); the cards are reshuffled",
-                section,
-            )
-        if kind == "dealer_card_exposed_while_dealing":
-            return void_round(
-                state, "a dealer's card was exposed while dealing; the cards are reshuffled", section
-            )
-        if kind == "card_face_up":
-            return card_face_up(state, event)
-        if kind == "card_drawn_in_error":
-            return noted(
-                state, f"a card drawn in error without its face exposed is used as the next card ({section})"
-            )
-        if kind == "shoe_jam":
-            if rules.dealing != "automated shoe":
-                raise IllegalEvent(
-                    f"this table deals from the {rules.dealing}, not an automated dealing shoe ({section})"
-                )
-            return void_round(
-                state,
-                "the automated dealing shoe jammed or failed to deal; the cards are removed from the "
-                "device and reshuffled with those dealt",
-                section,
-            )
-        stub = STUB_SECTIONS[rules.dealing]
-        if kind == "stub_count_misdealt":
-            return void_round(
-                state, "more or less than four cards remained and the cards were misdealt", stub
-            )
-        return void_round(
-            state,
-            "more or less than four cards remained and the cards were not misdealt: remove the deck, the "
-            "entire deck of cards shall be removed from the table",
-            stub,
-            remove_deck=True,
-        )
-
-    # --- settlement -------------------------------------------------------------------------------
-
-    def _main_outcome(self, state: AsiaPokerState, seat: int, dealer: Setting) -> Outcome:
-        stake = state.stake(seat, self.main_wager)
-        name = self.main_wager
-        if seat in state.surrendered:
-            return Outcome(
-                seat,
-                name,
-                stake,
-                Result.LOSE,
-                -stake,
-                "surrendered",
-                "§ 659a.11(d)",
-                "the player surrendered; the dealer collects the wager",
-            )
-        setting = state.setting_of(seat)
-        assert setting is not None
-        ranking = asia_poker_ranking(a234_lowest=state.rules.a234_lowest)
-        try:
-            check_setting(*setting, ranking)
-        except HandSettingError as exc:
-            return Outcome(
-                seat,
-                name,
-                stake,
-                Result.LOSE,
-                -stake,
-                "hands not set correctly",
-                ", ".join(exc.rules),
-                str(exc),
-            )
-        outs = compare_sets(setting, dealer, ranking)
-        hand = f"high {outs[0]}, medium {outs[1]}, low {outs[2]}"
-        played = describe_setting(setting)
-        if outs.count("win") >= 2:
-            return Outcome(
-                seat,
-                name,
-                stake,
-                Result.WIN,
-                stake,
-                hand,
-                "§ 659a.11(f)(2), § 659a.12(a)",
-                f"{played}: two of three hands higher than the dealer's; 1 to 1",
-            )
-        section = "§ 659a.11(f)(1)(i)"
-        if "copy" in outs and "lose" in outs:
-            section += ", (ii)"
-        return Outcome(
-            seat,
-            name,
-            stake,
-            Result.LOSE,
-            -stake,
-            hand,
-            section,
-            f"{played}: two hands identical (a copy goes to the dealer) or lower",
-        )
-
-    def _void_seat(self, state: AsiaPokerState, seat: int) -> list[Outcome]:
-        reason = "the player voided the hand after the dealer exposed one of its cards"
-        return [
-            Outcome(seat, w, a, Result.VOID, 0, section="§ 659a.13(d)", note=reason)
-            for w, a in self._ordered_wagers(state, seat)
-        ]
-
-    def _ordered_wagers(self, state: AsiaPokerState, seat: int) -> list[tuple[str, Cents]]:
-        order = (self.main_wager, *self.all_optional_wagers())
-        return [(w, state.stake(seat, w)) for w in order if state.stake(seat, w)]
-
-    def _settle_void(self, state: AsiaPokerState, void: Void) -> Settlement:
-        flags = (REMOVE_DECK,) if void.remove_deck else ()
-        seats = sorted({s for s, _, a in state.wagers if a}, reverse=True)
-        outcomes = tuple(
-            Outcome(seat, w, a, Result.VOID, 0, section=void.section, note=void.reason, flags=flags)
-            for seat in seats
-            for w, a in self._ordered_wagers(state, seat)
-        )
-        return Settlement(self.name, outcomes, dict(state.meters), void=f"{void.reason} ({void.section})")
-
 
 GAME: Final = AsiaPokerGame()
 
@@ -810,6 +215,7 @@ __all__ = [
     "DEALER",
     "DEALING",
     "DECISIONS",
+    "EVENTS",
     "GAME",
     "HELP",
     "IRREGULARITIES",
@@ -825,7 +231,9 @@ __all__ = [
     "VOCABULARY",
     "VOID_HAND",
     "AsiaPokerGame",
+    "AsiaPokerPlay",
     "AsiaPokerRules",
+    "AsiaPokerSettle",
     "AsiaPokerState",
     "AsiaTableRules",
     "PayoutLimit",
