@@ -852,3 +852,16 @@ async def test_rounds_are_numbered_one_by_one_and_recovery_goes_on_from_the_last
         assert await deal(journal, record) == f"{TABLE}-4"
     with JournalReader(path) as reader:
         assert reader.verify().round_number == 4
+
+
+def test_every_kind_of_record_has_one_step_of_the_fold() -> None:
+    """Each kind of journal record is folded by the one step registered for it (a kind without
+    one would be refused as unknown), and a second step for a kind is refused at import."""
+    from controller.journal.state import FOLD, KINDS
+    from controller.rules.core.dispatch import Handlers
+
+    assert set(FOLD) == set(KINDS)
+    table: Handlers[str, Any] = Handlers("a journal")
+    table.add("round_begin", print)
+    with pytest.raises(ValueError, match="'round_begin' already has a handler"):
+        table.add("round_begin", print)

@@ -36,11 +36,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from controller.rules.core.dispatch import did_you_mean
+from controller.rules.core.dispatch import Handlers, did_you_mean
 
 from ..rules.core.engine import Game, IllegalEvent, Round
 from ..rules.core.events import Event, EventError, parse_event
@@ -175,6 +175,11 @@ class AwaitingFloor:
     reporter: str
 
 
+#: The step of the fold for each kind of record, each registered once where it is written
+#: (:class:`~controller.rules.core.dispatch.Handlers`): a new kind of record is a new step.
+FOLD: Final[Handlers[str, Callable[[TableState, JournalRecord], TableState]]] = Handlers("the journal")
+
+
 @dataclass(frozen=True)
 class TableState:
     """The fold of the journal so far. Immutable: each step gives a new state."""
@@ -249,49 +254,51 @@ class TableState:
         kind, body, seq = record.kind, record.body, record.seq
         if not isinstance(body, Mapping):
             raise FoldError(f"seq {seq}: the body of a record is a JSON object, not {body!r}")
-        step = dataclasses.replace(self, last_seq=seq)
-        if kind == ROUND_EVENT:
-            return step._apply_event(record)
-        if kind == ROUND_BEGIN:
-            return step._apply_begin(record)
-        if kind == ROUND_SETTLED:
-            return step._apply_settled(record)
-        if kind == ROUND_CANCELLED:
-            return step._apply_cancelled(record)
-        if kind in LOCK_KINDS:
-            return dataclasses.replace(step, locked_out=kind == LOCK_OUT, lock_reason=_text(record, "reason"))
-        if kind in DEVICE_KINDS:
-            device = _text(record, "device")
-            status = DeviceStatus(kind == DEVICE_ONLINE, _text(record, "detail", empty=True), seq)
-            return dataclasses.replace(step, devices={**self.devices, device: status})
-        if kind == CONFIG_LOADED:
-            config = ConfigStatus(_text(record, "path"), _text(record, "sha256"), seq)
-            return dataclasses.replace(step, config=config)
-        if kind == PAYOUT_VERIFIED:
-            return step._apply_verified(record)
-        if kind == HARDWARE_FACT:
-            return step._apply_hardware_fact(record)
-        if kind == DEVICE_SERVICE:
-            return step._apply_device_service(record)
-        if kind == IRREGULARITY_REPORTED:
-            return step._apply_reported(record)
-        if kind == IRREGULARITY_DISMISSED:
-            self._open_round(record)
-            if self.awaiting_floor is None:
-                raise TableRefusal("no reported irregularity waits for a floorperson")
-            _text(record, "reason")
-            return dataclasses.replace(step, awaiting_floor=None)
-        if kind == REQUEST:
-            return step._apply_request(record)
-        if kind == RAM_CLEAR:
-            if seq != 1:
-                raise TableRefusal("a RAM clear is the first record of a new journal (tablectl journal new)")
-            return dataclasses.replace(step, carried_meters=_meters(body.get("meters", {}), seq))
-        if kind in (REFUSED, COMMAND, STARTED):
-            return step
-        hint = did_you_mean(str(kind), KINDS)
-        raise FoldError(f"seq {seq}: unknown kind of record {kind!r}{hint}")
+        handler = FOLD.get(kind)
+        if handler is None:
+            hint = did_you_mean(str(kind), KINDS)
+            raise FoldError(f"seq {seq}: unknown kind of record {kind!r}{hint}")
+        return handler(dataclasses.replace(self, last_seq=seq), record)
 
+    # --- the step of each kind of record, registered once in FOLD -----------------------------
+
+    @FOLD.register(*LOCK_KINDS)
+    def _apply_lock(self, record: JournalRecord) -> TableState:
+        return dataclasses.replace(
+            self, locked_out=record.kind == LOCK_OUT, lock_reason=_text(record, "reason")
+        )
+
+    @FOLD.register(*DEVICE_KINDS)
+    def _apply_device(self, record: JournalRecord) -> TableState:
+        device = _text(record, "device")
+        status = DeviceStatus(record.kind == DEVICE_ONLINE, _text(record, "detail", empty=True), record.seq)
+        return dataclasses.replace(self, devices={**self.devices, device: status})
+
+    @FOLD.register(CONFIG_LOADED)
+    def _apply_config(self, record: JournalRecord) -> TableState:
+        config = ConfigStatus(_text(record, "path"), _text(record, "sha256"), record.seq)
+        return dataclasses.replace(self, config=config)
+
+    @FOLD.register(IRREGULARITY_DISMISSED)
+    def _apply_dismissed(self, record: JournalRecord) -> TableState:
+        self._open_round(record)
+        if self.awaiting_floor is None:
+            raise TableRefusal("no reported irregularity waits for a floorperson")
+        _text(record, "reason")
+        return dataclasses.replace(self, awaiting_floor=None)
+
+    @FOLD.register(RAM_CLEAR)
+    def _apply_ram_clear(self, record: JournalRecord) -> TableState:
+        if record.seq != 1:
+            raise TableRefusal("a RAM clear is the first record of a new journal (tablectl journal new)")
+        return dataclasses.replace(self, carried_meters=_meters(record.body.get("meters", {}), record.seq))
+
+    @FOLD.register(REFUSED, COMMAND, STARTED)
+    def _apply_nothing(self, record: JournalRecord) -> TableState:
+        """A refusal, a command and a start are kept for the record; they change no state."""
+        return self
+
+    @FOLD.register(HARDWARE_FACT)
     def _apply_hardware_fact(self, record: JournalRecord) -> TableState:
         _text(record, "device")
         detail = record.body.get("detail", {})
@@ -302,6 +309,7 @@ class TableState:
             raise FoldError(f"seq {record.seq}: an incomplete_stack names its position and count")
         return dataclasses.replace(self, stack_to_key=(position, count))
 
+    @FOLD.register(DEVICE_SERVICE)
     def _apply_device_service(self, record: JournalRecord) -> TableState:
         device, reason = _text(record, "device"), _text(record, "reason")
         in_service = record.body.get("in_service")
@@ -318,6 +326,7 @@ class TableState:
             out[device] = f"by {record.actor or record.source}: {reason}"
         return dataclasses.replace(self, out_of_order=out)
 
+    @FOLD.register(IRREGULARITY_REPORTED)
     def _apply_reported(self, record: JournalRecord) -> TableState:
         self._open_round(record)
         if self.awaiting_floor is not None:
@@ -330,6 +339,7 @@ class TableState:
         waiting = AwaitingFloor(dict(event), _text(record, "why"), record.seq, record.actor or record.source)
         return dataclasses.replace(self, awaiting_floor=waiting)
 
+    @FOLD.register(REQUEST)
     def _apply_request(self, record: JournalRecord) -> TableState:
         key, seqs, accepted = _text(record, "key"), record.body.get("seqs"), record.body.get("accepted")
         if (
@@ -372,6 +382,7 @@ class TableState:
             )
         return self.current
 
+    @FOLD.register(ROUND_BEGIN)
     def _apply_begin(self, record: JournalRecord) -> TableState:
         if self.current is not None:
             raise TableRefusal(
@@ -396,6 +407,7 @@ class TableState:
         current = OpenRound(record.round_id, seq, record.wall_ns, dict(options), meters, rnd)
         return dataclasses.replace(self, current=current, round_number=_next_number(self, record.round_id))
 
+    @FOLD.register(ROUND_EVENT)
     def _apply_event(self, record: JournalRecord) -> TableState:
         current = self._open_round(record)
         rnd = current.round
@@ -428,6 +440,7 @@ class TableState:
             step = dataclasses.replace(step, stack_to_key=None)
         return step
 
+    @FOLD.register(ROUND_SETTLED)
     def _apply_settled(self, record: JournalRecord) -> TableState:
         current = self._open_round(record)
         settlement = current.settlement().to_json()
@@ -439,6 +452,7 @@ class TableState:
             )
         return self._close(current, record)
 
+    @FOLD.register(ROUND_CANCELLED)
     def _apply_cancelled(self, record: JournalRecord) -> TableState:
         current = self._open_round(record)
         _text(record, "reason")
@@ -450,6 +464,7 @@ class TableState:
             )
         return self._close(current, record)
 
+    @FOLD.register(PAYOUT_VERIFIED)
     def _apply_verified(self, record: JournalRecord) -> TableState:
         round_id = _text(record, "round")
         seat, wager = record.body.get("seat"), _text(record, "wager")

@@ -64,7 +64,7 @@ from ...core.events import Event
 from ...core.hooks import Devices, Faults, Progressive, Screen, Term, Vocabulary, Waiting, meter_rows
 from ...core.money import Cents
 from ...core.settlement import Settlement
-from .play import HANDLERS, check_meter
+from .play import EVENTS, check_meter
 from .rules import NAME, RULES_CHECKS, BlackjackRules
 from .settle import settlement, void_settlement
 from .state import COMPLETE, VOID, BlackjackState
@@ -122,10 +122,7 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
     def apply(self, state: BlackjackState, event: Event) -> BlackjackState:
         if state.phase == VOID:
             raise IllegalEvent(f"the round is void ({state.void}); it accepts nothing more")
-        handler = HANDLERS.get(event.type)
-        if handler is None:
-            raise IllegalEvent(f"Blackjack has no {event.type} events")
-        return handler(state, event)
+        return EVENTS.apply(state, event)
 
     def hand_dealt_to(self, state: BlackjackState, seat: int) -> int:
         """The hand of ``seat`` a card dealt to the seat now goes to (see

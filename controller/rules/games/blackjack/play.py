@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Final
 
 from ...core.cards import ACE, TEN, Card
-from ...core.engine import IllegalEvent
+from ...core.engine import EventTable, IllegalEvent
 from ...core.events import Event, seat_of
 from ...core.irregularities import irregularity_section
 from ...core.meter_turns import take_turn
@@ -47,6 +46,10 @@ from .waiting import waiting_for
 # --- events --------------------------------------------------------------------------------------
 
 
+EVENTS: Final = EventTable[BlackjackState]("Blackjack")
+"""The handler of each event type this game takes."""
+
+
 def check_meter(rules: BlackjackRules, name: str, amount: Cents) -> None:
     if name not in PROGRESSIVES or not rules.offered(name):
         offered = [p for p in PROGRESSIVES if rules.offered(p)]
@@ -58,6 +61,7 @@ def check_meter(rules: BlackjackRules, name: str, amount: Cents) -> None:
     # and reset amounts": where the meter goes after a 100% award), and the next round begins there.
 
 
+@EVENTS.register("meter")
 def _meter(state: BlackjackState, event: Event) -> BlackjackState:
     if event.name is None or event.amount is None:
         raise IllegalEvent("a meter event needs a name and an amount")
@@ -71,6 +75,7 @@ def _meter(state: BlackjackState, event: Event) -> BlackjackState:
     return dataclasses.replace(state, meters=MappingProxyType(meters))
 
 
+@EVENTS.register("wager")
 def _wager(state: BlackjackState, event: Event) -> BlackjackState:
     rules = state.rules
     seat, name, amount = event.seat, event.wager, event.amount
@@ -107,6 +112,7 @@ def _wager(state: BlackjackState, event: Event) -> BlackjackState:
     return dataclasses.replace(state, seats=replace_seat(state, seat, seat_state))
 
 
+@EVENTS.register("no_more_bets")
 def _no_more_bets(state: BlackjackState, event: Event) -> BlackjackState:
     if state.phase != BETTING:
         raise IllegalEvent("the dealer has already announced 'no more bets'")
@@ -120,6 +126,7 @@ def _check_seat(rules: BlackjackRules, seat: int) -> None:
         raise IllegalEvent(f"seat {seat} is not at this table: seats 1 to {rules.seats} (seats, § 633a.2)")
 
 
+@EVENTS.register("cards")
 def _cards(state: BlackjackState, event: Event) -> BlackjackState:
     cards = event.cards
     who = "the dealer" if event.to == "dealer" else f"seat {event.to}"
@@ -196,6 +203,7 @@ def _deal(state: BlackjackState, seat: int | None, event: Event) -> BlackjackSta
     return advance(dataclasses.replace(state, phase=PLAY))
 
 
+@EVENTS.register("hole_card_reader")
 def _reader(state: BlackjackState, event: Event) -> BlackjackState:
     if state.phase != CHECK:
         if state.phase in (BETTING, DEALING):
@@ -283,6 +291,7 @@ def _player_card(state: BlackjackState, seat: int, event: Event) -> BlackjackSta
     return advance(dataclasses.replace(state, seats=seats))
 
 
+@EVENTS.register("irregularity")
 def _irregularity(state: BlackjackState, event: Event) -> BlackjackState:
     kind = event.kind or ""
     words = irregularity_section(IRREGULARITIES, kind, "Blackjack")
@@ -298,15 +307,4 @@ def _irregularity(state: BlackjackState, event: Event) -> BlackjackState:
     )
 
 
-HANDLERS: Final[Mapping[str, Callable[[BlackjackState, Event], BlackjackState]]] = MappingProxyType(
-    {
-        "wager": _wager,
-        "no_more_bets": _no_more_bets,
-        "cards": _cards,
-        "decision": decision_event,
-        "hole_card_reader": _reader,
-        "meter": _meter,
-        "irregularity": _irregularity,
-    }
-)
-"""The handler of each event type this game takes."""
+EVENTS.add("decision", decision_event)

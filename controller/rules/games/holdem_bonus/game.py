@@ -44,7 +44,7 @@ from ...core.events import Event
 from ...core.hooks import Devices, Screen, Term, Vocabulary, Waiting, reported
 from ...core.money import Cents
 from ...core.settlement import Settlement
-from .play import cards_event, decision_event, irregularity_event, no_more_bets_event, wager_event
+from .play import EVENTS
 from .rules import (
     ACE_ACE,
     ACE_ACE_DEALER_AND_PLAYER,
@@ -137,20 +137,7 @@ class HoldemBonusGame(GameBase[HoldemBonusRules, HoldemBonusState]):
     def apply(self, state: HoldemBonusState, event: Event) -> HoldemBonusState:
         if state.void is not None:
             raise IllegalEvent(f"the round is void ({state.void.reason}); it only remains to settle it")
-        if event.type == "wager":
-            return wager_event(state, event)
-        if event.type == "no_more_bets":
-            return no_more_bets_event(state)
-        if event.type == "cards":
-            return cards_event(state, event)
-        if event.type == "decision":
-            return decision_event(state, event)
-        if event.type == "irregularity":
-            return irregularity_event(state, event)
-        raise IllegalEvent(
-            f"Texas Hold 'Em Bonus Poker has no {event.type} event "
-            "(it takes wager, no_more_bets, cards, decision and irregularity)"
-        )
+        return EVENTS.apply(state, event)
 
     def settle(self, state: HoldemBonusState) -> Settlement:
         if state.void is not None:

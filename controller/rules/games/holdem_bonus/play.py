@@ -5,9 +5,10 @@ irregularities of § 647a.13."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Final
 
 from ...core.cards import Card, CardError, format_cards, parse_cards
-from ...core.engine import IllegalEvent
+from ...core.engine import EventTable, IllegalEvent
 from ...core.events import Event, seat_of
 from ...core.irregularities import irregularity_section
 from ...core.money import format_money
@@ -37,6 +38,10 @@ from .state import (
 # --- events ---------------------------------------------------------------------------------
 
 
+EVENTS: Final = EventTable[HoldemBonusState]("Texas Hold 'Em Bonus Poker")
+"""The handler of each event type this game takes."""
+
+
 def _seat_number(state: HoldemBonusState, seat: int | None) -> int:
     if seat is None or not 1 <= seat <= state.rules.seats:
         raise IllegalEvent(
@@ -52,6 +57,7 @@ def _put_seat(state: HoldemBonusState, seat: SeatState | None, number: int) -> H
     return replace(state, seats=tuple(sorted(others, key=lambda s: s.seat)))
 
 
+@EVENTS.register("wager")
 def wager_event(state: HoldemBonusState, event: Event) -> HoldemBonusState:
     number = _seat_number(state, event.seat)
     name, amount = event.wager or "", event.amount or 0
@@ -91,7 +97,8 @@ def wager_event(state: HoldemBonusState, event: Event) -> HoldemBonusState:
     return _put_seat(state, updated if updated.ante or updated.bonus else None, number)
 
 
-def no_more_bets_event(state: HoldemBonusState) -> HoldemBonusState:
+@EVENTS.register("no_more_bets")
+def no_more_bets_event(state: HoldemBonusState, event: Event) -> HoldemBonusState:
     if state.locked:
         raise IllegalEvent('"no more bets" was already announced for this round (§ 647a.8(b))')
     if not state.players:
@@ -117,6 +124,7 @@ def _check_new_cards(state: HoldemBonusState, cards: tuple[Card, ...], where: st
             raise IllegalEvent(f"{c} to {where}: it is already out this round (one deck, § 647a.3)")
 
 
+@EVENTS.register("cards")
 def cards_event(state: HoldemBonusState, event: Event) -> HoldemBonusState:
     if not state.locked:
         raise IllegalEvent('no card is dealt before the dealer announces "no more bets" (§ 647a.8(b))')
@@ -225,6 +233,11 @@ def decision_event(state: HoldemBonusState, event: Event, street: str | None = N
 # --- irregularities, § 647a.13 --------------------------------------------------------------
 
 
+# Registered here, not by a decorator: the fold of a street calls it with its ``street``.
+EVENTS.add("decision", decision_event)
+
+
+@EVENTS.register("irregularity")
 def irregularity_event(state: HoldemBonusState, event: Event) -> HoldemBonusState:
     kind = event.kind or ""
     section = irregularity_section(IRREGULARITIES, kind, "ch. 647a")

@@ -54,7 +54,7 @@ from ...core.events import Event
 from ...core.hooks import Devices, Screen, Term, Vocabulary, Waiting
 from ...core.money import Cents
 from ...core.settlement import Settlement, void_all
-from .play import HANDLERS
+from .play import EVENTS
 from .rules import (
     RULES_CHECKS,
     ThreeCardPokerRules,
@@ -124,13 +124,7 @@ class ThreeCardPokerGame(GameBase[ThreeCardPokerRules, ThreeCardPokerState]):
     def apply(self, state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
         if state.void:
             raise IllegalEvent(f"the round is void ({state.void}); it waits only to be settled")
-        handler = HANDLERS.get(event.type)
-        if handler is None:
-            raise IllegalEvent(
-                f"Three Card Poker has no {event.type} event "
-                f"(it takes wager, no_more_bets, cards, decision and irregularity)"
-            )
-        return handler(state, event)
+        return EVENTS.apply(state, event)
 
     # --- settlement ------------------------------------------------------------------------
 

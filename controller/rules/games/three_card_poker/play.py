@@ -4,13 +4,13 @@ irregularities of § 649a.13 (as § 639a.13)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Final
 
 from ...core.cards import format_cards
-from ...core.engine import IllegalEvent
+from ...core.engine import EventTable, IllegalEvent
 from ...core.events import Event, seat_of
 from ...core.irregularities import cards_found_face_up, refuse_face_up
 from ...core.money import Cents, format_money
@@ -32,7 +32,11 @@ from .rules import (
 )
 from .state import IRREGULARITIES, ThreeCardPokerState, frozen_wagers
 
+EVENTS: Final = EventTable[ThreeCardPokerState]("Three Card Poker")
+"""The handler of each event type this game takes."""
 
+
+@EVENTS.register("wager")
 def _wager(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
     assert event.seat is not None and event.wager is not None and event.amount is not None
     seat, name, amount = event.seat, event.wager, event.amount
@@ -64,6 +68,7 @@ def _wager(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
     return replace(state, wagers=frozen_wagers(wagers))
 
 
+@EVENTS.register("no_more_bets")
 def _no_more_bets(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
     if state.no_more_bets:
         raise IllegalEvent('"no more bets" was already announced this round')
@@ -77,6 +82,7 @@ def _no_more_bets(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerSta
     return replace(state, no_more_bets=True)
 
 
+@EVENTS.register("cards")
 def _cards(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
     to = event.to
     assert to is not None
@@ -106,6 +112,7 @@ def _cards(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
     return replace(state, hands=MappingProxyType({**state.hands, to: tuple(event.cards)}))
 
 
+@EVENTS.register("decision")
 def _decision(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
     seat, action = event.seat, event.action
     assert seat is not None and action is not None
@@ -141,6 +148,7 @@ def _decision(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
     return replace(state, wagers=wagers, decisions=MappingProxyType({**state.decisions, seat: action}))
 
 
+@EVENTS.register("irregularity")
 def _irregularity(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
     kind = event.kind
     assert kind is not None
@@ -211,15 +219,6 @@ def _voided(
     )
 
 
+@EVENTS.register("meter")
 def _no_meter(state: ThreeCardPokerState, event: Event) -> ThreeCardPokerState:
     raise IllegalEvent("Three Card Poker here has no progressive meter (no Progressive Payout Wager)")
-
-
-HANDLERS: Final[Mapping[str, Callable[[ThreeCardPokerState, Event], ThreeCardPokerState]]] = {
-    "wager": _wager,
-    "no_more_bets": _no_more_bets,
-    "cards": _cards,
-    "decision": _decision,
-    "irregularity": _irregularity,
-    "meter": _no_meter,
-}
