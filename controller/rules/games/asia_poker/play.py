@@ -18,6 +18,7 @@ from typing import Any, Final
 from ...core.cards import format_cards
 from ...core.dispatch import Handlers
 from ...core.engine import GameBase, IllegalEvent
+from ...core.equipment import refuse_shoe_jam, refuse_shuffler_jam
 from ...core.events import Event
 from ...core.hooks import (
     Actor,
@@ -387,14 +388,7 @@ class AsiaPokerPlay(GameBase[AsiaTableRules, AsiaPokerState]):
         rules = state.rules
         dealing = state.start is not None and not state.settings  # cards are being dealt, no hand set yet
         if kind == "shuffler_jam":
-            if rules.shuffler != "automated":
-                raise IllegalEvent(
-                    f"this table shuffles by hand (shuffler = 'manual'); no {kind} ({section})"
-                )
-            if state.hands:
-                raise IllegalEvent(
-                    f"the shuffle is over once cards are dealt; a {kind} comes before the deal ({section})"
-                )
+            refuse_shuffler_jam(rules.shuffler, bool(state.hands), kind, section)
             return noted(
                 state, f"the automated shuffler jammed or stopped: the cards are reshuffled ({section})"
             )
@@ -475,10 +469,7 @@ class AsiaPokerPlay(GameBase[AsiaTableRules, AsiaPokerState]):
                 state, f"a card drawn in error without its face exposed is used as the next card ({section})"
             )
         if kind == "shoe_jam":
-            if rules.dealing != "automated shoe":
-                raise IllegalEvent(
-                    f"this table deals from the {rules.dealing}, not an automated dealing shoe ({section})"
-                )
+            refuse_shoe_jam(rules.dealing, section)
             return void_round(
                 state,
                 "the automated dealing shoe jammed or failed to deal; the cards are removed from the "

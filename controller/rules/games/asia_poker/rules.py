@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from ...core.cards import Card, CardError, format_cards, parse_cards
 from ...core.engine import IllegalEvent
+from ...core.equipment import hand_dealing_needs_a_shuffler
 from ...core.money import Cents, Odds, format_money
 from ...core.option_groups import CardHandlingOptions, SideWagerOptions
 from ...core.options import boolean, choice, money, option
@@ -237,11 +238,7 @@ def check_equipment(rules: AsiaTableRules) -> Iterable[str]:
             "button is used where an automated card shuffling device and dealing shoe are used (§ "
             "659a.5(g)(3))"
         )
-    if rules.dealing == "hand" and rules.shuffler != "automated":
-        yield (
-            "dealing 'hand' needs shuffler = 'automated': an automated shuffling device shall be used "
-            "(§ 659a.9(a)(1))"
-        )
+    yield from hand_dealing_needs_a_shuffler(rules.dealing, rules.shuffler, "§ 659a.9(a)(1)")
 
 
 RULES_CHECKS: Final[tuple[Callable[[Any], Iterable[str]], ...]] = (check_payout_limit, check_equipment)

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Final
 
 from ...core.engine import EventTable, IllegalEvent
+from ...core.equipment import refuse_shoe_jam, refuse_shuffler_jam
 from ...core.events import Event, seat_of
 from ...core.irregularities import cards_found_face_up, irregularity_section, refuse_face_up
 from ...core.meter_turns import take_turn
@@ -203,14 +204,7 @@ def _irregularity(state: CaribbeanStudState, event: Event) -> CaribbeanStudState
     any_cards = bool(state.dealer) or any(state.hands.values())
     if kind == "shuffler_jam":
         # § 639a.13(e): "the cards shall be reshuffled"; the wagers stand.
-        if state.rules.shuffler != "automated":
-            raise IllegalEvent(
-                f"this table shuffles by hand (shuffler = 'manual'); {kind} needs a shuffler ({section})"
-            )
-        if any_cards:
-            raise IllegalEvent(
-                f"the shuffle is over once cards are dealt; a {kind} comes before the deal ({section})"
-            )
+        refuse_shuffler_jam(state.rules.shuffler, any_cards, kind, section)
         return recorded
     if not state.no_more_bets:
         raise IllegalEvent(
@@ -248,10 +242,7 @@ def _irregularity(state: CaribbeanStudState, event: Event) -> CaribbeanStudState
             section,
         )
     if kind == "shoe_jam":
-        if state.rules.dealing != "automated shoe":
-            raise IllegalEvent(
-                f"this table deals from the {state.rules.dealing}, not an automated dealing shoe ({section})"
-            )
+        refuse_shoe_jam(state.rules.dealing, section)
         return void_round(
             recorded, f"the automated dealing shoe jammed, stopped or failed to deal{detail}", section
         )

@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Final
 
 from ...core.cards import TEN
+from ...core.equipment import hand_dealing_needs_a_shuffler, two_decks_need_a_shuffler
 from ...core.money import Award, Cents, Odds, parse_award
 from ...core.option_groups import CardHandlingOptions, ProgressiveOptions, SideWagerOptions
 from ...core.options import choice, integer, option
@@ -198,18 +199,10 @@ def _check_rate(rules: CaribbeanStudRules) -> Iterator[str]:
 
 
 def _check_shuffler(rules: CaribbeanStudRules) -> Iterator[str]:
-    if rules.decks == 2 and rules.shuffler != "automated":
-        # § 639a.3(b): "If an automated card shuffling device is utilized, ... may be played with two decks".
-        yield (
-            "decks 2 needs shuffler = 'automated': two decks only with an automated card shuffling "
-            "device (§ 639a.3(b))"
-        )
-    if rules.dealing == "hand" and rules.shuffler != "automated":
-        # § 639a.9(a)(1): "An automated shuffling device shall be used to shuffle the cards."
-        yield (
-            "dealing 'hand' needs shuffler = 'automated': an automated shuffling device shall be used "
-            "(§ 639a.9(a)(1))"
-        )
+    # § 639a.3(b): "If an automated card shuffling device is utilized, ... may be played with two decks".
+    yield from two_decks_need_a_shuffler(rules.decks, rules.shuffler, "§ 639a.3(b)")
+    # § 639a.9(a)(1): "An automated shuffling device shall be used to shuffle the cards."
+    yield from hand_dealing_needs_a_shuffler(rules.dealing, rules.shuffler, "§ 639a.9(a)(1)")
 
 
 RULES_CHECKS: Final[tuple[Callable[[CaribbeanStudRules], Iterable[str]], ...]] = (

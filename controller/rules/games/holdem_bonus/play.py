@@ -9,6 +9,7 @@ from typing import Final
 
 from ...core.cards import Card, CardError, format_cards, parse_cards
 from ...core.engine import EventTable, IllegalEvent
+from ...core.equipment import refuse_shoe_jam, refuse_shuffler_jam
 from ...core.events import Event, seat_of
 from ...core.irregularities import irregularity_section
 from ...core.money import format_money
@@ -245,14 +246,7 @@ def irregularity_event(state: HoldemBonusState, event: Event) -> HoldemBonusStat
     dealing = state.locked and now.step != "done"
     if kind == "shuffler_jam":
         # § 647a.13(e): "the cards shall be reshuffled"; the wagers stand.
-        if state.rules.shuffler != "automated":
-            raise IllegalEvent(
-                f"this table shuffles by hand (shuffler = 'manual'); {kind} needs a shuffler ({section})"
-            )
-        if state.any_cards:
-            raise IllegalEvent(
-                f"the shuffle is over once cards are dealt; a {kind} comes before the deal ({section})"
-            )
+        refuse_shuffler_jam(state.rules.shuffler, state.any_cards, kind, section)
         return _note(state, f"the automated shuffler jammed: the cards are reshuffled ({section})")
     if not state.locked:
         raise IllegalEvent(f'no card is dealt before "no more bets"; a {kind} cannot happen yet ({section})')
@@ -284,10 +278,7 @@ def irregularity_event(state: HoldemBonusState, event: Event) -> HoldemBonusStat
             bonus_settled=True,
         )
     if kind == "shoe_jam":
-        if state.rules.dealing != "automated shoe":
-            raise IllegalEvent(
-                f"this table deals from the {state.rules.dealing}, not an automated dealing shoe ({section})"
-            )
+        refuse_shoe_jam(state.rules.dealing, section)
         if not dealing:
             raise IllegalEvent(f"every card is dealt; the shoe cannot fail to deal now ({section})")
         return _void(

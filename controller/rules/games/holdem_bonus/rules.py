@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Final
 
 from ...core.cards import ACE, JACK, KING, QUEEN, Card
+from ...core.equipment import hand_dealing_needs_a_shuffler, two_decks_need_a_shuffler
 from ...core.money import Cents, Odds, format_money
 from ...core.option_groups import CardHandlingOptions, SideWagerOptions
 from ...core.options import choice, integer, money, option
@@ -190,16 +191,8 @@ def check_payout_limit(rules: HoldemBonusRules) -> Iterable[str]:
 
 def check_equipment(rules: HoldemBonusRules) -> Iterable[str]:
     """Two decks (§ 647a.3(b)) and dealing from the hand (§ 647a.9(a)(1)) need an automated shuffler."""
-    if rules.decks == 2 and rules.shuffler != "automated":
-        yield (
-            "decks 2 needs shuffler = 'automated': two decks only with an automated card shuffling device "
-            "(§ 647a.3(b))"
-        )
-    if rules.dealing == "hand" and rules.shuffler != "automated":
-        yield (
-            "dealing 'hand' needs shuffler = 'automated': an automated shuffling device shall be used "
-            "(§ 647a.9(a)(1))"
-        )
+    yield from two_decks_need_a_shuffler(rules.decks, rules.shuffler, "§ 647a.3(b)")
+    yield from hand_dealing_needs_a_shuffler(rules.dealing, rules.shuffler, "§ 647a.9(a)(1)")
 
 
 RULES_CHECKS: Final[tuple[Callable[[HoldemBonusRules], Iterable[str]], ...]] = (
