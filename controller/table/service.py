@@ -15,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -161,11 +160,8 @@ class TableService:
             # in ONE transaction: a crash keeps both or neither.
             begin = BeginRound(self.game.name, self.submission.rules, meters)
             carried = [Step(e, authority.DAEMON) for e in self.state.next_round]
-            try:
+            with self._journal_writes():
                 outcomes = await self.journal.append_many([Step(begin, authority.DAEMON), *carried])
-            except JournalError:
-                self._journal_failed()
-                raise
             for outcome in outcomes:
                 self._report(outcome)
             first = outcomes[0]
@@ -235,24 +231,29 @@ class TableService:
         """Journal ``entry``, the lock held; a refusal is journaled by the journal, reported here,
         and ``None``."""
         try:
-            appended = await self.journal.append(entry, source=source, actor=actor)
+            with self._journal_writes():
+                appended = await self.journal.append(entry, source=source, actor=actor)
         except Refused as exc:
             self.report_refusal(exc.record, str(exc))
             return None
-        except JournalError:
-            self._journal_failed()
-            raise
         self.publish_record(appended.record)
         return appended.record
 
-    def _journal_failed(self) -> None:
-        # Disk full, I/O error: nothing more can be accepted durably. Lock wagering and tell
-        # systemd (the watchdog pings stop) so the daemon is restarted and a technician called.
-        log.exception("journal write failed; the table is locked out")
-        self.healthy = False
-        if self.gpio is not None:
-            self.gpio.lock()
-        write_failures.note(self.journal.path, str(sys.exc_info()[1]), self.round_id)
+    @contextlib.contextmanager
+    def _journal_writes(self) -> Iterator[None]:
+        """The one path of a journal write that fails (disk full, I/O error): nothing more can be
+        accepted durably. Lock wagering, tell systemd (the watchdog pings stop) so the daemon is
+        restarted and a technician called, keep the failure beside the journal for the next start
+        (:mod:`.write_failures`), and raise the :class:`JournalError` on."""
+        try:
+            yield
+        except JournalError as exc:
+            log.exception("journal write failed; the table is locked out")
+            self.healthy = False
+            if self.gpio is not None:
+                self.gpio.lock()
+            write_failures.note(self.journal.path, str(exc), self.round_id)
+            raise
 
     async def submit(
         self, event: Event, source: str, actor: str | None, *, request: RequestKey | None = None
@@ -307,13 +308,10 @@ class TableService:
         return lambda state: [] if state.current is None else link.outbox_for(state.current, event)
 
     async def _append_many(self, steps: list[Step], request: RequestKey | None) -> list[StepOutcome]:
-        try:
+        with self._journal_writes():
             if request is None:
                 return await self.journal.append_many(steps)
             return await self.journal.append_many(steps, request=request.key, binding=request.binding)
-        except JournalError:
-            self._journal_failed()
-            raise
 
     async def _append(self, step: Step, request: RequestKey | None) -> StepOutcome:
         (outcome,) = await self._append_many([step], request)
@@ -374,7 +372,7 @@ class TableService:
     def _pins_follow_journal(self) -> None:
         """Open the pins this request locked if the journal has wagering open: the lock-out was not
         committed (refused, a repeated or conflicting key), so the round still takes wagers. A
-        table whose journal failed stays locked (:meth:`_journal_failed`), and so does one whose
+        table whose journal failed stays locked (:meth:`_journal_writes`), and so does one whose
         lock-out press waits to be journaled."""
         current = self.state.current
         if (
