@@ -34,8 +34,9 @@ import aiomqtt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.link_table import SimTable, meter_config, meter_process
-from tests.mosquitto import USERS, Broker, Pki
+from sim.link_rig import meter_config, meter_process
+from sim.mosquitto import USERS, Broker, Pki
+from sim.sim_table import SimTable
 
 
 async def peer(broker: Broker, pki: Pki, messages: int, size: int) -> float:

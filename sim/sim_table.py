@@ -1,4 +1,5 @@
-"""Stand-ins for the link's tables and the meter's setup, for tests and the bench.
+"""A stand-in for a table on the link (the meter's setup is :mod:`sim.link_rig`), for the tests and
+the bench (bench/bench_meter.py).
 
 :class:`SimTable` behaves as the table's publisher will (docs/progressive-link.md, "Exactly
 once"): it keeps its outbox (gapless seq, a UUID per message), sends it in seq order over

@@ -17,10 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from sim.link_rig import PARAMS, PROGRESSIVE
 from wire import Contribution, Declaration, Hit, Parameters, Share, TableMessage
 from wire.reader import MAX_MESSAGE_BYTES
-
-from .link_table import PARAMS, PROGRESSIVE
 
 #: Past the shipped broker's ``max_packet_size`` (20 KiB): the broker disconnects the sender.
 OVER_THE_BROKER = 24_000

@@ -10,8 +10,9 @@ from pathlib import Path
 from meter.config import load
 from meter.service import MeterService
 from meter.store import Store
+from sim.link_rig import meter_config
+from sim.sim_table import SimTable
 
-from .link_table import SimTable, meter_config
 from .mosquitto import Broker, Pki
 
 

@@ -16,8 +16,7 @@ import os
 import shutil
 import socket
 import stat
-import tempfile
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -220,14 +219,6 @@ def users_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     add_user(path, TECH.user, Role.TECH, TECH.pin)
     add_user(path, DEALER_USER.user, Role.DEALER, DEALER_USER.pin)
     return path
-
-
-@pytest.fixture
-def short_dir() -> Iterator[Path]:
-    # A Unix socket's path is limited to 107 bytes; pytest's tmp_path can be longer.
-    path = Path(tempfile.mkdtemp(prefix="api-", dir="/tmp"))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture

@@ -14,9 +14,8 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -32,15 +31,6 @@ __all__ = ["users_file", "users_template"]  # fixtures from test_api, used here 
 
 NOBODY: Final = 65534
 """The uid the dealer's screen runs under in these tests (the test itself is another peer)."""
-
-
-@pytest.fixture
-def short_dir() -> Iterator[Path]:
-    # Open to the dealer's child process (another uid, our group) down to the socket's directory.
-    path = Path(tempfile.mkdtemp(prefix="abuse-", dir="/tmp"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 @asynccontextmanager

@@ -16,12 +16,10 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from controller.api_client import ApiClient, ApiConnectionError, ApiError, Credentials, request
 from controller.auth import Role, make_user, save_users
@@ -36,13 +34,6 @@ REPO = Path(__file__).resolve().parent.parent
 SEAT_1 = "2c 7d 9s Jh 4c"
 SEAT_3 = "Kh Kd 8c 8s 2h"
 DEALER = "As Ks 9d 6c 4h"
-
-
-@pytest_asyncio.fixture
-async def rig() -> AsyncIterator[BenchRig]:
-    # BenchRig's own short temporary directory: the socket's path must fit 107 bytes.
-    async with BenchRig() as bench:
-        yield bench
 
 
 def _daemon(rig: BenchRig) -> Daemon:

@@ -10,7 +10,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -27,14 +26,6 @@ __all__ = ["users_file", "users_template"]  # fixtures from test_api, used here 
 
 NOBODY: Final = 65534
 HANDS: Final[dict[int | str, str]] = {3: "Kh Kd 8c 8s 2h", 5: "Ac Qd Jd 6h 3s", "dealer": "As Ks 9d 6c 4h"}
-
-
-@pytest.fixture
-def short_dir() -> Iterator[Path]:
-    path = Path(tempfile.mkdtemp(prefix="face-", dir="/tmp"))
-    path.chmod(0o755)  # a subscriber of another uid reaches the socket through its group
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 NOTIFICATIONS: Final = [

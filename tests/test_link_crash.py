@@ -28,9 +28,8 @@ import pytest
 
 from controller.api_client import ApiClient, ApiConnectionError, ApiError
 from sim.bench_rig import BENCH_FLOOR
-from sim.link_rig import link_section
+from sim.link_rig import PARAMS, PROGRESSIVE, link_section
 
-from .link_table import PARAMS, PROGRESSIVE
 from .meter_link import running_link
 from .mosquitto import REPO, Pki
 from .table_link import DEALER, SEAT_1
@@ -58,11 +57,6 @@ def next_step(current: dict[str, Any]) -> dict[str, Any]:
         return NO_MORE_BETS if current["wagers"] else ANTE
     done = current["events"] - len(current["wagers"]) - 1
     return AFTER_THE_LOCK_OUT[min(done, len(AFTER_THE_LOCK_OUT) - 1)]
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"))
 
 
 def daemon_files(root: Path, pki: Pki, broker: Any) -> tuple[Path, Path]:

@@ -21,12 +21,11 @@ from controller.rules.games.asia_poker.house_way import set_hands
 from controller.rules.games.fortune_asia_poker.game import FortuneAsiaPokerRules
 from meter.config import load
 from sim.bench_rig import TABLE_ID, BenchRig, config_text, example_submission
-from sim.link_rig import link_section
+from sim.link_rig import link_section, meter_config
 from wire import Parameters
 
-from .link_table import meter_config
 from .meter_link import Link, running_link
-from .mosquitto import USERS, Broker, Pki
+from .mosquitto import Broker, Pki
 from .table_link import daemon_of, linked_rig, until
 
 pytestmark = pytest.mark.asyncio
@@ -43,11 +42,6 @@ DEALER = "Tc Td 9c 6d Kh 3c 8h"
 NO_FULL_HOUSE = {1: "Ah Kd Jc 9d 7h 4c 3h", 3: "2d 5h 8c Jd Ks 7c 9h"}
 #: A natural seven-card straight flush: "100% of meter" in the example's progressive paytable.
 SEVEN_CARD_STRAIGHT_FLUSH = "2s 3s 4s 5s 6s 7s 8s"
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
 
 
 def money_text(cents: int) -> str:

@@ -14,10 +14,10 @@ import pytest
 from controller.api_client import ApiClient
 from controller.journal.reader import JournalReader
 from controller.tablectl import main as tablectl_main
+from sim.link_rig import PARAMS
 from wire import Award
 
-from .link_table import PARAMS
-from .mosquitto import USERS, Pki
+from .mosquitto import Pki
 from .table_link import api_round, linked_table
 from .test_link_table import contribution_seqs, daemon_of, meter_amount, money_text, until
 
@@ -27,11 +27,6 @@ ROYAL = "As Ks Qs Js Ts"
 STRAIGHT_FLUSH = "9h 8h 7h 6h 5h"
 """10% of the meter on the example's paytable B (§ 639a.12(d)(1))."""
 DEALER = "2c 7d 9c 4s 3d"
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
 
 
 def share(meter: int, percent: int) -> int:

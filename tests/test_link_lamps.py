@@ -22,10 +22,10 @@ from controller.journal.state import PROGRESSIVE_LINK
 from controller.tablectl import main as tablectl_main
 from hw.gpio_devices import SLOW_BLINK_FACTOR, LampState
 from sim.bench_rig import SEAT_PINS, BenchRig
+from sim.link_rig import PARAMS
 
-from .link_table import PARAMS
 from .meter_link import Link
-from .mosquitto import USERS, Pki
+from .mosquitto import Pki
 from .table_link import DEALER, SEAT_1, daemon_of, linked_table, until
 
 pytestmark = pytest.mark.asyncio
@@ -33,11 +33,6 @@ pytestmark = pytest.mark.asyncio
 TECH = Credentials("lamp-tech", "731905")
 #: The link's timeout in these tests: no word from the meter for 3 s is a lost link.
 TIMEOUT = 3
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
 
 
 def wager_lamps(rig: BenchRig) -> dict[int, LampState]:

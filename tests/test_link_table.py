@@ -20,20 +20,15 @@ from controller.journal.state import PROGRESSIVE_LINK
 from controller.tablectl import main as tablectl_main
 from meter.config import load
 from sim.bench_rig import BenchRig, run_bench
+from sim.link_rig import LINK, PARAMS, PROGRESSIVE, meter_config
 from wire import Award, Parameters, Share, Topics, encode
 
-from .link_table import LINK, PARAMS, PROGRESSIVE, meter_config
 from .meter_link import Link, running_link
-from .mosquitto import USERS, Pki
+from .mosquitto import Pki
 from .table_link import api_round, daemon_of, linked_rig, linked_table, until
 from .test_meter_link import contributions_in_store
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
 
 
 def contribution_seqs(db: Path) -> list[int]:

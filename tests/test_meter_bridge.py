@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from sim.link_rig import PARAMS, PROGRESSIVE
 from wire import Share
 
-from .link_table import PARAMS, PROGRESSIVE
 from .meter_link import Link
 from .mosquitto import Broker, Pki
 

@@ -18,8 +18,9 @@ import pytest
 
 from meter.config import load
 from meter.main import main
+from sim.link_rig import meter_config, meter_process
+from sim.sim_table import SimTable
 
-from .link_table import SimTable, meter_config, meter_process
 from .mosquitto import Broker, Pki
 from .test_meter_link import contributions_in_store, expected_meter, stream
 

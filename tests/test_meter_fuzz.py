@@ -23,10 +23,10 @@ import aiomqtt
 import pytest
 
 from meter.main import main
+from sim.link_rig import LINK, PARAMS, PROGRESSIVE
 from wire import Contribution, Topics
 
 from .hostile import Hostile
-from .link_table import LINK, PARAMS, PROGRESSIVE
 from .meter_link import Link, running_link
 from .mosquitto import Pki
 from .test_meter_link import contributions_in_store
@@ -35,11 +35,6 @@ pytestmark = pytest.mark.asyncio
 
 HONEST = ("t1", "t2")
 HOSTILE = "t3"
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"))
 
 
 def _hostile_client(link: Link) -> aiomqtt.Client:

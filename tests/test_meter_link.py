@@ -15,18 +15,14 @@ import aiomqtt
 import pytest
 
 from meter.main import main
+from sim.link_rig import LINK, PARAMS, PROGRESSIVE
+from sim.sim_table import SimTable
 from wire import Award, Contribution, Parameters, Share, TableMessage, Topics, encode, format_money
 
-from .link_table import LINK, PARAMS, PROGRESSIVE, SimTable
 from .meter_link import Link, running_link
 from .mosquitto import Pki
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"))
 
 
 def contributions_in_store(db: Path) -> dict[str, list[int]]:

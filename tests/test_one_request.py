@@ -8,27 +8,17 @@ socket), as in ``tests/test_trust_table.py``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from controller.api_client import ApiClient, ApiError
-from controller.auth import Role, make_user, save_users
 from controller.daemon import Daemon
 from sim.bench_rig import BenchRig
 
 ANTE_1 = {"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"}
 NMB = {"type": "no_more_bets"}
 ANTE_3 = {"type": "wager", "seat": 3, "wager": "ante", "amount": "100.00"}
-
-
-@pytest_asyncio.fixture
-async def rig() -> AsyncIterator[BenchRig]:
-    async with BenchRig() as bench:
-        save_users(bench.path / "users.json", {"mfloor": make_user("mfloor", Role.FLOOR, "482916")})
-        yield bench
 
 
 def _daemon(rig: BenchRig) -> Daemon:

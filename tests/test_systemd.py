@@ -93,14 +93,6 @@ class Receiver:
 
 
 @pytest.fixture
-def short_dir() -> Iterator[Path]:
-    # sun_path holds 108 bytes; pytest's tmp_path can be longer than that.
-    path = Path(tempfile.mkdtemp(prefix="sdn-", dir="/tmp"))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture
 def no_systemd_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in (*sd_notify.ENVIRONMENT, sd_notify.JOURNAL_STREAM):
         monkeypatch.delenv(name, raising=False)

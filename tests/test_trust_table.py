@@ -11,15 +11,12 @@ import asyncio
 import os
 import random
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from controller.api_client import ApiClient, ApiError, Credentials, request
-from controller.auth import Role, make_user, save_users
 from controller.daemon import Daemon, main
 from controller.journal import JournalWriteError
 from controller.journal.records import JournalRecord
@@ -35,19 +32,6 @@ FLOOR = Credentials("mfloor", "482916")
 TECH = Credentials("tmtech", "731905")
 ANTE_1 = {"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"}
 RACES = int(os.environ.get("RACE_TRIES", "100"))
-
-
-@pytest_asyncio.fixture
-async def rig() -> AsyncIterator[BenchRig]:
-    async with BenchRig() as bench:
-        save_users(
-            bench.path / "users.json",
-            {
-                "mfloor": make_user("mfloor", Role.FLOOR, "482916"),
-                "tmtech": make_user("tmtech", Role.TECH, "731905"),
-            },
-        )
-        yield bench
 
 
 def _daemon(rig: BenchRig) -> Daemon:
