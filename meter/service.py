@@ -167,9 +167,12 @@ class MeterService:
             for task in done - {stopping}:
                 task.result()
         finally:
+            # Words still unanswered on a cut: the acks and amounts are published again at connect.
+            last = self._told or told
+            last.cancel()
             for task in (consume, beat, stopping):
                 task.cancel()
-            await asyncio.gather(consume, beat, stopping, self._told or told, return_exceptions=True)
+            await asyncio.gather(consume, beat, stopping, last, return_exceptions=True)
 
     def _opened(self, told: asyncio.Future[list[Any]]) -> None:
         if not told.cancelled() and told.exception() is None:
