@@ -12,9 +12,17 @@ publish until every table holds the meter's ack of its last seq, i.e. every cont
 durable in the meter's store and acknowledged back. The meter's own rate is read from its
 store (first to last contribution record).
 
-The peer, measured in the same run against the same broker: a bare aiomqtt QoS 1 publish
-loop (20 in flight, the same payload size, a topic nobody reads), the rate the broker and
-the client library give with no meter at all. Not a test.
+Peers, in the same run:
+
+- the bare store: ``meter.store.Store.apply`` called directly, in this process, on a new store
+  of the same configuration, with the very messages of the run in the very batches the meter
+  made of them (a batch is one ``apply``: its records share one ``wall_ns``), the live phase's
+  first (not timed) and then the drain's (timed): what the meter adds to its store (the broker,
+  reading and checking each message, ordering, the acks and amounts back) is the difference;
+- a bare aiomqtt QoS 1 publish loop against the same broker (20 in flight, the same payload
+  size, a topic nobody reads), the rate the broker and the client library give with no meter.
+
+Not a test.
 """
 
 from __future__ import annotations
@@ -34,6 +42,9 @@ import aiomqtt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from meter.config import load
+from meter.ledger import Item
+from meter.store import Store
 from sim.link_rig import meter_config, meter_process
 from sim.mosquitto import USERS, Broker, Pki
 from sim.sim_table import SimTable
@@ -57,6 +68,38 @@ async def peer(broker: Broker, pki: Pki, messages: int, size: int) -> float:
                 *(client.publish("bench/peer", payload, qos=1) for _ in range(min(20, messages - i)))
             )
         return messages / (time.perf_counter() - start)
+
+
+def batches(db: Path, tables: dict[str, SimTable]) -> list[list[Item]]:
+    """The meter's batches, in order, as the messages the tables sent (a batch: one ``wall_ns``)."""
+    conn = sqlite3.connect(db)
+    rows = conn.execute(
+        "SELECT wall_ns, table_id, table_seq FROM records WHERE table_id IS NOT NULL ORDER BY seq"
+    ).fetchall()
+    conn.close()
+    out: list[list[Item]] = []
+    last = None
+    for wall_ns, table, seq in rows:
+        if wall_ns != last:
+            out.append([])
+            last = wall_ns
+        out[-1].append(tables[table].outbox[seq - 1])
+    return out
+
+
+def bare_store(config: Path, root: Path, phases: list[list[list[Item]]]) -> list[float]:
+    """Contributions per second of ``Store.apply`` alone on each phase's batches, in turn."""
+    store = Store(root / "bare.db", load(config))
+    rates = []
+    try:
+        for phase in phases:
+            start = time.perf_counter()
+            for batch in phase:
+                store.apply(batch)
+            rates.append(sum(map(len, phase)) / (time.perf_counter() - start))
+    finally:
+        store.close()
+    return rates
 
 
 async def run(n_tables: int, per_table: int) -> None:
@@ -92,10 +135,12 @@ async def run(n_tables: int, per_table: int) -> None:
         for t in tables:
             await t.wait(lambda t=t: t.sent >= len(t.outbox), 600, "the broker's PUBACKs")
         start = time.perf_counter()
+        spawned_ns = time.time_ns()
         meter = meter_process(config, root / "meter.log")
         for t in tables:
             await t.all_acked(timeout=600)
         drain = time.perf_counter() - start
+        acked_ns = time.time_ns()
         stop.set()
         await asyncio.gather(*runs, return_exceptions=True)
         peer_after = await peer(broker, pki, n_tables * per_table // 2, size)
@@ -104,12 +149,22 @@ async def run(n_tables: int, per_table: int) -> None:
         meter.wait(20)
         broker.stop()
     total = n_tables * per_table
-    conn = sqlite3.connect(root / "meter" / "meter.db")
+    db = root / "meter" / "meter.db"
+    conn = sqlite3.connect(db)
     rows = conn.execute("SELECT wall_ns FROM records WHERE kind = 'contribution' ORDER BY seq").fetchall()
     conn.close()
     assert len(rows) == 2 * total, (len(rows), 2 * total)
     backlog = [r[0] for r in rows[total:]]
-    meter_rate = (total - 1) / ((backlog[-1] - backlog[0]) / 1e9)
+    # From the first batch's commit to the last's: the first batch's own apply is not in it.
+    meter_rate = (total - backlog.count(backlog[0])) / ((backlog[-1] - backlog[0]) / 1e9)
+    made = batches(db, {t.table: t for t in tables})
+    first_drained = next(i for i, b in enumerate(made) if b[0].seq > per_table + 1)
+    live_batches, drain_batches = made[:first_drained], made[first_drained:]
+    # The declarations (the first batches) are not timed.
+    declared = next(i for i, b in enumerate(live_batches) if b[-1].seq > 1)
+    _, bare_live, bare = bare_store(
+        config, root, [live_batches[:declared], live_batches[declared:], drain_batches]
+    )
     print(
         f"{n_tables} tables x {per_table} contributions ({size}-byte messages), TLS, QoS 1, synchronous=FULL"
     )
@@ -118,7 +173,22 @@ async def run(n_tables: int, per_table: int) -> None:
         f"  a backlog of {total} drained by the meter (start, verify, apply, ack): "
         f"{total / drain:8.0f} contributions/s"
     )
-    print(f"  the meter's own apply rate in that drain (its store): {meter_rate:8.0f} contributions/s")
+    print(
+        f"  the meter's own apply rate in that drain (its store): {meter_rate:8.0f} contributions/s "
+        f"(its start, the check of its store and the connect to its first commit: "
+        f"{(backlog[0] - spawned_ns) / 1e9:.2f} s; its last commit to the last ack at the table: "
+        f"{(acked_ns - backlog[-1]) / 1e9:.2f} s)"
+    )
+    for name, phase, rate in (("live", live_batches, bare_live), ("drain", drain_batches, bare)):
+        sizes = sorted(map(len, phase))
+        print(
+            f"  peer, the bare store (Store.apply alone) on the {name} phase's {len(sizes)} batches as the "
+            f"meter made them (median {sizes[len(sizes) // 2]}, max {sizes[-1]}): {rate:8.0f} contributions/s"
+        )
+    print(
+        f"  ratio to the bare store on the same batches: live {total / live / bare_live:.2f}x, "
+        f"drain {total / drain / bare:.2f}x (the meter's own apply rate in it {meter_rate / bare:.2f}x)"
+    )
     print(f"  peer, bare aiomqtt QoS 1 publish loop to the same broker: {peer_rate:8.0f} msg/s before, "
           f"{peer_after:8.0f} msg/s after")  # fmt: skip
 

@@ -25,6 +25,7 @@ from wire import (
     Hit,
     LastAward,
     Parameters,
+    Pending,
     Refusal,
     Share,
     TableMessage,
@@ -82,9 +83,12 @@ class ProgressiveState:
     awards: int = 0
     paid: int = 0
     last_award: LastAward | None = None
+    pending: Pending | None = None
+    """The Jackpot Lock: the hit being awarded (from its award record until the hitting table's
+    next contribution to this progressive, the round after the hit; a later award takes it)."""
 
     def amount_message(self) -> Amount:
-        return Amount(self.id, self.amount, self.record_seq, self.last_award)
+        return Amount(self.id, self.amount, self.record_seq, self.last_award, self.pending)
 
 
 @dataclass
@@ -195,6 +199,8 @@ class Ledger:
             p.wagers += int(b["wagers"])
             p.wagered += wagered
             p.record_seq = r.seq
+            if p.pending is not None and p.pending.table == r.table_id:
+                p.pending = None  # the hitting table has dealt on: its award is paid
         elif r.kind == AWARD:
             p = self._progressive(r)
             terms = _terms(b["award"])
@@ -209,6 +215,13 @@ class Ledger:
             p.paid += paid.paid
             p.record_seq = r.seq
             p.last_award = LastAward(r.table_id, paid.paid, self.award_count)
+            hit_wall_ns = b.get("hit_wall_ns")
+            p.pending = Pending(
+                r.table_id,
+                int(b["seat"]),
+                self.award_count,
+                None if hit_wall_ns is None else int(hit_wall_ns),
+            )
 
     def _progressive(self, r: Record) -> ProgressiveState:
         p = self.progressives.get(str(r.progressive))
@@ -317,6 +330,7 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
             **_envelope(m),
             "seat": p.seat,
             "hand": p.hand,
+            "hit_wall_ns": p.hit_wall_ns,
             "award": p.award.to_json(),
             "award_seq": ledger.award_count + 1,
             "meter_before": format_money(state.amount),

@@ -36,11 +36,16 @@ def progress(amount: int, carry: Fraction, wagered: int, rate: Fraction) -> Prog
     § 639a.12(d)(3), § 633a.13(m)(2): the rate of progression is the Rules Submission's; the
     exact share of the wagers is added, its fraction of a cent carried (module docstring).
     """
-    if wagered < 0 or amount < 0 or not 0 <= carry < 1 or not 0 < rate <= 100:
+    # In integers (a Fraction's denominator is positive): carry + wagered x rate / 100, the same
+    # exact value as the Fractions' sum at a fraction of its cost (it runs twice per contribution,
+    # and once again for each at every start).
+    cn, cd, rn, rd = carry.numerator, carry.denominator, rate.numerator, rate.denominator
+    if wagered < 0 or amount < 0 or not 0 <= cn < cd or not 0 < rn <= 100 * rd:
         raise ValueError(f"progress({amount}, {carry}, {wagered}, {rate}): out of range")
-    exact = carry + Fraction(wagered) * rate / 100
-    added = exact.numerator // exact.denominator
-    return Progressed(amount + added, exact - added, added)
+    den = cd * rd * 100
+    num = cn * rd * 100 + wagered * rn * cd
+    added = num // den
+    return Progressed(amount + added, Fraction(num - added * den, den), added)
 
 
 @dataclass(frozen=True)

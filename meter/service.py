@@ -23,8 +23,9 @@ import logging
 import socket
 import ssl
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiomqtt
 
@@ -86,6 +87,8 @@ class MeterService:
         """Why the store failed (the meter then says so once, goes offline and stops)."""
         self._beat = 0
         self._busy = asyncio.Lock()
+        self._told: asyncio.Future[list[Any]] | None = None
+        """The broker's answers to the last words handed to the client (a batch's, or the opening's)."""
 
     @property
     def ignored(self) -> Counter[str]:
@@ -137,10 +140,20 @@ class MeterService:
             backoff = min(backoff * 2, 5.0)
 
     async def _session(self, client: aiomqtt.Client, stop: asyncio.Event) -> None:
-        await client.subscribe(self.topics.every_table_event(), qos=1)
-        await client.subscribe(self.topics.every_table_status(), qos=1)
-        await self._publish_all(client)
-        self.connected.set()
+        # The subscriptions, the online status, every amount and every ack go out first, in this
+        # order, before any batch's; their answers are not waited for before the first batch: the
+        # durable session's backlog flows in at once, and is applied while they come.
+        opening = [
+            asyncio.ensure_future(c)
+            for c in (
+                client.subscribe(self.topics.every_table_event(), qos=1),
+                client.subscribe(self.topics.every_table_status(), qos=1),
+                *self._publish_all(client),
+            )
+        ]
+        await asyncio.sleep(0)  # each has handed its packet to the client, in order
+        self._told = told = asyncio.gather(*opening)
+        told.add_done_callback(self._opened)
         consume = asyncio.create_task(self._consume(client))
         beat = asyncio.create_task(self._heartbeat(client))
         stopping = asyncio.create_task(stop.wait())
@@ -149,13 +162,21 @@ class MeterService:
             if stopping in done:
                 async with self._busy:  # a batch being applied is finished and told first
                     consume.cancel()
+                    await self._told  # what is handed to the client is sent before the last word
                 await self._publish(client, self.topics.meter_status(), self._status("offline"), retain=True)
             for task in done - {stopping}:
                 task.result()
         finally:
+            # Words still unanswered on a cut: the acks and amounts are published again at connect.
+            last = self._told or told
+            last.cancel()
             for task in (consume, beat, stopping):
                 task.cancel()
-            await asyncio.gather(consume, beat, stopping, return_exceptions=True)
+            await asyncio.gather(consume, beat, stopping, last, return_exceptions=True)
+
+    def _opened(self, told: asyncio.Future[list[Any]]) -> None:
+        if not told.cancelled() and told.exception() is None:
+            self.connected.set()
 
     def _status(self, status: str, reason: str | None = None) -> MeterStatus:
         return MeterStatus(
@@ -171,7 +192,8 @@ class MeterService:
     async def _publish(self, client: aiomqtt.Client, topic: str, message: MeterMessage, retain: bool) -> None:
         await client.publish(topic, encode(message), qos=1, retain=retain)
 
-    async def _publish_all(self, client: aiomqtt.Client) -> None:
+    def _publish_all(self, client: aiomqtt.Client) -> list[Coroutine[Any, Any, None]]:
+        """The meter's status, every amount and every ack (retained), as at connect."""
         ledger = self.store.ledger
         out = [self._publish(client, self.topics.meter_status(), self._status("online"), retain=True)]
         out += [
@@ -184,7 +206,7 @@ class MeterService:
             for t in ledger.tables.values()
             if t.id in self.config.tables
         ]
-        await asyncio.gather(*out)
+        return out
 
     async def _consume(self, client: aiomqtt.Client) -> None:
         messages = client.messages
@@ -294,7 +316,11 @@ class MeterService:
         for table in sorted(batch.acks):
             ack = self.witness.ack(ledger.table(table).ack_message())
             out.append(self._publish(client, self.topics.ack(table), ack, True))
-        await asyncio.gather(*out)
+        # Handed to the client now, in order, after the commit; the broker's answers to the batch
+        # before are waited for (an error ends the session), this batch's while the next is applied.
+        told, self._told = self._told, asyncio.gather(*out)
+        if told is not None:
+            await told
 
     async def _store_failed(self, client: aiomqtt.Client, exc: StoreFailed) -> None:
         """Said once: the meter is offline (retained, with the reason) and stops serving; nothing of

@@ -15,6 +15,7 @@ trigger refuses any update of a progressive's amount downwards whose record is n
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import hashlib
 import json
@@ -430,22 +431,25 @@ class Store:
                 seq = ledger.last_seq + 1
                 if isinstance(item, Draft):
                     record = Record(seq, wall_ns, item.kind, None, None, None, item.progressive, item.body)
+                    digest = self._insert(record, prev)
                 else:
-                    d = instead or decide(ledger, self.config, item, self._id_used_by(item.message_id))
+                    d = instead or decide(ledger, self.config, item)
                     record = Record(
                         seq, wall_ns, d.kind, item.table, item.seq, item.message_id, d.progressive, d.body
                     )
-                body = _dumps(dict(record.body))
-                digest = record_hash(
-                    prev, record.seq, wall_ns, record.kind, record.table_id,
-                    record.table_seq, record.message_id, record.progressive, body,
-                )  # fmt: skip
+                    try:
+                        digest = self._insert(record, prev)
+                    except sqlite3.IntegrityError as exc:
+                        # A message id already used (the unique index refuses the INSERT alone, the
+                        # transaction goes on): this message is refused instead, naming the record.
+                        if instead is not None or "records.message_id" not in str(exc):
+                            raise
+                        d = decide(ledger, self.config, item, self._id_used_by(item.message_id))
+                        record = dataclasses.replace(
+                            record, kind=d.kind, progressive=d.progressive, body=d.body
+                        )
+                        digest = self._insert(record, prev)
                 ledger.fold(record)
-                conn.execute(
-                    f"INSERT INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (record.seq, wall_ns, record.kind, record.table_id, record.table_seq, record.message_id,
-                     record.progressive, body, prev, digest),
-                )  # fmt: skip
                 if record.progressive is not None and record.progressive in ledger.progressives:
                     progressives.add(record.progressive)
                     if record.kind == AWARD:
@@ -465,6 +469,20 @@ class Store:
             raise
         self.ledger, self._last_hash = ledger, prev
         return out
+
+    def _insert(self, record: Record, prev: str) -> str:
+        """Write ``record`` after the one whose hash is ``prev``; its own hash."""
+        body = _dumps(dict(record.body))
+        digest = record_hash(
+            prev, record.seq, record.wall_ns, record.kind, record.table_id,
+            record.table_seq, record.message_id, record.progressive, body,
+        )  # fmt: skip
+        self.conn.execute(
+            f"INSERT INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.seq, record.wall_ns, record.kind, record.table_id, record.table_seq, record.message_id,
+             record.progressive, body, prev, digest),
+        )  # fmt: skip
+        return digest
 
     def _write_progressive(self, ledger: Ledger, pid: str) -> None:
         p = ledger.progressives[pid]

@@ -84,9 +84,14 @@ class SimTable:
         return self.add(Contribution(progressive, wagers, wagered))
 
     def hit(
-        self, award: AwardTerms, seat: int = 1, hand: str = "royal flush", progressive: str = PROGRESSIVE
+        self,
+        award: AwardTerms,
+        seat: int = 1,
+        hand: str = "royal flush",
+        progressive: str = PROGRESSIVE,
+        hit_wall_ns: int | None = None,
     ) -> TableMessage:
-        return self.add(Hit(progressive, seat, hand, award))
+        return self.add(Hit(progressive, seat, hand, award, hit_wall_ns))
 
     # -- what the meter says --
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -122,7 +123,9 @@ def test_a_royal_flush_is_found_by_the_game_and_claimed_at_100_percent() -> None
         "seat": 1,
         "hand": claim.payload["hand"],
         "award": {"share": "100"},
+        "hit_wall_ns": claim.payload["hit_wall_ns"],  # the table's own hit time, to the meter's history
     }
+    assert abs(claim.payload["hit_wall_ns"] - time.time_ns()) < 60 * 10**9
     rnd.apply(Event("decision", seat=2, action="fold"))
     found = hits(rnd, rnd.state, ["progressive"])
     assert [(h.seat, h.share) for h in found] == [(1, Fraction(100))]

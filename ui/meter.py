@@ -5,6 +5,10 @@ the link shows PENDING instead of an amount (as DEQ's table displays do), so no 
 meter that is about to change. Unavailable: the game offers a progressive but the daemon reports
 no meter, or the progressive link is configured and disabled (design: a lost link disables
 progressive wagering, not the base game). Everything comes from ``status``.
+
+The Jackpot Lock across the link: while the central meter awards a hit on a linked progressive
+(``link.locks`` of ``status``: the meter's amount carries it, docs/progressive-link.md), this
+table shows PENDING too, with the table and seat that hit.
 """
 
 from __future__ import annotations
@@ -33,11 +37,13 @@ class MeterView:
     name: str = ""
     amount: Decimal | None = None
     reason: str = ""
+    hitter: str = ""
+    """Where the hit being awarded was made (another table's, across the link)."""
 
     @property
     def text(self) -> str:
         if self.state is MeterState.PENDING:
-            return "PENDING"
+            return f"PENDING {self.hitter}" if self.hitter else "PENDING"
         if self.state is MeterState.UNAVAILABLE:
             return "UNAVAILABLE"
         if self.state is MeterState.AMOUNT and self.amount is not None:
@@ -52,6 +58,11 @@ def meter_view(
     if any(p.get("wager") == PROGRESSIVE for p in pending):
         return MeterView(
             MeterState.PENDING, PROGRESSIVE, reason="a progressive payout waits for a floorperson"
+        )
+    for lock in (link.get("locks") or {}).values():
+        hitter = f"{lock['table']} seat {lock['seat']}"
+        return MeterView(
+            MeterState.PENDING, PROGRESSIVE, reason=f"a hit at {hitter} is being awarded", hitter=hitter
         )
     if link.get("configured") and not link.get("enabled", True):
         return MeterView(MeterState.UNAVAILABLE, PROGRESSIVE, reason="the progressive link is disabled")

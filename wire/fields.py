@@ -32,6 +32,8 @@ MAX_MONEY: Final = 100_000_000_000
 """The largest amount on the wire, in cents: $1,000,000,000.00."""
 MAX_PROGRESSIVES: Final = 64
 """Progressives in one declaration."""
+MAX_WALL_NS: Final = 2**63 - 1
+"""A wall-clock time in nanoseconds since the epoch (the year 2262: SQLite's 64-bit integers)."""
 
 
 def ident(value: object, field: str) -> str:
@@ -48,6 +50,10 @@ def count(value: object, field: str, minimum: int = 1, maximum: int = MAX_SEQ) -
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
         raise WireError(field, f"{shown(value)} is not a whole number from {minimum} to {maximum}")
     return value
+
+
+def wall_ns(value: object, field: str) -> int:
+    return count(value, field, 1, MAX_WALL_NS)
 
 
 def seat(value: object, field: str) -> int:

@@ -145,15 +145,21 @@ class Hit:
     seat: int
     hand: str
     award: AwardTerms
+    hit_wall_ns: int | None = None
+    """When the hand was made known at the table (its wall clock, ns): kept in the meter's
+    history beside the award; the awards themselves are ordered as the meter receives claims."""
     kind: Literal["hit"] = "hit"
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "progressive": self.progressive,
             "seat": self.seat,
             "hand": self.hand,
             "award": self.award.to_json(),
         }
+        if self.hit_wall_ns is not None:
+            out["hit_wall_ns"] = self.hit_wall_ns
+        return out
 
 
 Payload = Declaration | Contribution | Hit
@@ -188,6 +194,7 @@ def _payload(kind: str, obj: Obj) -> Payload:
             obj.get("seat", f.seat),
             obj.get("hand", f.text),
             obj.get("award", _award_terms),
+            obj.optional("hit_wall_ns", f.wall_ns),
         )
     obj.done()
     return payload
@@ -351,22 +358,45 @@ class LastAward:
 
 
 @dataclass(frozen=True)
+class Pending:
+    """The Jackpot Lock: a hit on the progressive is being awarded (docs/progressive-link.md)."""
+
+    table: str
+    seat: int
+    award_seq: int
+    hit_wall_ns: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "table": self.table,
+            "seat": self.seat,
+            "award_seq": self.award_seq,
+            "hit_wall_ns": self.hit_wall_ns,
+        }
+
+
+@dataclass(frozen=True)
 class Amount:
-    """A progressive's meter amount (retained). ``record_seq`` grows: drop one not newer."""
+    """A progressive's meter amount (retained). ``record_seq`` grows: drop one not newer.
+    ``pending``: while a hit on it is being awarded, which (every table shows PENDING)."""
 
     progressive: str
     amount: int
     record_seq: int
     last_award: LastAward | None = None
+    pending: Pending | None = None
     kind: Literal["amount"] = "amount"
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "progressive": self.progressive,
             "amount": f.format_money(self.amount),
             "record_seq": self.record_seq,
             "last_award": None if self.last_award is None else self.last_award.to_json(),
         }
+        if self.pending is not None:
+            out["pending"] = self.pending.to_json()
+        return out
 
 
 @dataclass(frozen=True)
@@ -484,6 +514,18 @@ def _last_award(value: object, path: str) -> LastAward:
     return out
 
 
+def _pending(value: object, path: str) -> Pending:
+    obj = Obj(value, path)
+    out = Pending(
+        obj.get("table", f.ident),
+        obj.get("seat", f.seat),
+        obj.get("award_seq", f.count),
+        obj.optional("hit_wall_ns", f.wall_ns),
+    )
+    obj.done()
+    return out
+
+
 def _verdict(value: object, path: str) -> Verdict:
     obj = Obj(value, path)
     out = Verdict(
@@ -522,6 +564,7 @@ def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
             obj.get("amount", f.money),
             obj.get("record_seq", f.count),
             obj.optional("last_award", _last_award),
+            obj.optional("pending", _pending),
         )
         if message.progressive != ref.progressive:
             raise WireError(

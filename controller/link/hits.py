@@ -21,6 +21,7 @@ claim with its seat, source ``link``, so a replay gives the same result.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -122,8 +123,9 @@ def claims_after(current: OpenRound, event: Event, meter_ids: Mapping[str, str])
     waiting = rnd.game.waiting_for(after)
     if not waiting or any(w.who != Actor.METER for w in waiting):
         return []
+    made_known = time.time_ns()  # the table's own hit time, kept in the meter's history
     return [
-        Outbound("hit", Hit(meter_ids[c.wager], c.seat, c.hand[:200], Share(c.share)).to_json())
+        Outbound("hit", Hit(meter_ids[c.wager], c.seat, c.hand[:200], Share(c.share), made_known).to_json())
         for c in hits(rnd, after, meter_ids)
     ]
 

@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Final
 
 import aiomqtt
+from aiomqtt.client import MessagesIterator
 
-from wire import Ack, Hit, TableStatus, Topics, WireError, decode_meter_message, decode_table_message
+from wire import Hit, TableStatus, Topics, WireError, decode_meter_message, decode_table_message
 
 from ..config import ProgressiveLinkSection
 from ..journal import Journal
@@ -52,9 +53,6 @@ FLIGHTS: Final = 2
 PUBACK_SECONDS: Final = 10.0
 #: aiomqtt's "no timeout" for one publish (the window's timer stands for it).
 NO_TIMER: Final = math.inf
-#: Seconds to wait at most for the retained ack after subscribing, before sending from it (a
-#: meter that has never acknowledged this table has none to send).
-ACK_GRACE: Final = 0.2
 
 
 def _retrieve(future: asyncio.Future[list[None]]) -> None:
@@ -123,8 +121,6 @@ class LinkPublisher:
         self._news = asyncio.Event()
         #: The hits sent this run, by seq: sent again until their award or refusal comes.
         self._hits: dict[int, OutboxEntry] = {}
-        #: The retained ack heard in this session (set by :meth:`accept`, cleared at connect).
-        self._ack_heard = asyncio.Event()
         #: Message ids PUBACKed and not yet marked sent: marked together, one transaction for
         #: all that came while the last one committed.
         self._to_mark: list[str] = []
@@ -177,13 +173,18 @@ class LinkPublisher:
             await asyncio.gather(self._marker, return_exceptions=True)
 
     async def _session(self, client: aiomqtt.Client, stop: asyncio.Event) -> None:
-        self._ack_heard.clear()
         for topic in self.topics.meter_for_table(self.table):
             await client.subscribe(topic, qos=1)
         online = TableStatus(self.table, "online").encode()
         await client.publish(self.topics.table_status(self.link.site, self.table), online, qos=1, retain=True)
+        # The broker sends a subscription's retained messages before it answers the next packet
+        # (MQTT 3.1.1 § 4.6, in order on one connection): the meter's retained ack, if it has one
+        # for this table, has come before the PUBACK of the status, and is read here, first.
+        messages = client.messages
+        while len(messages):
+            self._read(await anext(messages))
         tasks = {
-            asyncio.create_task(self._receive(client)),
+            asyncio.create_task(self._receive(messages)),
             asyncio.create_task(self._send(client)),
             asyncio.create_task(stop.wait()),
         }
@@ -210,25 +211,24 @@ class LinkPublisher:
             log.warning("progressive link: dropped a message on %s: %s", topic, exc)
             return False
         self.state.heard(message)
-        if isinstance(message, Ack):
-            self._ack_heard.set()
         self._news.set()
         self._on_change()
         return True
 
-    async def _receive(self, client: aiomqtt.Client) -> None:
-        async for message in client.messages:
-            payload = message.payload if isinstance(message.payload, (bytes, str)) else b""
-            self.accept(message.topic.value, payload)
+    def _read(self, message: aiomqtt.Message) -> None:
+        payload = message.payload if isinstance(message.payload, (bytes, str)) else b""
+        self.accept(message.topic.value, payload)
+
+    async def _receive(self, messages: MessagesIterator) -> None:
+        async for message in messages:
+            self._read(message)
 
     # -- the outbox --
 
     async def _send(self, client: aiomqtt.Client) -> None:
         topic = self.topics.table_event(self.link.site, self.table)
-        # The retained ack first: where the meter is (it comes at once after the subscription).
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(ACK_GRACE):
-                await self._ack_heard.wait()
+        # From the meter's retained ack, read with the subscriptions (:meth:`_session`; a meter
+        # that has never acknowledged this table has none).
         cursor = self.state.applied_seq
         last_sent = time.monotonic()
         flights: deque[_Flight] = deque()

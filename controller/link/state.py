@@ -100,6 +100,8 @@ class LinkState:
             "verdict": verdict,
             "unavailable": self.unavailable(),
             "amounts": {k: format_money(a.amount) for k, a in sorted(self.amounts.items())},
+            # The Jackpot Lock: a progressive whose hit is being awarded shows PENDING everywhere.
+            "locks": {k: a.pending.to_json() for k, a in sorted(self.amounts.items()) if a.pending},
             "forged_dropped": self.forged,
         }
         if queue_depth is not None:

@@ -88,8 +88,15 @@ def describe_link(link: dict[str, Any]) -> Iterator[str]:
         yield f"  the meter REFUSED the declaration: {verdict.get('reason')}"
     for hit in link.get("pending") or ():
         yield f"  PENDING: seat {hit['seat']} {hit['hand']} on {hit['progressive']} (claim seq {hit['seq']})"
+    locks = link.get("locks") or {}
     for progressive, amount in (link.get("amounts") or {}).items():
-        yield f"  meter {progressive}: {amount} (from the meter)"
+        lock = locks.get(progressive)
+        held = (
+            ""
+            if lock is None
+            else f", PENDING: a hit at table {lock['table']} seat {lock['seat']} is being awarded"
+        )
+        yield f"  meter {progressive}: {amount} (from the meter){held}"
     days = link.get("certificate_days_left")
     if days is not None:
         yield f"  table certificate: {days if isinstance(days, str) else f'{days} days left'}"
