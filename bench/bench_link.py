@@ -282,9 +282,12 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--backlog", type=int, default=5000)
     p.add_argument("--rounds", type=int, default=200)
+    p.add_argument("--only", choices=("drain", "latency"), help="one section only")
     args = p.parse_args()
-    asyncio.run(drain(args.backlog))
-    asyncio.run(latency(args.rounds))
+    if args.only != "latency":
+        asyncio.run(drain(args.backlog))
+    if args.only != "drain":
+        asyncio.run(latency(args.rounds))
 
 
 if __name__ == "__main__":
