@@ -83,9 +83,14 @@ class SimTable:
         return self.add(Contribution(progressive, wagers, wagered))
 
     def hit(
-        self, award: AwardTerms, seat: int = 1, hand: str = "royal flush", progressive: str = PROGRESSIVE
+        self,
+        award: AwardTerms,
+        seat: int = 1,
+        hand: str = "royal flush",
+        progressive: str = PROGRESSIVE,
+        cards: tuple[str, ...] = (),
     ) -> TableMessage:
-        return self.add(Hit(progressive, seat, hand, award))
+        return self.add(Hit(progressive, seat, hand, award, cards))
 
     # -- what the meter says --
 

@@ -145,15 +145,20 @@ class Hit:
     seat: int
     hand: str
     award: AwardTerms
+    cards: tuple[str, ...] = ()
+    """The seat's cards as the table read them (``"Ah"``...): the meter checks they make ``hand``."""
     kind: Literal["hit"] = "hit"
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "progressive": self.progressive,
             "seat": self.seat,
             "hand": self.hand,
             "award": self.award.to_json(),
         }
+        if self.cards:
+            out["cards"] = list(self.cards)
+        return out
 
 
 Payload = Declaration | Contribution | Hit
@@ -188,6 +193,7 @@ def _payload(kind: str, obj: Obj) -> Payload:
             obj.get("seat", f.seat),
             obj.get("hand", f.text),
             obj.get("award", _award_terms),
+            obj.get("cards", f.cards) if "cards" in obj.value else (),
         )
     obj.done()
     return payload
