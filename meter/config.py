@@ -16,8 +16,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from wire import Parameters, Topics, WireError
+from wire import AwardTerms, Fixed, Parameters, Share, Topics, WireError
 from wire import fields as wf
+
+from .claims import row_problems
 
 T = TypeVar("T")
 DEFAULT_PATH: Final = Path("/etc/progressive-meter/meter.toml")
@@ -59,6 +61,17 @@ class TableConfig:
     id: str
     site: str
     progressives: tuple[str, ...]
+    seats: int = 7
+    """The table's player positions, 1 to ``seats`` (``[tables.<id>] seats``): a claim's seat is one."""
+
+
+@dataclass(frozen=True)
+class Paytable:
+    """What a progressive pays, row by row, as the filed Rules Submission gives it (``ranking``:
+    the hand ranking that names the rows; each row a share of the meter or a fixed amount)."""
+
+    ranking: str
+    rows: Mapping[str, AwardTerms]
 
 
 @dataclass(frozen=True)
@@ -73,6 +86,8 @@ class MeterConfig:
     tables: Mapping[str, TableConfig]
     max_wagers: Mapping[str, int] = dataclasses.field(default_factory=dict)
     """Each progressive's largest wager in cents (``max_wager``), where the file gives one."""
+    paytables: Mapping[str, Paytable] = dataclasses.field(default_factory=dict)
+    """Each progressive's paytable (``ranking`` and ``rows``), where the file gives one."""
 
     def max_wager(self, progressive: str) -> int:
         """The largest progressive wager the Rules Submission allows on ``progressive`` (cents)."""
@@ -98,8 +113,10 @@ _BROKER: Final = (
     "key_file",
     "keepalive_seconds",
 )
-_PROGRESSIVE: Final = ("initial", "reset", "rate_of_progression", "max_wager")
-_TABLE: Final = ("site", "progressives")
+_PROGRESSIVE: Final = ("initial", "reset", "rate_of_progression", "max_wager", "ranking", "rows")
+_TABLE: Final = ("site", "progressives", "seats")
+#: The hand rankings a paytable's rows may name (meter/claims.py judges with them).
+RANKINGS: Final = ("high",)
 
 
 class _Reader:
@@ -185,6 +202,30 @@ def _rate(value: object) -> Fraction:
     return wf.rate(value, "")
 
 
+def _ranking(value: object) -> str:
+    if value not in RANKINGS:
+        raise ValueError(f"must be one of {', '.join(RANKINGS)}")
+    return str(value)
+
+
+def _rows(value: object) -> dict[str, AwardTerms]:
+    """``{"royal flush" = "100%", "four-of-a-kind" = "500.00"}``: a share of the meter or a fixed amount."""
+    if not isinstance(value, dict) or not value:
+        raise ValueError('must be a table of rows: "royal flush" = "100%" or "flush" = "75.00"')
+    out: dict[str, AwardTerms] = {}
+    for row, pays in value.items():
+        if not isinstance(pays, str):
+            raise ValueError(f'row {row!r}: {pays!r} must be a text such as "100%" or "500.00"')
+        try:
+            if pays.endswith("%"):
+                out[str(row)] = Share(wf.percent(pays[:-1], f"rows.{row}"))
+            else:
+                out[str(row)] = Fixed(wf.money(pays, f"rows.{row}"))
+        except WireError as exc:
+            raise ValueError(f"row {row!r}: {pays}: {exc.problem}") from None
+    return out
+
+
 def _ids(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not value:
         raise ValueError("must be a non-empty list of progressive ids")
@@ -243,6 +284,7 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
 
     progressives: dict[str, Parameters] = {}
     max_wagers: dict[str, int] = {}
+    paytables: dict[str, Paytable] = {}
     named = set(r.section(raw, "progressives"))  # a table may link one whose values are wrong
     for pid, body in r.section(raw, "progressives").items():
         section = f"progressives.{pid}"
@@ -265,6 +307,14 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
             max_wagers[pid] = most
         if initial is not None and reset is not None and rate is not None:
             progressives[pid] = Parameters(initial, reset, rate)
+        rows = r.get(body, section, "rows", _rows)
+        ranking = r.get(body, section, "ranking", _ranking)
+        if rows is not None:
+            if ranking is None:
+                r.problems.append(f"[{section}] ranking: missing; the rows are named by a hand ranking")
+            else:
+                r.problems.extend(f"[{section}] rows: {p}" for p in row_problems(ranking, rows))
+                paytables[pid] = Paytable(ranking, rows)
     if not named:
         r.problems.append("[progressives]: at least one progressive ([progressives.<id>])")
 
@@ -282,6 +332,7 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         r.table(body, section, _TABLE)
         site = r.get(body, section, "site", _id, required=True)
         linked = r.get(body, section, "progressives", _ids, required=True)
+        seats = r.get(body, section, "seats", _int_in(1, wf.MAX_SEAT), 7) or 7
         for pid in linked or ():
             if pid not in named:
                 close = difflib.get_close_matches(pid, sorted(named), n=1, cutoff=0.6)
@@ -290,7 +341,7 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
                     f"[{section}] progressives: {pid!r} is not a progressive of this meter{hint}"
                 )
         if site is not None and linked is not None:
-            tables[tid] = TableConfig(tid, site, linked)
+            tables[tid] = TableConfig(tid, site, linked, seats)
 
     try:
         if link_id is not None and root is not None:
@@ -300,4 +351,6 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
     if r.problems:
         raise ConfigError(path, r.problems)
     assert link_id is not None and root is not None and heartbeat is not None and store_path is not None
-    return MeterConfig(path, link_id, root, heartbeat, store_path, broker, progressives, tables, max_wagers)
+    return MeterConfig(
+        path, link_id, root, heartbeat, store_path, broker, progressives, tables, max_wagers, paytables
+    )

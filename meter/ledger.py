@@ -35,6 +35,7 @@ from wire import (
 from wire import fields as wf
 from wire.errors import clip
 
+from .claims import Refused, judge
 from .config import MeterConfig
 from .progression import pay, progress
 
@@ -322,7 +323,10 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
             },
         )
     assert isinstance(p, Hit)
-    paid = pay(p.award, state.amount, state.params.reset)
+    terms = _judged(config, m.table, p)
+    if isinstance(terms, Refused):
+        return refused(m, terms.field, terms.reason, pid)
+    paid = pay(terms, state.amount, state.params.reset)
     return Draft(
         AWARD,
         pid,
@@ -331,13 +335,28 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
             "seat": p.seat,
             "hand": p.hand,
             "hit_wall_ns": p.hit_wall_ns,
-            "award": p.award.to_json(),
+            "cards": list(p.cards),
+            "award": terms.to_json(),
             "award_seq": ledger.award_count + 1,
             "meter_before": format_money(state.amount),
             "paid": format_money(paid.paid),
             "meter_after": format_money(paid.meter_after),
         },
     )
+
+
+def _judged(config: MeterConfig, table: str, hit: Hit) -> Share | Fixed | Refused:
+    """The meter's own terms for ``hit`` (meter/claims.py), or why it refuses it. A progressive
+    without a paytable at the meter (no ``rows``) has its seat checked and pays the claim's terms."""
+    seats = config.tables[table].seats
+    paytable = config.paytables.get(hit.progressive)
+    if paytable is None:
+        if not 1 <= hit.seat <= seats:
+            return Refused(
+                "payload.seat", f"seat {hit.seat} is not at table {table!r} (its seats: 1 to {seats})"
+            )
+        return hit.award
+    return judge(paytable.ranking, paytable.rows, seats, table, hit)
 
 
 def _declaration(config: MeterConfig, m: TableMessage, p: Declaration, linked: tuple[str, ...]) -> Draft:

@@ -9,7 +9,7 @@ import contextlib
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -31,8 +31,10 @@ def meter_config(
     tables: Mapping[str, str],
     progressives: Mapping[str, Parameters] | None = None,
     heartbeat: int = 2,
+    paytable: Sequence[str] = (),
 ) -> Path:
-    """A meter configuration (TOML) in ``root`` for ``tables`` (id -> site) on ``broker``."""
+    """A meter configuration (TOML) in ``root`` for ``tables`` (id -> site) on ``broker``;
+    ``paytable``: lines added to each progressive's section (``ranking``, ``rows``)."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "broker-password").write_text(pki.passwords["progressive-meter"] + "\n")
     lines = [
@@ -52,7 +54,7 @@ def meter_config(
     ]
     for pid, p in (progressives or {PROGRESSIVE: PARAMS}).items():
         j = p.to_json()
-        lines += [f"[progressives.{pid}]", *(f'{k} = "{v}"' for k, v in j.items())]
+        lines += [f"[progressives.{pid}]", *(f'{k} = "{v}"' for k, v in j.items()), *paytable]
     for table, site in tables.items():
         linked = ", ".join(f'"{pid}"' for pid in (progressives or {PROGRESSIVE: PARAMS}))
         lines += [f"[tables.{table}]", f'site = "{site}"', f"progressives = [{linked}]"]

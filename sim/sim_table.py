@@ -90,8 +90,9 @@ class SimTable:
         hand: str = "royal flush",
         progressive: str = PROGRESSIVE,
         hit_wall_ns: int | None = None,
+        cards: tuple[str, ...] = (),
     ) -> TableMessage:
-        return self.add(Hit(progressive, seat, hand, award, hit_wall_ns))
+        return self.add(Hit(progressive, seat, hand, award, hit_wall_ns=hit_wall_ns, cards=cards))
 
     # -- what the meter says --
 

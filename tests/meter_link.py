@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
 from meter.config import load
@@ -17,11 +17,13 @@ from .mosquitto import Broker, Pki
 
 
 class Link:
-    def __init__(self, root: Path, pki: Pki, broker: Broker, tables: Mapping[str, str]) -> None:
+    def __init__(
+        self, root: Path, pki: Pki, broker: Broker, tables: Mapping[str, str], paytable: Sequence[str] = ()
+    ) -> None:
         self.root = root
         self.pki = pki
         self.broker = broker
-        self.config_path = meter_config(root / "meter", broker, pki, tables)
+        self.config_path = meter_config(root / "meter", broker, pki, tables, paytable=paytable)
         self.config = load(self.config_path)
         self.stop = asyncio.Event()
         self.tables: dict[str, SimTable] = {}
@@ -63,11 +65,12 @@ class Link:
 
 @contextlib.asynccontextmanager
 async def running_link(
-    root: Path, pki: Pki, tables: Mapping[str, str], meter: bool = True
+    root: Path, pki: Pki, tables: Mapping[str, str], meter: bool = True, paytable: Sequence[str] = ()
 ) -> AsyncIterator[Link]:
+    """``paytable``: lines for each progressive's section of the meter's configuration."""
     broker = Broker(root, pki)
     broker.start()
-    link = Link(root, pki, broker, tables)
+    link = Link(root, pki, broker, tables, paytable)
     try:
         if meter:
             await link.start_meter()

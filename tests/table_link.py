@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 
 from controller.api_client import ApiClient
@@ -73,11 +73,11 @@ async def api_round(api: ApiClient, rig: BenchRig, progressive: bool = True) -> 
 
 @contextlib.asynccontextmanager
 async def linked_table(
-    root: Path, pki: Pki, table: str, timeout: int = 30
+    root: Path, pki: Pki, table: str, timeout: int = 30, paytable: Sequence[str] = ()
 ) -> AsyncIterator[tuple[Link, BenchRig]]:
     """The broker and the meter (``running_link``), and table ``table``'s daemon on them."""
     async with (
-        running_link(root, pki, {table: "site-a"}) as link,
+        running_link(root, pki, {table: "site-a"}, paytable=paytable) as link,
         linked_rig(root, pki, link.broker, table, timeout) as rig,
     ):
         yield link, rig

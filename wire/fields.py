@@ -64,6 +64,18 @@ def wagers(value: object, field: str) -> int:
     return count(value, field, 1, MAX_WAGERS)
 
 
+#: The most cards a claim carries (a seven-card hand and two to spare).
+MAX_CARDS: Final = 9
+
+
+def cards(value: object, field: str) -> tuple[str, ...]:
+    """A claim's cards: a list of at most :data:`MAX_CARDS` short texts (``"Ah"``, ``"Tc"``);
+    the meter reads them as cards, the wire only bounds them."""
+    if not isinstance(value, list) or len(value) > MAX_CARDS:
+        raise WireError(field, f"{shown(value)} is not a list of at most {MAX_CARDS} cards")
+    return tuple(text(v, f"{field}[{i}]", 4) for i, v in enumerate(value))
+
+
 def text(value: object, field: str, max_len: int = 200) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > max_len:
         raise WireError(field, f"{shown(value)} is not a non-empty string of at most {max_len} characters")

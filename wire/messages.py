@@ -148,6 +148,8 @@ class Hit:
     hit_wall_ns: int | None = None
     """When the hand was made known at the table (its wall clock, ns): kept in the meter's
     history beside the award; the awards themselves are ordered as the meter receives claims."""
+    cards: tuple[str, ...] = ()
+    """The seat's cards as the table read them (``"Ah"``...): the meter checks they make ``hand``."""
     kind: Literal["hit"] = "hit"
 
     def to_json(self) -> dict[str, object]:
@@ -159,6 +161,8 @@ class Hit:
         }
         if self.hit_wall_ns is not None:
             out["hit_wall_ns"] = self.hit_wall_ns
+        if self.cards:
+            out["cards"] = list(self.cards)
         return out
 
 
@@ -194,7 +198,8 @@ def _payload(kind: str, obj: Obj) -> Payload:
             obj.get("seat", f.seat),
             obj.get("hand", f.text),
             obj.get("award", _award_terms),
-            obj.optional("hit_wall_ns", f.wall_ns),
+            hit_wall_ns=obj.optional("hit_wall_ns", f.wall_ns),
+            cards=obj.get("cards", f.cards) if "cards" in obj.value else (),
         )
     obj.done()
     return payload

@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from wire import Award, Hit, Share
+from wire.fields import MAX_CARDS
 
 from ..journal.outbox import Outbound
 from ..journal.state import OpenRound
@@ -125,9 +126,29 @@ def claims_after(current: OpenRound, event: Event, meter_ids: Mapping[str, str])
         return []
     made_known = time.time_ns()  # the table's own hit time, kept in the meter's history
     return [
-        Outbound("hit", Hit(meter_ids[c.wager], c.seat, c.hand[:200], Share(c.share), made_known).to_json())
+        Outbound(
+            "hit",
+            Hit(
+                meter_ids[c.wager],
+                c.seat,
+                c.hand[:200],
+                Share(c.share),
+                hit_wall_ns=made_known,
+                cards=seat_cards(rnd, c.seat),
+            ).to_json(),
+        )
         for c in hits(rnd, after, meter_ids)
     ]
+
+
+def seat_cards(rnd: Round[Any, Any], seat: int) -> tuple[str, ...]:
+    """The cards the seat's hand is made of, as the round recorded them (the seat's own and the
+    board's): the meter checks they make the row claimed (docs/progressive-link.md)."""
+    out: list[str] = []
+    for e in rnd.events:
+        if e.type == "cards" and (e.to == str(seat) or e.to == "board"):
+            out.extend(str(c) for c in e.cards)
+    return tuple(out[:MAX_CARDS])
 
 
 def meter_events(

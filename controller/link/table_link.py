@@ -91,16 +91,23 @@ class TableLink:
         return {(awards[c.seq].progressive, int(c.payload["seat"])): awards[c.seq] for c in claims}
 
     def pending(self) -> list[dict[str, object]]:
-        """The current round's hits claimed and not yet awarded: PENDING at the table."""
+        """The current round's hits claimed and not yet awarded: PENDING at the table, or REFUSED
+        with the meter's field and reason (the meter judged the claim: docs/progressive-link.md)."""
         current = self.service.state.current
         if current is None:
             return []
-        awards = self.publisher.state.awards
-        return [
-            {**dict(c.payload), "seq": c.seq, "status": "PENDING"}
-            for c in self._claims.get(current.round_id, [])
-            if c.seq not in awards
-        ]
+        awards, refusals = self.publisher.state.awards, self.publisher.state.refusals
+        out: list[dict[str, object]] = []
+        for c in self._claims.get(current.round_id, []):
+            if c.seq in awards:
+                continue
+            refusal = refusals.get(c.seq)
+            if refusal is None:
+                out.append({**dict(c.payload), "seq": c.seq, "status": "PENDING"})
+            else:
+                why = {"field": refusal.field, "reason": refusal.reason}
+                out.append({**dict(c.payload), "seq": c.seq, "status": "REFUSED", **why})
+        return out
 
     @classmethod
     def plan_of(cls, link: ProgressiveLinkSection, service: TableService) -> LinkPlan:
