@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-from tests.ui_kivy import Screen, cut_off, kivy_environment, running_app, small_targets, start_display
+from tests.ui_kivy import (
+    Screen,
+    cut_off,
+    kivy_environment,
+    out_of_view,
+    running_app,
+    small_targets,
+    start_display,
+)
 from tests.ui_rig import FLOOR_PIN, FLOOR_USER, console_on_rig, until
 from ui.console import Console
 from ui.table import Betting
@@ -30,6 +38,7 @@ async def check_drawn(screen: Screen) -> None:
     await screen.frames(3)  # the layout settles over a few frames after a change
     assert cut_off(screen) == []
     assert small_targets(screen) == []
+    assert out_of_view(screen) == [], "\n".join(out_of_view(screen))
 
 
 async def tap_wager(screen: Screen, console: Console, seat: int, wager: str, dollars: int) -> None:
@@ -113,7 +122,7 @@ async def test_caribbean_stud_by_touch_with_a_floorperson_and_a_shoe_out_of_orde
         for key in ("2", "c", "5", "d", "8", "h", "J", "s", "K", "c"):
             await screen.tap(f"card:{key}")
         await check_drawn(screen)
-        await screen.tap("ENTER CARDS (§ 639a.13(g))")
+        await screen.tap("ENTER CARDS")
         await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")
         assert console.table.hands[0].cards == ("2c", "5d", "8h", "Js", "Kc")
         # The dealer reports the shoe jammed: the round waits; the floorperson dismisses it by touch.
@@ -161,7 +170,7 @@ async def test_a_floorperson_declares_the_shoe_out_of_order_by_touch_and_the_car
         for key in ("A", "s", "K", "s", "Q", "s", "J", "s", "T", "s"):
             await screen.tap(f"card:{key}")
         await check_drawn(screen)
-        await screen.tap("ENTER CARDS (§ 639a.13(g))")
+        await screen.tap("ENTER CARDS")
         await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")
         assert console.table.hands[0].cards == ("As", "Ks", "Qs", "Js", "Ts")
 
@@ -294,15 +303,15 @@ async def test_a_wager_redraws_its_own_row_and_a_seat_key_only_its_colour(displa
         # A seat key chosen: the panel's keys stay; only the two keys' colours change.
         keys = seat_keys(screen)
         assert len(keys) == 7
-        amount = [w for w in screen.walk() if getattr(w, "text", None) == "$10.00"]
+        amount = [w for w in screen.walk() if getattr(w, "text", None) == "PLACE $10.00"]
         await screen.tap("seat:5")
         after = seat_keys(screen)
         assert all(after[name] is key for name, key in keys.items())
         assert after["seat:5"].background_color[:3] == [1.0, 1.0, 1.0]
         assert after["seat:2"].background_color[:3] != [1.0, 1.0, 1.0]
-        # The amount is the same label, its text changed in place.
+        # The amount is the same key (PLACE), its text changed in place.
         await screen.tap("amount:clear")
-        assert amount and amount[0].text == "$0.00"
+        assert amount and amount[0].text == "PLACE $0.00"
         # A refusal is drawn in its own row; the seats' rows are untouched.
         await screen.tap("NO MORE BETS")
         await until(lambda: console.panel == "decisions", "the decisions")

@@ -211,3 +211,54 @@ def small_targets(screen: Screen) -> list[str]:
         if isinstance(w, Key)
         and (w.width < screen.sizes.target - 0.5 or w.height < screen.sizes.target - 0.5)
     ]
+
+
+def _window_box(widget: Any) -> tuple[float, float, float, float]:
+    left, bottom = widget.to_window(widget.x, widget.y)
+    right, top = widget.to_window(widget.right, widget.top)
+    return left, bottom, right, top
+
+
+def out_of_view(screen: Screen) -> list[str]:
+    """Every enabled key not entirely in view: outside the window, scrolled (even partly) out of
+    its scroll view, or under the tab bar. A key the dealer cannot see cannot be the next one."""
+    from kivy.core.window import Window
+    from kivy.uix.scrollview import ScrollView
+
+    from ui.kivy_parts import Key
+
+    view = screen.view
+    if view is None:
+        return []
+    tabs = view.tabs_bar if view.tabs_bar.parent is not None else None
+    tabs_top = _window_box(tabs)[3] if tabs is not None else 0.0
+    bad = []
+    for w in screen.walk():
+        if not isinstance(w, Key) or w.disabled or w.get_root_window() is None:
+            continue
+        # A row of choices that scrolls sideways (twelve seats, eighteen wagers): the row is to
+        # be in view, not each key in it.
+        strip = next((p for p in _parents(w) if getattr(p, "choices_list", False)), None)
+        left, bottom, right, top = _window_box(strip if strip is not None else w)
+        where = f"{w.name or w.text!r} at ({left:.0f}, {bottom:.0f})-({right:.0f}, {top:.0f})"
+        if left < -0.5 or bottom < -0.5 or right > Window.width + 0.5 or top > Window.height + 0.5:
+            bad.append(f"{where}: outside the {Window.width}x{Window.height} window")
+            continue
+        in_tabs = tabs is not None and any(p is tabs for p in _parents(w))
+        if not in_tabs and bottom < tabs_top - 0.5:
+            bad.append(f"{where}: under the tab bar (top {tabs_top:.0f})")
+            continue
+        for p in _parents(strip if strip is not None else w):
+            if isinstance(p, ScrollView):
+                sl, sb, sr, st = _window_box(p)
+                if left < sl - 0.5 or bottom < sb - 0.5 or right > sr + 0.5 or top > st + 0.5:
+                    bad.append(f"{where}: scrolled out of its view ({sl:.0f}, {sb:.0f})-({sr:.0f}, {st:.0f})")
+                    break
+    return bad
+
+
+def _parents(widget: Any) -> Iterator[Any]:
+    parent = widget.parent
+    while parent is not None and parent.parent is not parent:
+        yield parent
+        parent = parent.parent

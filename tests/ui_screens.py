@@ -13,7 +13,15 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from tests.ui_kivy import Screen, cut_off, kivy_environment, running_app, small_targets, start_display
+from tests.ui_kivy import (
+    Screen,
+    cut_off,
+    kivy_environment,
+    out_of_view,
+    running_app,
+    small_targets,
+    start_display,
+)
 from tests.ui_rig import console_on_rig, enter_wager, following, tap_pin, until
 from ui.console import Console
 
@@ -22,7 +30,8 @@ Scene = Callable[[Screen, Path], Awaitable[None]]
 
 async def _snap(screen: Screen, path: Path, problems: list[str]) -> None:
     await screen.screenshot(path)
-    problems.extend(f"{path.name}: {p}" for p in cut_off(screen) + small_targets(screen))
+    found = cut_off(screen) + small_targets(screen) + out_of_view(screen)
+    problems.extend(f"{path.name}: {p}" for p in found)
 
 
 async def caribbean_stud(screen: Screen, out: Path, problems: list[str]) -> None:

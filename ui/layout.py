@@ -74,4 +74,8 @@ class Sizes:
     @property
     def panel_columns(self) -> int:
         """How many 9 mm keys fit across the panel."""
-        return max(1, (self.panel_width - self.spacing) // (self.target + self.spacing))
+        return self.columns(self.panel_width)
+
+    def columns(self, width: int) -> int:
+        """How many 9 mm keys fit across ``width`` pixels."""
+        return max(1, (width - self.spacing) // (self.target + self.spacing))

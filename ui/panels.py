@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .console import Console
@@ -43,6 +44,36 @@ TAB_TITLES: Final = {
     "cards": "Key cards",
     "irregularity": "Irregular",
 }
+
+
+#: Panels drawn across the whole width, the seats' column and the tabs hidden while they are open.
+FULL_WIDTH: Final = frozenset({"pin"})
+
+
+class NextKeys(BoxLayout):
+    """The action the round needs next, in a row of its own under the panel: never scrolled away,
+    always above the tabs, at 800x480 as at 1024x600. As tall as a key when it has one, else
+    nothing. A panel's builder fills it with :func:`bar` (a new panel does the same)."""
+
+    def __init__(self, s: Sizes, **kwargs: Any) -> None:
+        super().__init__(spacing=s.spacing, size_hint_y=None, height=0, **kwargs)
+        self.target = s.target
+        self.bind(children=self._fit)
+
+    def _fit(self, *_: object) -> None:
+        self.height = max((w.height for w in self.children), default=0) if self.children else 0
+        for w in self.children:
+            w.bind(height=self._fit_once)
+
+    def _fit_once(self, *_: object) -> None:
+        self.height = max((w.height for w in self.children), default=0)
+
+
+def bar(box: Widget) -> Widget:
+    """The fixed action bar under the panel ``box`` (the view gives it as ``box.bar``); a panel
+    built without one (a test's bare box) keeps its action keys at its end."""
+    found: Widget | None = getattr(box, "bar", None)
+    return found if found is not None else box
 
 
 def key(c: Console) -> Hashable:
@@ -102,18 +133,19 @@ def _choose(
 
 
 def _seat_keys(c: Console, s: Sizes, seats: tuple[int, ...]) -> Widget:
-    grid = _grid(min(len(seats), 7) or 1, s)
-    for seat in seats:
-        grid.add_widget(
-            _choose(
-                str(seat),
-                s,
-                _tap(c, partial(c.choose_seat, seat)),
-                partial(lambda n: c.seat == n, seat),
-                name=f"seat:{seat}",
-            )
+    """The seat keys in one row: seven side by side, more (a dice table's) in a row that scrolls
+    sideways, so the keypad and the action bar below stay in view at 800x480."""
+    keys = [
+        _choose(
+            str(seat),
+            s,
+            _tap(c, partial(c.choose_seat, seat)),
+            partial(lambda n: c.seat == n, seat),
+            name=f"seat:{seat}",
         )
-    return grid
+        for seat in seats
+    ]
+    return _choices_row(keys, s, side_by_side=7, width=s.target)
 
 
 def build(box: Widget, c: Console, s: Sizes) -> None:
@@ -129,40 +161,58 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
     screen = c.screen
     assert screen is not None
     box.add_widget(_seat_keys(c, s, c.seats_offered))
-    row = _grid(len(screen.wagers) + 1 if len(screen.wagers) < 4 else 4, s)
-    for choice in screen.wagers:
-        row.add_widget(
-            _choose(
-                choice.title,
-                s,
-                _tap(c, partial(c.choose_wager, choice.name)),
-                partial(lambda n: c.wager == n, choice.name),
-                font_px=s.small,
-                name=f"wager:{choice.name}",
-            )
+    keys = [
+        _choose(
+            choice.title,
+            s,
+            _tap(c, partial(c.choose_wager, choice.name)),
+            partial(lambda n: c.wager == n, choice.name),
+            font_px=s.small,
+            name=f"wager:{choice.name}",
         )
-    row.add_widget(
-        Text(
-            text_of=lambda: f"${c.amount.text}",
-            size_px=s.font,
-            bold=True,
-            halign="center",
-            size_hint_y=None,
-            height=s.target,
-        )
-    )
-    box.add_widget(row)
+        for choice in screen.wagers
+    ]
+    box.add_widget(_choices_row(keys, s))
     pad = _grid(6, s)
     for k in "1234567890":
         pad.add_widget(Key(k, s, _tap(c, partial(c.key, "amount", k)), name=f"amount:{k}"))
     pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("amount", "back")), font_px=s.small))
     pad.add_widget(Key("C", s, _tap(c, c.clear_amount), name="amount:clear"))
     box.add_widget(pad)
-    actions = _grid(2, s)
-    actions.add_widget(Key("PLACE WAGER", s, _tap(c, c.place_wager), colour=BLUE))
+    actions = bar(box)
+    # The amount typed is read on the key that places it.
+    actions.add_widget(
+        Key(
+            "",
+            s,
+            _tap(c, c.place_wager),
+            colour=BLUE,
+            name="PLACE WAGER",
+            text_of=lambda: f"PLACE ${c.amount.text}",
+        )
+    )
     actions.add_widget(Key("NO MORE BETS", s, _tap(c, c.no_more_bets), colour=YELLOW, text_colour=BLACK))
-    box.add_widget(actions)
     box.add_widget(Widget())
+
+
+def _choices_row(keys: list[Key], s: Sizes, side_by_side: int = 4, width: int = 0) -> Widget:
+    """One row of choices (the wagers): side by side when up to four fit, else a row that scrolls
+    sideways (Three Dice Football's eighteen wagers), so the seats, the keypad and the action bar
+    never scroll away with it. The tests' view check knows such a row by ``choices_list``."""
+    if len(keys) <= side_by_side:
+        row = _grid(len(keys) or 1, s)
+        for k in keys:
+            row.add_widget(k)
+        return row
+    strip = ScrollView(do_scroll_x=True, do_scroll_y=False, size_hint_y=None, height=s.target)
+    strip.choices_list = True
+    line = GridLayout(rows=1, spacing=s.spacing, size_hint_x=None)
+    line.bind(minimum_width=line.setter("width"))
+    for k in keys:
+        k.size_hint_x, k.width = None, width or s.target * 3
+        line.add_widget(k)
+    strip.add_widget(line)
+    return strip
 
 
 def _decisions(box: Widget, c: Console, s: Sizes) -> None:
@@ -187,13 +237,14 @@ def _decisions(box: Widget, c: Console, s: Sizes) -> None:
             height=s.target,
         )
     )
-    grid = _grid(3, s)
+    # Four across when there are many (Blackjack's eight): every decision in view at 800x480.
+    grid = _grid(3 if len(screen.decisions) <= 6 else 4, s)
     for choice in screen.decisions:
         decide = _tap(c, partial(c.decide, choice.name))
         grid.add_widget(Key(choice.title, s, decide, font_px=s.small, name=f"decision:{choice.name}"))
     box.add_widget(grid)
     if c.may_settle:
-        box.add_widget(Key("SETTLE THE ROUND", s, _tap(c, c.settle), colour=BLUE))
+        bar(box).add_widget(Key("SETTLE THE ROUND", s, _tap(c, c.settle), colour=BLUE))
     box.add_widget(Widget())
 
 
@@ -209,7 +260,7 @@ def _dice(box: Widget, c: Console, s: Sizes) -> None:
         pad.add_widget(Key(str(face_), s, _tap(c, partial(c.key, "dice", str(face_))), name=f"dice:{face_}"))
     pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("dice", "back")), font_px=s.small))
     box.add_widget(pad)
-    box.add_widget(Key("ENTER THE THROW", s, _tap(c, c.throw), colour=BLUE, enabled=c.dice.complete))
+    bar(box).add_widget(Key("ENTER THE THROW", s, _tap(c, c.throw), colour=BLUE, enabled=c.dice.complete))
     box.add_widget(Widget())
 
 
@@ -262,15 +313,14 @@ def _setting(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(
         Text(text_of=lambda: c.house_way_text, size_px=s.small, grow=True, markup=False, font_name=CARD_FONT)
     )
-    actions = _grid(3, s)
+    actions = bar(box)
     actions.add_widget(
         Key("SET HANDS", s, _tap(c, c.set_hands), colour=BLUE, enabled=c.setting.complete, font_px=s.small)
     )
     actions.add_widget(Key("Help: house way", s, _tap(c, lambda: c.decide("help")), font_px=s.small))
     actions.add_widget(Key("Surrender", s, _tap(c, lambda: c.decide("surrender")), font_px=s.small))
-    box.add_widget(actions)
     if c.may_settle:
-        box.add_widget(Key("SETTLE THE ROUND", s, _tap(c, c.settle), colour=BLUE))
+        bar(box).add_widget(Key("SETTLE THE ROUND", s, _tap(c, c.settle), colour=BLUE))
     box.add_widget(Widget())
 
 
@@ -289,19 +339,6 @@ def _cards(box: Widget, c: Console, s: Sizes) -> None:
             )
         )
     box.add_widget(row)
-    box.add_widget(
-        Text(
-            text_of=lambda: (
-                f"{c.card_to or 'where?'}: "
-                + faces(c.cards.cards)
-                + (f" {c.cards.rank}?" if c.cards.rank else "")
-            ),
-            size_px=s.font,
-            font_name=CARD_FONT,
-            size_hint_y=None,
-            height=s.target,
-        )
-    )
     pad = _grid(s.panel_columns, s)
     for k in (*RANKS, *SUITS, JOKER):
         label = face("A" + k)[1:] if k in SUITS else ("10" if k == "T" else k)
@@ -317,8 +354,22 @@ def _cards(box: Widget, c: Console, s: Sizes) -> None:
         )
     pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("cards", "back")), font_px=s.small))
     box.add_widget(pad)
-    box.add_widget(
-        Key("ENTER CARDS (§ 639a.13(g))", s, _tap(c, c.key_in_cards), colour=BLUE, font_px=s.small)
+    # The cards typed are read on the key that enters them (§ 639a.13(g)).
+    bar(box).add_widget(
+        Key(
+            "",
+            s,
+            _tap(c, c.key_in_cards),
+            colour=BLUE,
+            font_px=s.small,
+            font_name=CARD_FONT,
+            name="ENTER CARDS",
+            text_of=lambda: (
+                f"ENTER CARDS  {c.card_to or 'where?'}: "
+                + faces(c.cards.cards)
+                + (f" {c.cards.rank}?" if c.cards.rank else "")
+            ),
+        )
     )
     box.add_widget(Widget())
 
@@ -335,7 +386,7 @@ def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
     if reported:
         # docs/authority.md: the round waits until a floorperson confirms or dismisses the report:
         # that step first, in view without scrolling, above the irregularities the dealer reports.
-        steps = _grid(2, s)
+        steps = bar(box)
         steps.add_widget(
             Key(
                 f"CONFIRM {reported} (PIN)", s, _tap(c, c.confirm_reported), colour=BLUE, name="floor:confirm"
@@ -350,12 +401,11 @@ def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
                 font_px=s.small,
             )
         )
-        box.add_widget(steps)
     grid = _grid(2, s)
     for choice in screen.irregularities:
         grid.add_widget(
             Key(
-                f"{choice.title} ({choice.section})",
+                choice.title,
                 s,
                 _tap(c, partial(c.report_irregularity, choice)),
                 name=f"irregularity:{choice.name}",
@@ -394,18 +444,28 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
             words += f"\n{line.steps}"
         label = Text(words, s.small, grow=True, markup=True, color=text_colour, pos_hint={"center_y": 0.5})
         row.add_widget(label)
-        if line.waits_for_floorperson:
-            verify = partial(c.ask_verification, line.seat, line.wager, view.round_id)
-            pin = Key(
-                "PIN", s, _tap(c, verify), size_hint_x=None, width=s.target * 2, name=f"verify:{line.seat}"
-            )
-            row.add_widget(pin)
         label.bind(height=partial(_fit_row, row, s))
         _fit_row(row, s, label, label.height)
         lines.add_widget(row)
     box.add_widget(lines)
+    actions = bar(box)
+    # The first payout waiting for a floorperson: its PIN key beside the close, never scrolled away.
+    waiting = next((line for line in view.lines if line.waits_for_floorperson), None)
+    if waiting is not None:
+        verify = partial(c.ask_verification, waiting.seat, waiting.wager, view.round_id)
+        actions.add_widget(
+            Key(
+                f"PIN: seat {waiting.seat}",
+                s,
+                _tap(c, verify),
+                colour=ORANGE,
+                text_colour=BLACK,
+                font_px=s.small,
+                name=f"verify:{waiting.seat}",
+            )
+        )
     close = "CLOSE THE ROUND" if view.can_close else "FLOORPERSON FIRST"
-    box.add_widget(
+    actions.add_widget(
         Key(close, s, _tap(c, c.close_settlement), colour=BLUE, enabled=view.can_close, name="close-round")
     )
 
@@ -445,16 +505,15 @@ def _pin(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(fields)
     if pad.message:
         box.add_widget(Text(pad.message, s.small, grow=True, color=ORANGE))
-    keys = _grid(s.panel_columns if pad.field == "user" else 5, s)
+    keys = _grid(s.columns(s.width) if pad.field == "user" else 5, s)
     for k in pad.keys:
         keys.add_widget(Key(k, s, _tap(c, partial(pad.press, k)), font_px=s.small, name=f"pin:{k}"))
     box.add_widget(keys)
-    actions = _grid(4, s)
+    actions = bar(box)
     actions.add_widget(Key("DEL", s, _tap(c, pad.back), font_px=s.small))
     actions.add_widget(Key("Clear", s, _tap(c, pad.clear), font_px=s.small))
     actions.add_widget(Key("Cancel", s, _tap(c, pad.cancel), font_px=s.small))
     actions.add_widget(Key("SIGN", s, _tap(c, c.sign), colour=BLUE, font_px=s.small))
-    box.add_widget(actions)
     box.add_widget(Widget())
 
 

@@ -57,10 +57,17 @@ BANNER_COLOURS = {
 
 class Part:
     """A container rebuilt by ``build(container)`` when ``key()`` changes; between rebuilds its
-    keys and labels bound to the console's values follow them in place (``follow``)."""
+    keys and labels bound to the console's values follow them in place (``follow``). ``also``:
+    other containers the build fills (the panel's fixed action bar), cleared with it."""
 
-    def __init__(self, container: Widget, key: Callable[[], Hashable], build: Callable[[Widget], None]):
-        self.container, self.key, self.build = container, key, build
+    def __init__(
+        self,
+        container: Widget,
+        key: Callable[[], Hashable],
+        build: Callable[[Widget], None],
+        also: tuple[Widget, ...] = (),
+    ):
+        self.container, self.key, self.build, self.also = container, key, build, also
         self.last: Hashable = object()
         self.live: list[Any] = []
 
@@ -68,9 +75,12 @@ class Part:
         key = self.key()
         if key != self.last:
             self.last = key
-            self.container.clear_widgets()
+            for box in (self.container, *self.also):
+                box.clear_widgets()
             self.build(self.container)
-            self.live = followers(self.container.walk(restrict=True))
+            self.live = [
+                w for box in (self.container, *self.also) for w in followers(box.walk(restrict=True))
+            ]
         for widget in self.live:
             widget.follow()
 
@@ -108,13 +118,13 @@ class ConsoleView(Filled):
         super().__init__(BACKGROUND, orientation="vertical", spacing=sizes.spacing, **kwargs)
         self.console, self.sizes = console, sizes
         s = sizes
-        top = BoxLayout(size_hint_y=None, height=round(s.banner * 1.6), spacing=s.spacing)
+        top = BoxLayout(size_hint_y=None, height=round(s.banner * 1.3), spacing=s.spacing)
         self.banner_box = Filled(BLUE, padding=(s.spacing * 2, 0))
         self.banner = Text(size_px=s.banner, bold=True, halign="center")
         self.banner.markup = True
         self.banner_box.add_widget(self.banner)
         self.meter_box = Filled(PANEL, size_hint_x=0.42, padding=(s.spacing, 0))
-        self.meter = Text(size_px=s.font, bold=True, halign="center")
+        self.meter = Text(size_px=s.small, bold=True, halign="center")
         self.meter_box.add_widget(self.meter)
         top.add_widget(self.banner_box)
         top.add_widget(self.meter_box)
@@ -129,7 +139,7 @@ class ConsoleView(Filled):
         self.add_widget(status)
         self.body = BoxLayout(spacing=s.spacing)
         self.add_widget(self.body)
-        bottom = BoxLayout(size_hint_y=None, height=s.target, spacing=s.spacing)
+        bottom = self.tabs_bar = BoxLayout(size_hint_y=None, height=s.target, spacing=s.spacing)
         self.tabs_row = BoxLayout(spacing=s.spacing)
         self.page_key = Key(
             "Technician", s, lambda: self._toggle_page(), size_hint_x=None, width=s.target * 3
@@ -152,11 +162,19 @@ class ConsoleView(Filled):
         seats_scroll.add_widget(self.seats_grid)
         left.add_widget(seats_scroll)
         self.table_page.add_widget(left)
-        right = scroll(size_hint_x=PANEL_SHARE)
+        # The panel the dealer works in, and below it the action the round needs next: a bar
+        # that is never scrolled, always above the tabs (panels.action_bar).
+        self.seats_column = left
+        self.panel_column = BoxLayout(orientation="vertical", size_hint_x=PANEL_SHARE, spacing=s.spacing)
+        right_scroll = scroll()
         self.panel_box = BoxLayout(orientation="vertical", spacing=s.spacing, size_hint_y=None)
         self.panel_box.bind(minimum_height=self.panel_box.setter("height"))
-        right.add_widget(self.panel_box)
-        self.table_page.add_widget(right)
+        right_scroll.add_widget(self.panel_box)
+        self.panel_column.add_widget(right_scroll)
+        self.bar = panels.NextKeys(s)
+        self.panel_box.bar = self.bar
+        self.panel_column.add_widget(self.bar)
+        self.table_page.add_widget(self.panel_column)
         self.tech_page = BoxLayout(orientation="vertical", padding=(s.spacing * 2, 0))
         self.body.add_widget(self.table_page)
 
@@ -164,7 +182,12 @@ class ConsoleView(Filled):
         self.seats = Lines(self.seats_grid, s, self._seat_lines)
         self.parts = [
             Part(self.tabs_row, lambda: (c.tabs, c.panel), self._build_tabs),
-            Part(self.panel_box, lambda: panels.key(c), lambda box: panels.build(box, c, s)),
+            Part(
+                self.panel_box,
+                lambda: panels.key(c),
+                lambda box: panels.build(box, c, s),
+                also=(self.bar,),
+            ),
             Part(self.tech_page, lambda: panels.tech_key(c), lambda box: panels.build_tech(box, c, s)),
         ]
         self._trigger = Clock.create_trigger(lambda *_: self.refresh(), 0)
@@ -204,10 +227,24 @@ class ConsoleView(Filled):
         if page.parent is None:
             self.body.clear_widgets()
             self.body.add_widget(page)
+        self._arrange(c.panel in panels.FULL_WIDTH)
         self.seats.refresh()
         self._show_message()
         for part in self.parts:
             part.refresh()
+
+    def _arrange(self, full_width: bool) -> None:
+        """A panel that needs the whole width and height (the floorperson's PIN pad) hides the
+        seats' column and the tabs while it is open; every other panel sits beside the seats."""
+        shown = self.seats_column.parent is not None
+        if full_width and shown:
+            self.table_page.remove_widget(self.seats_column)
+            self.panel_column.size_hint_x = 1
+            self.remove_widget(self.tabs_bar)
+        elif not full_width and not shown:
+            self.table_page.add_widget(self.seats_column, index=1)
+            self.panel_column.size_hint_x = PANEL_SHARE
+            self.add_widget(self.tabs_bar)
 
     # -- the seats -------------------------------------------------------------------------------
 
