@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from controller.api_client import ApiClient
+from sim.link_rig import PARAMS
 
-from .link_table import PARAMS
 from .mosquitto import USERS, Pki
 from .table_link import api_round, daemon_of, linked_table, until
 from .test_link_table import money_text, royal_until_decision, settled_progressive

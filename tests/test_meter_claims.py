@@ -13,10 +13,9 @@ import pytest
 
 from meter.config import ConfigError, load
 from meter.store import Store
-from sim.link_rig import meter_config
+from sim.link_rig import PARAMS, PROGRESSIVE, meter_config
 from wire import Fixed, Share
 
-from .link_table import PARAMS, PROGRESSIVE
 from .meter_link import Link
 from .mosquitto import Broker, Pki
 

@@ -22,9 +22,8 @@ from sim.bench_rig import BenchRig
 from tests.test_api import TECH, Clock, Raw
 from tests.test_api_abuse import NOBODY, serving
 
-__all__ = ["short_dir", "users_file", "users_template"]
+__all__ = ["users_file", "users_template"]
 from tests.test_api import users_file, users_template
-from tests.test_api_abuse import short_dir
 
 FLOOR_PIN = "482916"
 
