@@ -75,7 +75,7 @@ def test_the_contracts_are_kept_by_the_tree_as_it_is() -> None:
             "Each game stands alone",
         ),
         (
-            "controller/rules/rankings/high.py",
+            "controller/rules/rankings/badugi.py",
             "from controller.rules.core import money",
             "The hand rankings stand",
         ),
@@ -86,11 +86,19 @@ def test_the_contracts_are_kept_by_the_tree_as_it_is() -> None:
         ("wire/messages.py", "import asyncio", "The wire format stands alone"),
         ("meter/ledger.py", "from controller.rules import money", "The meter is its own service"),
         ("controller/daemon.py", "from meter import store", "The table reaches the meter only over the wire"),
+        (
+            # The meter's one door (meter/claims.py) leads through the rankings: what they import
+            # would reach the meter too, so both contracts break.
+            "controller/rules/rankings/high.py",
+            "from controller.rules.core import money",
+            ("The hand rankings stand", "Of the controller the meter sees only"),
+        ),
     ],
 )
 def test_a_forbidden_import_breaks_its_contract(
-    tree_copy: Path, module: str, line: str, contract: str
+    tree_copy: Path, module: str, line: str, contract: str | tuple[str, ...]
 ) -> None:
+    contracts = (contract,) if isinstance(contract, str) else contract
     path = tree_copy / module
     original = path.read_text()
     path.write_text(f"{original}\n{line}  # added by the test\n")
@@ -99,9 +107,10 @@ def test_a_forbidden_import_breaks_its_contract(
     finally:
         path.write_text(original)
     assert result.returncode != 0, result.stdout
-    assert " kept, 1 broken." in result.stdout, result.stdout
+    assert f" kept, {len(contracts)} broken." in result.stdout, result.stdout
     broken = result.stdout.split("Broken contracts", 1)[1]
-    assert contract in broken, result.stdout
+    for name in contracts:
+        assert name in broken, result.stdout
 
 
 def test_nothing_reads_beside_the_repository() -> None:
