@@ -44,6 +44,15 @@ def row_problems(ranking: str, rows: Mapping[str, AwardTerms]) -> list[str]:
     ]
 
 
+def row_named(ranking: str, hand: str) -> str:
+    """The row a claim's words name: the ranking's hand they begin with ("straight flush, king
+    high", "royal flush (As Ks Qs Js Ts)": the table's words for the seat's hand), else the words."""
+    for name in sorted(RANKINGS[ranking][1], key=len, reverse=True):
+        if hand == name or hand.startswith((name + ",", name + " (")):
+            return name
+    return hand
+
+
 @dataclass(frozen=True)
 class Refused:
     """A claim the meter does not pay: the field and why."""
@@ -58,7 +67,7 @@ def judge(
     """The meter's terms for ``hit`` (its own row's), or why it refuses it."""
     if not 1 <= hit.seat <= seats:
         return Refused("payload.seat", f"seat {hit.seat} is not at table {table!r} (its seats: 1 to {seats})")
-    claimed = hit.hand.split(",")[0].strip()  # "straight flush, king high": the row's name first
+    claimed = row_named(ranking, hit.hand)
     row = rows.get(claimed)
     if row is None:
         return Refused(

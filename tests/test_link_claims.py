@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from controller.api_client import ApiClient
+from meter.ledger import Record
+from meter.store import Store, iter_records
 from sim.link_rig import PARAMS
 
 from .mosquitto import USERS, Pki
@@ -22,6 +24,11 @@ pytestmark = pytest.mark.asyncio
 PAYTABLE_B = ('ranking = "high"', 'rows = { "royal flush" = "100%", "straight flush" = "10%" }')
 #: A meter whose filing disagrees with the table's (royal flush 50%): the claim is refused.
 DISAGREES = ('ranking = "high"', 'rows = { "royal flush" = "50%", "straight flush" = "10%" }')
+
+
+def awards(store: Store | None) -> list[Record]:
+    assert store is not None
+    return [r for r, *_ in iter_records(store.conn, store.path) if r.kind == "award"]
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +52,7 @@ async def test_the_tables_royal_flush_is_judged_and_paid_from_the_meters_row(
             meter = PARAMS.initial + int(Fraction(4 * 100) * PARAMS.rate / 100)
             line = await settled_progressive(api, round_id)
             assert line["result"] == "win" and line["net"] == f"+{money_text(meter - 100)}"
-            assert link.store is not None
-            (award,) = [r for r in link.store.records() if r.kind == "award"]
+            (award,) = awards(link.store)
             assert award.body["cards"] == ["As", "Ks", "Qs", "Js", "Ts"] and award.body["seat"] == 1
             assert award.body["paid"] == money_text(meter)
 
@@ -68,5 +74,4 @@ async def test_a_claim_the_meter_refuses_is_shown_refused_at_the_table(tmp_path:
             assert shown["field"] == "payload.award" and shown["seat"] == 1
             assert "royal flush pays 50% of the meter in the meter's paytable" in str(shown["reason"])
             assert daemon.round_id == round_id  # nothing paid: the round is not settled from it
-            assert link.store is not None
-            assert not [r for r in link.store.records() if r.kind == "award"]
+            assert not awards(link.store)

@@ -124,6 +124,7 @@ def test_a_royal_flush_is_found_by_the_game_and_claimed_at_100_percent() -> None
         "hand": claim.payload["hand"],
         "award": {"share": "100"},
         "hit_wall_ns": claim.payload["hit_wall_ns"],  # the table's own hit time, to the meter's history
+        "cards": ["As", "Ks", "Qs", "Js", "Ts"],  # the seat's cards, for the meter to judge
     }
     assert abs(claim.payload["hit_wall_ns"] - time.time_ns()) < 60 * 10**9
     rnd.apply(Event("decision", seat=2, action="fold"))
