@@ -259,3 +259,37 @@ async def test_a_floorperson_declares_the_shoe_out_of_order_before_cards_are_key
             console.key("cards", key)
         assert await console.key_in_cards(), console.message
         await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")
+
+
+@pytest.mark.asyncio
+async def test_the_banner_says_paying_until_the_round_is_closed_and_the_header_names_that_round() -> None:
+    """The daemon opens the next round at once; the screen says BETS OPEN only once the dealer has
+    closed the settled round (a payout waiting for a floorperson: JACKPOT PENDING - HOLD), the
+    header's round is the round on screen, and the settled round's cards go at its close."""
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 1, "ante", 10)
+        await rig.place_chip(1)
+        await rig.press_lock_out()
+        await rig.deal("1", ROYAL)
+        await rig.deal("dealer", "Ah Kd 7s 5c 3h")
+        await until(lambda: console.seat == 1, "seat 1 to decide")
+        assert await console.decide("bet"), console.message
+        await until(lambda: console.table.settlement is not None, "the settlement")
+        view = console.table.settlement
+        assert view is not None
+        settled = view.round_id
+        await until(lambda: console.table.round_id not in ("", settled), "the daemon's next round")
+        assert console.table.betting == Betting.OPEN  # the daemon's: the next round is open
+        assert console.banner == "JACKPOT PENDING - HOLD"
+        assert console.waits_for == "Next: DO NOT PAY seat 1 yet: CALL THE FLOOR (PIN)"
+        assert f"round {settled}" in console.title
+        assert console.hands_shown and console.hands_shown[0].cards == tuple(ROYAL.split())
+        console.ask_verification(1, "progressive", settled)
+        assert await tap_pin(console), console.pin.message
+        await until(lambda: not console.table.pending_payouts, "the payout verified")
+        assert console.banner == "PAYING" and f"round {settled}" in console.title
+        assert console.waits_for == "Next: pay and collect, then CLOSE THE ROUND"
+        console.close_settlement()
+        assert console.banner == Betting.OPEN
+        assert f"round {console.table.round_id}" in console.title and settled not in console.title
+        assert console.hands_shown == ()

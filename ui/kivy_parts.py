@@ -33,6 +33,7 @@ BLACK: Final = rgb("#000000")
 BLUE: Final = rgb("#0072B2")  # white on it: 5.19
 YELLOW: Final = rgb("#F0E442")  # black on it: 15.9
 ORANGE: Final = rgb("#E69F00")  # black on it: 10.0
+SKY: Final = rgb("#56B4E9")  # black on it: 9.9 (PAYING: the settled round is still on the table)
 VERMILLION: Final = rgb("#D55E00")  # black on it: 5.43
 KEY: Final = rgb("#3A3A3A")  # white on it: 11.2
 CHOSEN: Final = rgb("#FFFFFF")  # black on it

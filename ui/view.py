@@ -33,6 +33,7 @@ from .kivy_parts import (
     ORANGE,
     PANEL,
     RGBA,
+    SKY,
     VERMILLION,
     WHITE,
     YELLOW,
@@ -52,6 +53,8 @@ BANNER_COLOURS = {
     Betting.NO_MORE_BETS: (YELLOW, BLACK, "[font=DejaVuSans]■[/font]  "),
     Betting.TABLE_LOCKED: (VERMILLION, BLACK, "[font=DejaVuSans]■[/font]  "),
     Betting.NO_ROUND: (PANEL, WHITE, ""),
+    Betting.PAYING: (SKY, BLACK, "[font=DejaVuSans]▶[/font]  "),
+    Betting.HOLD: (ORANGE, BLACK, "[font=DejaVuSans]◆[/font]  "),
 }
 
 
@@ -123,6 +126,7 @@ class ConsoleView(Filled):
         self.banner = Text(size_px=s.banner, bold=True, halign="center")
         self.banner.markup = True
         self.banner_box.add_widget(self.banner)
+        self.banner_box.bind(size=lambda *_: self._fit_banner())
         self.meter_box = Filled(PANEL, size_hint_x=0.42, padding=(s.spacing, 0))
         self.meter = Text(size_px=s.small, bold=True, halign="center")
         self.meter_box.add_widget(self.meter)
@@ -202,8 +206,9 @@ class ConsoleView(Filled):
     def refresh(self) -> None:
         c, table = self.console, self.console.table
         if c.online:
-            colour, text_colour, mark = BANNER_COLOURS.get(table.betting, (PANEL, WHITE, ""))
-            self.banner.text = mark + table.betting
+            colour, text_colour, mark = BANNER_COLOURS.get(c.banner_state, (PANEL, WHITE, ""))
+            self.banner.text = mark + c.banner
+            self._fit_banner()
         else:
             colour, text_colour = VERMILLION, BLACK
             self.banner.text = "[font=DejaVuSans]■[/font]  OFFLINE"
@@ -233,6 +238,18 @@ class ConsoleView(Filled):
         for part in self.parts:
             part.refresh()
 
+    def _fit_banner(self) -> None:
+        """The banner's words on one line: its biggest size, smaller only when the words are long
+        (JACKPOT PENDING - HOLD at 800x480); never under the body text's size."""
+        banner, room = self.banner, self.banner_box.height
+        size = self.sizes.banner
+        while True:
+            banner.font_size = size
+            banner.texture_update()
+            if banner.texture_size[1] <= room or size <= self.sizes.font or room <= 0:
+                return
+            size -= 2
+
     def _arrange(self, full_width: bool) -> None:
         """A panel that needs the whole width and height (the floorperson's PIN pad) hides the
         seats' column and the tabs while it is open; every other panel sits beside the seats."""
@@ -250,7 +267,7 @@ class ConsoleView(Filled):
 
     def _seat_lines(self) -> list[Line]:
         t = self.console.table
-        hands = t.hands_on_screen
+        hands = self.console.hands_shown
         out: list[Line] = []
         if t.betting == Betting.NO_MORE_BETS and (
             t.wager_count.accepted or t.meter.state is not MeterState.NONE
