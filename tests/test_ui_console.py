@@ -111,7 +111,7 @@ async def test_a_progressive_hit_waits_for_the_floorpersons_pin_before_the_round
         assert waiting[0].net == Decimal("9999.00") and waiting[0].amount_text == "$10,000.00"
         # PENDING on the meter while the hit waits (§ 639a.11(c)(5)(iii)).
         assert console.table.meter.state is MeterState.PENDING
-        assert console.table.meter.text == "PENDING"
+        assert console.table.meter.text == "PENDING $10,000.00"
         console.close_settlement()
         assert console.settlement_open and not console.may_take_wagers
         assert "floorperson must verify" in console.message
@@ -281,7 +281,7 @@ async def test_the_banner_says_paying_until_the_round_is_closed_and_the_header_n
         await until(lambda: console.table.round_id not in ("", settled), "the daemon's next round")
         assert console.table.betting == Betting.OPEN  # the daemon's: the next round is open
         assert console.banner == "JACKPOT PENDING - HOLD"
-        assert console.waits_for == "Next: DO NOT PAY seat 1 yet: CALL THE FLOOR (PIN)"
+        assert console.waits_for == "Next: DO NOT MUCK seat 1: CALL THE FLOOR (PIN)"
         assert f"round {settled}" in console.title
         assert console.hands_shown and console.hands_shown[0].cards == tuple(ROYAL.split())
         console.ask_verification(1, "progressive", settled)

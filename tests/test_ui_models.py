@@ -50,6 +50,9 @@ def test_the_meter_shows_the_amount_pending_or_unavailable() -> None:
     meters = {"progressive": "12345.67"}
     assert meter_view(meters, {"configured": False}, []).text == "$12,345.67"
     assert meter_view(meters, {"configured": False}, PENDING).state is MeterState.PENDING
+    # PENDING beside the amount, never instead of it: the floor reads what the meter stood at.
+    assert meter_view(meters, {"configured": False}, PENDING).text == "PENDING $12,345.67"
+    assert meter_view({}, {"configured": False}, PENDING).text == "PENDING"
     disabled = {"configured": True, "enabled": False, "host": "meter", "port": 8883}
     assert meter_view(meters, disabled, []).text == "UNAVAILABLE"
     assert meter_view({}, {"configured": False}, []).state is MeterState.NONE

@@ -260,7 +260,7 @@ class Console(Observable):
         if self.settlement_open:
             waiting = self.table.pending_payouts
             if waiting:
-                return f"Next: DO NOT PAY seat {waiting[0].get('seat', '?')} yet: CALL THE FLOOR (PIN)"
+                return f"Next: DO NOT MUCK seat {waiting[0].get('seat', '?')}: CALL THE FLOOR (PIN)"
             return "Next: pay and collect, then CLOSE THE ROUND"
         text = self.table.waiting_for
         if not text:

@@ -46,6 +46,7 @@ from .kivy_parts import (
 )
 from .layout import PANEL_SHARE, Sizes
 from .meter import MeterState
+from .money import dollars
 from .table import Betting
 
 BANNER_COLOURS = {
@@ -221,7 +222,9 @@ class ConsoleView(Filled):
         else:
             self.meter_box.paint(PANEL)
             self.meter.color = WHITE
-        if meter.text:
+        if meter.state is MeterState.PENDING and meter.amount is not None:
+            self.meter.text = f"Progressive PENDING\n{dollars(meter.amount)}"
+        elif meter.text:
             self.meter.text = f"Progressive\n{meter.text}"
         else:
             self.meter.text = "no progressive" if table.connected_once else "meter: not known"
