@@ -2,9 +2,9 @@
 
 PENDING: while a progressive payout waits for a floorperson (§ 639a.11(c)(5)(iii)), the screen
 shows PENDING beside the meter's amount (never instead of it: the dealer and the floorperson read
-what the meter stood at when the hand was made; issue 19). Unavailable: the game offers a progressive but the daemon reports
-no meter, or the progressive link is configured and disabled (design: a lost link disables
-progressive wagering, not the base game). Everything comes from ``status``.
+what the meter stood at when the hand was made; issue 19). Unavailable: the game offers a
+progressive but the daemon reports no meter, or the progressive link is configured and disabled
+(design: a lost link disables progressive wagering, not the base game). Everything comes from ``status``.
 """
 
 from __future__ import annotations
