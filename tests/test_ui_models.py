@@ -78,6 +78,35 @@ def test_settlement_in_the_rules_order_with_the_hand_pay_and_the_floorperson() -
     assert "verified by floorperson" in verified.lines[-1].steps
 
 
+def test_settlement_by_seat_one_total_each_with_its_stake() -> None:
+    """One block per seat, in the rules' order: the stake, one total from the rack (PAY, COLLECT or
+    PUSH), a hand pay apart; a progressive chip lost at no more bets is not a row of its own."""
+    view = settlement_view(HIT, PENDING)
+    assert view is not None
+    assert [(s.seat, s.action, s.amount_text, dollars(s.stake)) for s in view.seats] == [
+        (4, "PUSH", "$0.00", "$5.00"),
+        (1, "PAY", "$2,010.00", "$31.00"),
+    ]
+    one = view.seats[1]
+    assert one.hand_pay == Decimal("10000.00") and one.waits_for_floorperson
+    assert one.details == "ante PAY $10.00 · bet PAY $2,000.00 · progressive HAND PAY $10,000.00"
+    lost = dict(HIT, settlement=dict(HIT["settlement"], order=None))
+    lost["settlement"]["seats"] = {
+        "2": {
+            "ante": {"result": "lose", "net": "-10.00", "stake": "10.00"},
+            "progressive": {"result": "lose", "net": "-1.00", "stake": "1.00"},
+        }
+    }
+    lost_view = settlement_view(lost, [])
+    assert lost_view is not None
+    (two,) = lost_view.seats
+    assert (two.action, two.amount_text, two.details) == (
+        "COLLECT",
+        "$10.00",
+        "ante COLLECT $10.00 · progressive chip taken at no more bets",
+    )
+
+
 def test_money_is_exact_and_bad_amounts_are_named() -> None:
     assert amount("+25.10", "x") == Decimal("25.10")
     assert dollars(Decimal("-1234567.5")) == "$1,234,567.50"

@@ -25,6 +25,7 @@ from .kivy_parts import (
     KEY,
     ORANGE,
     PANEL,
+    SKY,
     WHITE,
     YELLOW,
     Filled,
@@ -33,6 +34,7 @@ from .kivy_parts import (
     scroll,
 )
 from .layout import Sizes
+from .money import dollars
 from .technician import tech_view
 
 TAB_TITLES: Final = {
@@ -435,14 +437,18 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
     head = f"Round {view.round_id} settled" + (f": VOID, {view.void}" if view.void else "")
     box.add_widget(Text(head, s.small, grow=True, bold=True))
     lines = _grid(1, s)
-    for line in view.lines:
-        colour = ORANGE if line.waits_for_floorperson else KEY
-        text_colour = BLACK if line.waits_for_floorperson else WHITE
-        row = Filled(colour, size_hint_y=None, spacing=s.spacing, padding=(s.spacing, s.spacing))
-        words = f"Seat {line.seat} {line.wager.replace('_', ' ')}: [b]{line.action} {line.amount_text}[/b]"
-        if line.steps:
-            words += f"\n{line.steps}"
-        label = Text(words, s.small, grow=True, markup=True, color=text_colour, pos_hint={"center_y": 0.5})
+    # One block per seat: PAY / COLLECT / PUSH by word, shape and colour together (SEAT_LOOKS),
+    # the total in the body size, the stake and the wagers below it.
+    for seat in view.seats:
+        state = "HOLD" if seat.waits_for_floorperson else seat.action
+        colour, text_colour, mark = SEAT_LOOKS[state]
+        row = Filled(colour, size_hint_y=None, padding=(s.spacing, s.spacing // 2))
+        words = f"[b]Seat {seat.seat}  [font={CARD_FONT}]{mark}[/font] {seat.action} {seat.amount_text}[/b]"
+        if seat.hand_pay:
+            words += f"  [b]+ HAND PAY {dollars(seat.hand_pay)}[/b]"
+        small = round(s.small * 0.8)
+        words += f"\n[size={s.small}]stake {dollars(seat.stake)}:[/size] [size={small}]{seat.details}[/size]"
+        label = Text(words, s.font, grow=True, markup=True, color=text_colour, pos_hint={"center_y": 0.5})
         row.add_widget(label)
         label.bind(height=partial(_fit_row, row, s))
         _fit_row(row, s, label, label.height)
@@ -471,7 +477,16 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
 
 
 def _fit_row(row: Widget, s: Sizes, _label: Widget, height: float) -> None:
-    row.height = max(s.target, height + 2 * s.spacing)
+    row.height = max(s.target, height + s.spacing)
+
+
+#: A seat's settlement: (background, text, mark); never colour alone (WCAG 1.4.1).
+SEAT_LOOKS: Final = {
+    "PAY": (SKY, BLACK, "▲"),
+    "COLLECT": (KEY, WHITE, "▼"),
+    "PUSH": (PANEL, GREY_TEXT, "="),
+    "HOLD": (ORANGE, BLACK, "◆"),
+}
 
 
 def _pin(box: Widget, c: Console, s: Sizes) -> None:
