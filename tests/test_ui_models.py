@@ -118,13 +118,13 @@ def test_money_is_exact_and_bad_amounts_are_named() -> None:
 
 def test_the_keypads() -> None:
     keys = AmountKeys()
-    for d in "2550":
+    for d in "25":  # whole dollars, as a dealer counts chips: "2" "5" is $25, not $0.25
         keys.press(d)
-    assert keys.text == "25.50"
+    assert keys.text == "25.00"
     keys.chip(5)
-    assert keys.text == "30.50"
+    assert keys.text == "30.00"
     keys.back()
-    assert keys.text == "3.05"
+    assert keys.text == "3.00"
     with pytest.raises(ValueError):
         keys.press("x")
     dice = DiceKeys()

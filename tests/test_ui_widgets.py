@@ -45,7 +45,7 @@ async def tap_wager(screen: Screen, console: Console, seat: int, wager: str, dol
     await screen.tap(f"seat:{seat}")
     await screen.tap(f"wager:{wager}")
     await screen.tap("amount:clear")
-    for digit in str(dollars * 100):
+    for digit in str(dollars):
         await screen.tap(f"amount:{digit}")
     await check_drawn(screen)
     await screen.tap("PLACE WAGER")
@@ -281,7 +281,7 @@ async def place_ante(screen: Screen, console: Console, seat: int, dollars: int) 
     await screen.tap(f"seat:{seat}")
     await screen.tap("wager:ante")
     await screen.tap("amount:clear")
-    for digit in str(dollars * 100):
+    for digit in str(dollars):
         await screen.tap(f"amount:{digit}")
     await screen.tap("PLACE WAGER")
     await until(lambda: any(s.seat == seat for s in console.table.seats), f"seat {seat}'s ante")

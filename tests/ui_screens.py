@@ -44,7 +44,7 @@ async def caribbean_stud(screen: Screen, out: Path, problems: list[str]) -> None
         console.choose_seat(1)
         console.choose_wager("ante")
         console.clear_amount()
-        for digit in "2500":
+        for digit in "25":
             console.key("amount", digit)
         await _snap(screen, out / "01-open-wagers.png", problems)
         console.amount.cents = 0

@@ -48,6 +48,9 @@ TAB_TITLES: Final = {
 }
 
 
+#: The chip keys of the amount keypad (dollars each adds).
+CHIPS: Final = (5, 25)
+
 #: Panels drawn across the whole width, the seats' column and the tabs hidden while they are open.
 FULL_WIDTH: Final = frozenset({"pin"})
 
@@ -139,7 +142,7 @@ def _seat_keys(c: Console, s: Sizes, seats: tuple[int, ...]) -> Widget:
     sideways, so the keypad and the action bar below stay in view at 800x480."""
     keys = [
         _choose(
-            str(seat),
+            f"S{seat}",  # not a bare digit: the amount keypad's digits are below
             s,
             _tap(c, partial(c.choose_seat, seat)),
             partial(lambda n: c.seat == n, seat),
@@ -175,9 +178,20 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
         for choice in screen.wagers
     ]
     box.add_widget(_choices_row(keys, s))
-    pad = _grid(6, s)
+    # Whole dollars, and two chip keys that add a chip's value: fourteen keys, two rows of seven.
+    pad = _grid(7, s)
     for k in "1234567890":
         pad.add_widget(Key(k, s, _tap(c, partial(c.key, "amount", k)), name=f"amount:{k}"))
+    for chip in CHIPS:
+        pad.add_widget(
+            Key(
+                f"+{chip}",
+                s,
+                _tap(c, partial(c.key, "chip", str(chip))),
+                font_px=s.small,
+                name=f"chip:{chip}",
+            )
+        )
     pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("amount", "back")), font_px=s.small))
     pad.add_widget(Key("C", s, _tap(c, c.clear_amount), name="amount:clear"))
     box.add_widget(pad)
