@@ -24,6 +24,7 @@ NOTHING = "2c 4d 6h 8s Tc"
 async def test_a_caribbean_stud_round_from_open_to_settlement() -> None:
     async with console_on_rig() as (rig, console):
         assert console.banner == Betting.OPEN
+        assert console.wager == "ante"  # the main wager, selected by default
         assert console.title.startswith("Caribbean Stud Poker")
         assert console.table.meter.state is MeterState.AMOUNT
         assert console.table.meter.text == "$10,000.00"
@@ -72,6 +73,8 @@ async def test_a_caribbean_stud_round_from_open_to_settlement() -> None:
         console.close_settlement()
         assert not console.settlement_open
         assert console.may_take_wagers
+        # The last wager entered was a bonus: the next round starts at the main wager again.
+        assert console.wager == "ante" and console.amount.cents == 0
 
 
 @pytest.mark.asyncio

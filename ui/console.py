@@ -63,8 +63,13 @@ class Console(Observable):
 
     def _follow(self) -> None:
         if self.table.round_id != self._round_id:
-            # A new round: the panels follow it again, not the last round's choice.
+            # A new round: the panels follow it again, not the last round's choice; the main
+            # wager is selected again and the amount cleared (the last round's bonus does not stay).
             self._round_id, self.tab = self.table.round_id, ""
+            self.wager, self.amount.cents = "", 0
+        screen = self.screen
+        if not self.wager and screen is not None and screen.wagers:
+            self.wager = screen.wagers[0].name
         preselect = self.table.waiting_seat
         if preselect is not None and self.table.round is not None and not self.table.open_for_bets:
             self.seat, self.hand = preselect
