@@ -220,7 +220,7 @@ async def test_a_reported_irregularity_waits_for_a_floorperson_who_dismisses_or_
         await until(
             lambda: console.table.floor_to_confirm == "shoe_jam", "the report waiting for a floorperson"
         )
-        assert console.waits_for.startswith("A floorperson to confirm or dismiss the shoe_jam")
+        assert console.waits_for.startswith("A floorperson to confirm or dismiss the shoe jam")
         # The status says it as data too: whom the round waits for, on which irregularity.
         (waiting,) = (await client.status())["round"]["waiting"]
         assert waiting["who"] == "floorperson" and waiting["irregularity"] == "shoe_jam"

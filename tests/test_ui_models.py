@@ -317,3 +317,11 @@ async def test_the_wagers_decisions_and_irregularities_come_from_the_daemon() ->
             shown = [(c.name, c.title, c.section) for c in getattr(screen, part)]
             assert shown == [(t["name"], t["title"], t["section"]) for t in served[part]], part
         assert "split" in [c.name for c in screen.decisions]
+
+
+def test_the_dealers_words_drop_citations_and_internal_names() -> None:
+    from ui.words import dealer_words
+
+    assert dealer_words("Seat 2's decision, bet or fold (§ 639a.11(b))") == "Seat 2's decision, bet or fold"
+    assert dealer_words("The dealer's 'no more bets' (§ 639a.8(b))") == "The dealer's 'no more bets'"
+    assert dealer_words("seat 1 hand 0: shoe_jam reported") == "seat 1: shoe jam reported"

@@ -320,4 +320,6 @@ async def test_a_wager_redraws_its_own_row_and_a_seat_key_only_its_colour(displa
         await until(lambda: bool(console.message) and not console.message_ok, "the refusal")
         await screen.frames()
         assert seat_label(screen, 1) is first
-        assert console.message in screen.view.message.label.text
+        from ui.words import dealer_words
+
+        assert dealer_words(console.message) in screen.view.message.label.text

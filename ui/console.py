@@ -28,6 +28,7 @@ from .house_way import HouseWayView
 from .observable import Observable
 from .pin_pad import PinPad, Purpose
 from .table import Betting, Hand, TableModel
+from .words import dealer_words
 
 
 class Console(Observable):
@@ -267,7 +268,7 @@ class Console(Observable):
             if waiting:
                 return f"Next: DO NOT MUCK seat {waiting[0].get('seat', '?')}: CALL THE FLOOR (PIN)"
             return "Next: pay and collect, then CLOSE THE ROUND"
-        text = self.table.waiting_for
+        text = dealer_words(self.table.waiting_for)
         if not text:
             return "" if self.table.round is None else "ready to settle"
         return text[0].upper() + text[1:]

@@ -18,16 +18,7 @@ from .console import Console
 from .entry import JOKER, RANKS, SUITS
 from .faces import face, faces
 from .kivy_parts import (
-    BLACK,
-    BLUE,
     CARD_FONT,
-    GREY_TEXT,
-    KEY,
-    ORANGE,
-    PANEL,
-    SKY,
-    WHITE,
-    YELLOW,
     Filled,
     Key,
     Text,
@@ -36,6 +27,17 @@ from .kivy_parts import (
 from .layout import Sizes
 from .money import dollars
 from .technician import tech_view
+from .theme import (
+    BLACK,
+    BLUE,
+    GREY_TEXT,
+    KEY,
+    ORANGE,
+    PANEL,
+    SKY,
+    WHITE,
+    YELLOW,
+)
 
 TAB_TITLES: Final = {
     "wagers": "Wagers",

@@ -25,18 +25,6 @@ from . import panels
 from .console import Console
 from .faces import faces
 from .kivy_parts import (
-    BACKGROUND,
-    BLACK,
-    BLUE,
-    GREY_TEXT,
-    KEY,
-    ORANGE,
-    PANEL,
-    RGBA,
-    SKY,
-    VERMILLION,
-    WHITE,
-    YELLOW,
     Filled,
     Key,
     Row,
@@ -48,6 +36,22 @@ from .layout import PANEL_SHARE, Sizes
 from .meter import MeterState
 from .money import dollars
 from .table import Betting
+from .theme import (
+    BACKGROUND,
+    BLACK,
+    BLUE,
+    GREY_TEXT,
+    KEY,
+    ORANGE,
+    PANEL,
+    PURPLE,
+    RGBA,
+    SKY,
+    VERMILLION,
+    WHITE,
+    YELLOW,
+)
+from .words import dealer_words
 
 BANNER_COLOURS = {
     Betting.OPEN: (BLUE, WHITE, "[font=DejaVuSans]○[/font]  "),
@@ -275,7 +279,7 @@ class ConsoleView(Filled):
         if t.betting == Betting.NO_MORE_BETS and (
             t.wager_count.accepted or t.meter.state is not MeterState.NONE
         ):
-            out.append(("count", t.wager_count.text + "  (§ 639a.8(b))", BLACK, YELLOW))
+            out.append(("count", t.wager_count.text, BLACK, YELLOW))
         shown: set[tuple[str, int]] = set()
         for seat in t.seats:
             wagers = " · ".join(
@@ -311,7 +315,9 @@ class ConsoleView(Filled):
         c = self.console
         shown = bool(c.message) and not c.message_ok
         if shown:
-            self.message.show(c.message, BLACK, ORANGE)
+            # A refusal: its own line above the seats, reddish purple with a cross (not PENDING's
+            # orange), in the dealer's words; the next action clears it.
+            self.message.show("[font=DejaVuSans]✖[/font] " + dealer_words(c.message), BLACK, PURPLE)
         if shown and self.message.parent is None:
             self.message_box.add_widget(self.message)
         elif not shown and self.message.parent is not None:
