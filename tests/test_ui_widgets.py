@@ -14,6 +14,7 @@ import pytest
 
 from tests.ui_kivy import (
     Screen,
+    broken_words,
     cut_off,
     kivy_environment,
     out_of_view,
@@ -39,6 +40,7 @@ async def check_drawn(screen: Screen) -> None:
     assert cut_off(screen) == []
     assert small_targets(screen) == []
     assert out_of_view(screen) == [], "\n".join(out_of_view(screen))
+    assert broken_words(screen) == []
 
 
 async def tap_wager(screen: Screen, console: Console, seat: int, wager: str, dollars: int) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tests.ui_kivy import (
     Screen,
+    broken_words,
     cut_off,
     kivy_environment,
     out_of_view,
@@ -30,7 +31,7 @@ Scene = Callable[[Screen, Path], Awaitable[None]]
 
 async def _snap(screen: Screen, path: Path, problems: list[str]) -> None:
     await screen.screenshot(path)
-    found = cut_off(screen) + small_targets(screen) + out_of_view(screen)
+    found = cut_off(screen) + small_targets(screen) + out_of_view(screen) + broken_words(screen)
     problems.extend(f"{path.name}: {p}" for p in found)
 
 

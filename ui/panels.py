@@ -152,7 +152,7 @@ def _seat_keys(c: Console, s: Sizes, seats: tuple[int, ...]) -> Widget:
         )
         for seat in seats
     ]
-    return _choices_row(keys, s, side_by_side=7, width=s.target)
+    return _choices_row(keys, s, side_by_side=7, width=round(s.target * 1.3))
 
 
 def build(box: Widget, c: Console, s: Sizes) -> None:

@@ -301,7 +301,9 @@ class ConsoleView(Filled):
             out.append(("shoe", "shoe reading: " + faces(t.shoe_reading, markup=True), GREY_TEXT, PANEL))
         settled = t.settlement
         if settled is not None and settled.dealer and self.console.settlement_open:
-            out.append(("dealer", "Dealer: " + settled.dealer, GREY_TEXT, PANEL))
+            # Secondary text, so the dealer's hand's name ("ace-king-seven-five-three") is one word.
+            words = f"[size={self.sizes.small}]Dealer: {settled.dealer}[/size]"
+            out.append(("dealer", words, GREY_TEXT, PANEL))
         if t.unseen_events:
             note = (
                 f"{t.unseen_events} event(s) of this round came before this screen connected: "
