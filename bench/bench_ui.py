@@ -183,8 +183,6 @@ async def touch_to_answer(touches: int, same_process: bool = False) -> tuple[lis
             await screen.tap("wager:ante")
             await screen.tap("amount:clear")
             await screen.tap("amount:5")
-            await screen.tap("amount:0")
-            await screen.tap("amount:0")
             accepted.append(await drawn(partial(row_drawn, seat), partial(press, "PLACE WAGER")))
         await screen.tap("NO MORE BETS")
         await until(lambda: console.panel == "decisions", "the decisions")

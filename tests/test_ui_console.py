@@ -24,6 +24,7 @@ NOTHING = "2c 4d 6h 8s Tc"
 async def test_a_caribbean_stud_round_from_open_to_settlement() -> None:
     async with console_on_rig() as (rig, console):
         assert console.banner == Betting.OPEN
+        assert console.wager == "ante"  # the main wager, selected by default
         assert console.title.startswith("Caribbean Stud Poker")
         assert console.table.meter.state is MeterState.AMOUNT
         assert console.table.meter.text == "$10,000.00"
@@ -72,6 +73,8 @@ async def test_a_caribbean_stud_round_from_open_to_settlement() -> None:
         console.close_settlement()
         assert not console.settlement_open
         assert console.may_take_wagers
+        # The last wager entered was a bonus: the next round starts at the main wager again.
+        assert console.wager == "ante" and console.amount.cents == 0
 
 
 @pytest.mark.asyncio
@@ -111,7 +114,7 @@ async def test_a_progressive_hit_waits_for_the_floorpersons_pin_before_the_round
         assert waiting[0].net == Decimal("9999.00") and waiting[0].amount_text == "$10,000.00"
         # PENDING on the meter while the hit waits (§ 639a.11(c)(5)(iii)).
         assert console.table.meter.state is MeterState.PENDING
-        assert console.table.meter.text == "PENDING"
+        assert console.table.meter.text == "PENDING $10,000.00"
         console.close_settlement()
         assert console.settlement_open and not console.may_take_wagers
         assert "floorperson must verify" in console.message
@@ -217,7 +220,7 @@ async def test_a_reported_irregularity_waits_for_a_floorperson_who_dismisses_or_
         await until(
             lambda: console.table.floor_to_confirm == "shoe_jam", "the report waiting for a floorperson"
         )
-        assert console.waits_for.startswith("A floorperson to confirm or dismiss the shoe_jam")
+        assert console.waits_for.startswith("A floorperson to confirm or dismiss the shoe jam")
         # The status says it as data too: whom the round waits for, on which irregularity.
         (waiting,) = (await client.status())["round"]["waiting"]
         assert waiting["who"] == "floorperson" and waiting["irregularity"] == "shoe_jam"
@@ -259,3 +262,37 @@ async def test_a_floorperson_declares_the_shoe_out_of_order_before_cards_are_key
             console.key("cards", key)
         assert await console.key_in_cards(), console.message
         await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")
+
+
+@pytest.mark.asyncio
+async def test_the_banner_says_paying_until_the_round_is_closed_and_the_header_names_that_round() -> None:
+    """The daemon opens the next round at once; the screen says BETS OPEN only once the dealer has
+    closed the settled round (a payout waiting for a floorperson: JACKPOT PENDING - HOLD), the
+    header's round is the round on screen, and the settled round's cards go at its close."""
+    async with console_on_rig() as (rig, console):
+        await enter_wager(console, 1, "ante", 10)
+        await rig.place_chip(1)
+        await rig.press_lock_out()
+        await rig.deal("1", ROYAL)
+        await rig.deal("dealer", "Ah Kd 7s 5c 3h")
+        await until(lambda: console.seat == 1, "seat 1 to decide")
+        assert await console.decide("bet"), console.message
+        await until(lambda: console.table.settlement is not None, "the settlement")
+        view = console.table.settlement
+        assert view is not None
+        settled = view.round_id
+        await until(lambda: console.table.round_id not in ("", settled), "the daemon's next round")
+        assert console.table.betting == Betting.OPEN  # the daemon's: the next round is open
+        assert console.banner == "JACKPOT PENDING - HOLD"
+        assert console.waits_for == "Next: DO NOT MUCK seat 1: CALL THE FLOOR (PIN)"
+        assert f"round {settled}" in console.title
+        assert console.hands_shown and console.hands_shown[0].cards == tuple(ROYAL.split())
+        console.ask_verification(1, "progressive", settled)
+        assert await tap_pin(console), console.pin.message
+        await until(lambda: not console.table.pending_payouts, "the payout verified")
+        assert console.banner == "PAYING" and f"round {settled}" in console.title
+        assert console.waits_for == "Next: pay and collect, then CLOSE THE ROUND"
+        console.close_settlement()
+        assert console.banner == Betting.OPEN
+        assert f"round {console.table.round_id}" in console.title and settled not in console.title
+        assert console.hands_shown == ()

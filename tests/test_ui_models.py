@@ -50,6 +50,9 @@ def test_the_meter_shows_the_amount_pending_or_unavailable() -> None:
     meters = {"progressive": "12345.67"}
     assert meter_view(meters, {"configured": False}, []).text == "$12,345.67"
     assert meter_view(meters, {"configured": False}, PENDING).state is MeterState.PENDING
+    # PENDING beside the amount, never instead of it: the floor reads what the meter stood at.
+    assert meter_view(meters, {"configured": False}, PENDING).text == "PENDING $12,345.67"
+    assert meter_view({}, {"configured": False}, PENDING).text == "PENDING"
     disabled = {"configured": True, "enabled": False, "host": "meter", "port": 8883}
     assert meter_view(meters, disabled, []).text == "UNAVAILABLE"
     assert meter_view({}, {"configured": False}, []).state is MeterState.NONE
@@ -75,6 +78,35 @@ def test_settlement_in_the_rules_order_with_the_hand_pay_and_the_floorperson() -
     assert "verified by floorperson" in verified.lines[-1].steps
 
 
+def test_settlement_by_seat_one_total_each_with_its_stake() -> None:
+    """One block per seat, in the rules' order: the stake, one total from the rack (PAY, COLLECT or
+    PUSH), a hand pay apart; a progressive chip lost at no more bets is not a row of its own."""
+    view = settlement_view(HIT, PENDING)
+    assert view is not None
+    assert [(s.seat, s.action, s.amount_text, dollars(s.stake)) for s in view.seats] == [
+        (4, "PUSH", "$0.00", "$5.00"),
+        (1, "PAY", "$2,010.00", "$31.00"),
+    ]
+    one = view.seats[1]
+    assert one.hand_pay == Decimal("10000.00") and one.waits_for_floorperson
+    assert one.details == "ante PAY $10.00 · bet PAY $2,000.00 · progressive HAND PAY $10,000.00"
+    lost = dict(HIT, settlement=dict(HIT["settlement"], order=None))
+    lost["settlement"]["seats"] = {
+        "2": {
+            "ante": {"result": "lose", "net": "-10.00", "stake": "10.00"},
+            "progressive": {"result": "lose", "net": "-1.00", "stake": "1.00"},
+        }
+    }
+    lost_view = settlement_view(lost, [])
+    assert lost_view is not None
+    (two,) = lost_view.seats
+    assert (two.action, two.amount_text, two.details) == (
+        "COLLECT",
+        "$10.00",
+        "ante COLLECT $10.00 · progressive chip taken at no more bets",
+    )
+
+
 def test_money_is_exact_and_bad_amounts_are_named() -> None:
     assert amount("+25.10", "x") == Decimal("25.10")
     assert dollars(Decimal("-1234567.5")) == "$1,234,567.50"
@@ -86,13 +118,13 @@ def test_money_is_exact_and_bad_amounts_are_named() -> None:
 
 def test_the_keypads() -> None:
     keys = AmountKeys()
-    for d in "2550":
+    for d in "25":  # whole dollars, as a dealer counts chips: "2" "5" is $25, not $0.25
         keys.press(d)
-    assert keys.text == "25.50"
+    assert keys.text == "25.00"
     keys.chip(5)
-    assert keys.text == "30.50"
+    assert keys.text == "30.00"
     keys.back()
-    assert keys.text == "3.05"
+    assert keys.text == "3.00"
     with pytest.raises(ValueError):
         keys.press("x")
     dice = DiceKeys()
@@ -285,3 +317,11 @@ async def test_the_wagers_decisions_and_irregularities_come_from_the_daemon() ->
             shown = [(c.name, c.title, c.section) for c in getattr(screen, part)]
             assert shown == [(t["name"], t["title"], t["section"]) for t in served[part]], part
         assert "split" in [c.name for c in screen.decisions]
+
+
+def test_the_dealers_words_drop_citations_and_internal_names() -> None:
+    from ui.words import dealer_words
+
+    assert dealer_words("Seat 2's decision, bet or fold (§ 639a.11(b))") == "Seat 2's decision, bet or fold"
+    assert dealer_words("The dealer's 'no more bets' (§ 639a.8(b))") == "The dealer's 'no more bets'"
+    assert dealer_words("seat 1 hand 0: shoe_jam reported") == "seat 1: shoe jam reported"

@@ -14,6 +14,7 @@ import pytest
 
 from tests.ui_kivy import (
     Screen,
+    broken_words,
     cut_off,
     kivy_environment,
     out_of_view,
@@ -39,13 +40,14 @@ async def check_drawn(screen: Screen) -> None:
     assert cut_off(screen) == []
     assert small_targets(screen) == []
     assert out_of_view(screen) == [], "\n".join(out_of_view(screen))
+    assert broken_words(screen) == []
 
 
 async def tap_wager(screen: Screen, console: Console, seat: int, wager: str, dollars: int) -> None:
     await screen.tap(f"seat:{seat}")
     await screen.tap(f"wager:{wager}")
     await screen.tap("amount:clear")
-    for digit in str(dollars * 100):
+    for digit in str(dollars):
         await screen.tap(f"amount:{digit}")
     await check_drawn(screen)
     await screen.tap("PLACE WAGER")
@@ -281,7 +283,7 @@ async def place_ante(screen: Screen, console: Console, seat: int, dollars: int) 
     await screen.tap(f"seat:{seat}")
     await screen.tap("wager:ante")
     await screen.tap("amount:clear")
-    for digit in str(dollars * 100):
+    for digit in str(dollars):
         await screen.tap(f"amount:{digit}")
     await screen.tap("PLACE WAGER")
     await until(lambda: any(s.seat == seat for s in console.table.seats), f"seat {seat}'s ante")
@@ -320,4 +322,6 @@ async def test_a_wager_redraws_its_own_row_and_a_seat_key_only_its_colour(displa
         await until(lambda: bool(console.message) and not console.message_ok, "the refusal")
         await screen.frames()
         assert seat_label(screen, 1) is first
-        assert console.message in screen.view.message.label.text
+        from ui.words import dealer_words
+
+        assert dealer_words(console.message) in screen.view.message.label.text

@@ -262,3 +262,27 @@ def _parents(widget: Any) -> Iterator[Any]:
     while parent is not None and parent.parent is not parent:
         yield parent
         parent = parent.parent
+
+
+def broken_words(screen: Screen) -> list[str]:
+    """Every word too wide for its label's line, which Kivy breaks mid-word ("Touchdo|wn")."""
+    import re
+
+    from kivy.uix.label import Label
+
+    bad = []
+    for w in screen.walk():
+        if not isinstance(w, Label) or not w.text or w.get_root_window() is None:
+            continue
+        room = w.text_size[0]
+        if not room:
+            continue
+        plain = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", w.text)
+        # A label drawn all in one [size=N] (the dealer's line) is measured at that size.
+        sized = re.fullmatch(r"\[size=(\d+)\].*\[/size\]", w.text, re.S)
+        scale = int(sized.group(1)) / w.font_size if sized else 1.0
+        for word in plain.split():
+            width = w._label.get_extents(word)[0] * scale
+            if width > room + 1:
+                bad.append(f"{word!r} ({width:.0f} px) in a line of {room:.0f} px: {plain[:40]!r}")
+    return bad

@@ -61,7 +61,7 @@ async def enter_wager(console: Console, seat: int, wager: str, dollars: int) -> 
     console.choose_seat(seat)
     console.choose_wager(wager)
     console.clear_amount()
-    for digit in f"{dollars * 100}":
+    for digit in f"{dollars}":
         console.key("amount", digit)
     assert await console.place_wager(), console.message
     await until(

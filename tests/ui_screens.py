@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tests.ui_kivy import (
     Screen,
+    broken_words,
     cut_off,
     kivy_environment,
     out_of_view,
@@ -30,7 +31,7 @@ Scene = Callable[[Screen, Path], Awaitable[None]]
 
 async def _snap(screen: Screen, path: Path, problems: list[str]) -> None:
     await screen.screenshot(path)
-    found = cut_off(screen) + small_targets(screen) + out_of_view(screen)
+    found = cut_off(screen) + small_targets(screen) + out_of_view(screen) + broken_words(screen)
     problems.extend(f"{path.name}: {p}" for p in found)
 
 
@@ -44,7 +45,7 @@ async def caribbean_stud(screen: Screen, out: Path, problems: list[str]) -> None
         console.choose_seat(1)
         console.choose_wager("ante")
         console.clear_amount()
-        for digit in "2500":
+        for digit in "25":
             console.key("amount", digit)
         await _snap(screen, out / "01-open-wagers.png", problems)
         console.amount.cents = 0

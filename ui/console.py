@@ -27,7 +27,8 @@ from .games import Choice, GameScreen, screen_for
 from .house_way import HouseWayView
 from .observable import Observable
 from .pin_pad import PinPad, Purpose
-from .table import TableModel
+from .table import Betting, Hand, TableModel
+from .words import dealer_words
 
 
 class Console(Observable):
@@ -63,8 +64,13 @@ class Console(Observable):
 
     def _follow(self) -> None:
         if self.table.round_id != self._round_id:
-            # A new round: the panels follow it again, not the last round's choice.
+            # A new round: the panels follow it again, not the last round's choice; the main
+            # wager is selected again and the amount cleared (the last round's bonus does not stay).
             self._round_id, self.tab = self.table.round_id, ""
+            self.wager, self.amount.cents = "", 0
+        screen = self.screen
+        if not self.wager and screen is not None and screen.wagers:
+            self.wager = screen.wagers[0].name
         preselect = self.table.waiting_seat
         if preselect is not None and self.table.round is not None and not self.table.open_for_bets:
             self.seat, self.hand = preselect
@@ -107,12 +113,34 @@ class Console(Observable):
         screen = self.screen
         name = screen.title if screen else self.table.game or "table"
         table = self.table.status.get("table", "")
-        return f"{name}  ·  table {table}  ·  round {self.table.round_id or '-'}"
+        return f"{name}  ·  table {table}  ·  round {self.round_on_screen or '-'}"
+
+    @property
+    def round_on_screen(self) -> str:
+        """The round the screen shows: the settled one until the dealer closes it (the daemon has
+        opened the next at once), else the daemon's round in play."""
+        view = self.table.settlement
+        return view.round_id if view is not None and self.settlement_open else self.table.round_id
+
+    @property
+    def banner_state(self) -> str:
+        """What the banner says (:class:`~ui.table.Betting`): BETS OPEN only for the round whose
+        bets are open, once the settled round is closed; PAYING (JACKPOT PENDING - HOLD while a
+        payout waits for a floorperson) until then."""
+        if self.settlement_open:
+            return Betting.HOLD if self.table.pending_payouts else Betting.PAYING
+        return self.table.betting
+
+    @property
+    def hands_shown(self) -> tuple[Hand, ...]:
+        """The cards on screen: the settled round's while it is being paid, this round's after
+        (the last round's are cleared at its close)."""
+        return self.table.hands_on_screen if self.settlement_open else self.table.hands
 
     @property
     def banner(self) -> str:
         """The biggest words on the screen: offline, else OPEN / NO MORE BETS."""
-        return self.connection.banner or self.table.betting
+        return self.connection.banner or self.banner_state
 
     @property
     def seats_offered(self) -> tuple[int, ...]:
@@ -233,8 +261,14 @@ class Console(Observable):
 
     @property
     def waits_for(self) -> str:
-        """The daemon's words for what the round waits for (its status's ``waiting_for``)."""
-        text = self.table.waiting_for
+        """What the dealer does next: while the settled round is on the table, its payouts (the next
+        round's words wait for its close); else the daemon's words (its status's ``waiting_for``)."""
+        if self.settlement_open:
+            waiting = self.table.pending_payouts
+            if waiting:
+                return f"Next: DO NOT MUCK seat {waiting[0].get('seat', '?')}: CALL THE FLOOR (PIN)"
+            return "Next: pay and collect, then CLOSE THE ROUND"
+        text = dealer_words(self.table.waiting_for)
         if not text:
             return "" if self.table.round is None else "ready to settle"
         return text[0].upper() + text[1:]

@@ -18,18 +18,20 @@ MAX_CENTS: Final = 10**9
 
 @dataclass
 class AmountKeys:
-    """The amount keypad: digits as cents, so "2" "5" "0" "0" is 25.00."""
+    """The amount keypad in whole dollars, as a dealer counts chips: "2" "5" is $25.00 (issue 19:
+    digits as cents made "25" an ante of $0.25); chip keys add a chip's value."""
 
     cents: int = 0
 
     def press(self, digit: str) -> None:
         if digit not in "0123456789" or len(digit) != 1:
             raise ValueError(f"the amount keypad has the digits 0-9, not {digit!r}")
-        if self.cents * 10 + int(digit) < MAX_CENTS:
-            self.cents = self.cents * 10 + int(digit)
+        dollars = self.cents // 100 * 10 + int(digit)
+        if dollars * 100 < MAX_CENTS:
+            self.cents = dollars * 100
 
     def back(self) -> None:
-        self.cents //= 10
+        self.cents = self.cents // 1000 * 100
 
     def chip(self, dollars: int) -> None:
         """A chip button: adds ``dollars``."""

@@ -10,34 +10,27 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-from kivy.graphics import Color, Rectangle
+from kivy.graphics import Color, Line, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 
 from .layout import Sizes
+from .theme import (
+    BLACK,
+    CHOSEN,
+    DISABLED,
+    DISABLED_EDGE,
+    GREY_TEXT,
+    KEY,
+    KEY_EDGE,
+    PANEL,
+    RGBA,
+    WHITE,
+    rgb,
+)
 
-RGBA = tuple[float, float, float, float]
-
-
-def rgb(hex_colour: str) -> RGBA:
-    h = hex_colour.lstrip("#")
-    return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, 1.0)
-
-
-BACKGROUND: Final = rgb("#111111")
-PANEL: Final = rgb("#1E1E1E")
-WHITE: Final = rgb("#FFFFFF")
-BLACK: Final = rgb("#000000")
-BLUE: Final = rgb("#0072B2")  # white on it: 5.19
-YELLOW: Final = rgb("#F0E442")  # black on it: 15.9
-ORANGE: Final = rgb("#E69F00")  # black on it: 10.0
-VERMILLION: Final = rgb("#D55E00")  # black on it: 5.43
-KEY: Final = rgb("#3A3A3A")  # white on it: 11.2
-CHOSEN: Final = rgb("#FFFFFF")  # black on it
-DISABLED: Final = rgb("#2A2A2A")
-GREY_TEXT: Final = rgb("#B0B0B0")  # on #1E1E1E: 8.2
 CARD_FONT: Final = "DejaVuSans"  # Kivy's own copy; it has the suit symbols
 
 
@@ -142,6 +135,11 @@ class Key(Button):
         # Bound to the console's values: :meth:`follow` recolours and relabels the key in place.
         self.chosen, self.text_of = chosen, text_of
         self._looks = ((colour, text_colour), chosen_look)
+        # The key's edge: light on an enabled key (3:1 or more, WCAG 1.4.11), none on a disabled one.
+        with self.canvas.after:
+            Color(*(KEY_EDGE if enabled else DISABLED_EDGE))
+            self._edge = Line(rectangle=(self.x, self.y, self.width, self.height), width=1.5)
+        self.bind(pos=self._draw_edge, size=self._draw_edge)
         self.bind(size=self._wrap, texture_size=self._fit)
         if on_tap is not None:
             self.bind(on_release=lambda *_: on_tap())
@@ -152,6 +150,9 @@ class Key(Button):
             self.text = self.text_of()
         if self.chosen is not None and not self.disabled:
             self.background_color, self.color = self._looks[bool(self.chosen())]
+
+    def _draw_edge(self, *_: object) -> None:
+        self._edge.rectangle = (self.x + 1, self.y + 1, self.width - 2, self.height - 2)
 
     def _wrap(self, *_: object) -> None:
         self.text_size = (max(self.width - 8, 1), None)

@@ -1,10 +1,10 @@
 """The progressive meter as the dealer's screen shows it: the amount, unavailable, or PENDING.
 
-PENDING: while a progressive payout waits for a floorperson (§ 639a.11(c)(5)(iii)), every table on
-the link shows PENDING instead of an amount (as DEQ's table displays do), so no player reads a
-meter that is about to change. Unavailable: the game offers a progressive but the daemon reports
-no meter, or the progressive link is configured and disabled (design: a lost link disables
-progressive wagering, not the base game). Everything comes from ``status``.
+PENDING: while a progressive payout waits for a floorperson (§ 639a.11(c)(5)(iii)), the screen
+shows PENDING beside the meter's amount (never instead of it: the dealer and the floorperson read
+what the meter stood at when the hand was made; issue 19). Unavailable: the game offers a
+progressive but the daemon reports no meter, or the progressive link is configured and disabled
+(design: a lost link disables progressive wagering, not the base game). Everything comes from ``status``.
 
 The Jackpot Lock across the link: while the central meter awards a hit on a linked progressive
 (``link.locks`` of ``status``: the meter's amount carries it, docs/progressive-link.md), this
@@ -43,7 +43,8 @@ class MeterView:
     @property
     def text(self) -> str:
         if self.state is MeterState.PENDING:
-            return f"PENDING {self.hitter}" if self.hitter else "PENDING"
+            shown = "PENDING" + (f" {dollars(self.amount)}" if self.amount is not None else "")
+            return f"{shown} {self.hitter}" if self.hitter else shown
         if self.state is MeterState.UNAVAILABLE:
             return "UNAVAILABLE"
         if self.state is MeterState.AMOUNT and self.amount is not None:
@@ -56,13 +57,22 @@ def meter_view(
 ) -> MeterView:
     """From ``round.meters``, ``link`` and ``pending_payouts`` of ``status``."""
     if any(p.get("wager") == PROGRESSIVE for p in pending):
+        at = meters.get(PROGRESSIVE)
         return MeterView(
-            MeterState.PENDING, PROGRESSIVE, reason="a progressive payout waits for a floorperson"
+            MeterState.PENDING,
+            PROGRESSIVE,
+            amount(at, f"status round.meters.{PROGRESSIVE}") if at is not None else None,
+            reason="a progressive payout waits for a floorperson",
         )
     for lock in (link.get("locks") or {}).values():
         hitter = f"{lock['table']} seat {lock['seat']}"
+        at = meters.get(PROGRESSIVE)
         return MeterView(
-            MeterState.PENDING, PROGRESSIVE, reason=f"a hit at {hitter} is being awarded", hitter=hitter
+            MeterState.PENDING,
+            PROGRESSIVE,
+            amount(at, f"status round.meters.{PROGRESSIVE}") if at is not None else None,
+            reason=f"a hit at {hitter} is being awarded",
+            hitter=hitter,
         )
     if link.get("configured") and not link.get("enabled", True):
         return MeterView(MeterState.UNAVAILABLE, PROGRESSIVE, reason="the progressive link is disabled")

@@ -18,22 +18,26 @@ from .console import Console
 from .entry import JOKER, RANKS, SUITS
 from .faces import face, faces
 from .kivy_parts import (
-    BLACK,
-    BLUE,
     CARD_FONT,
-    GREY_TEXT,
-    KEY,
-    ORANGE,
-    PANEL,
-    WHITE,
-    YELLOW,
     Filled,
     Key,
     Text,
     scroll,
 )
 from .layout import Sizes
+from .money import dollars
 from .technician import tech_view
+from .theme import (
+    BLACK,
+    BLUE,
+    GREY_TEXT,
+    KEY,
+    ORANGE,
+    PANEL,
+    SKY,
+    WHITE,
+    YELLOW,
+)
 
 TAB_TITLES: Final = {
     "wagers": "Wagers",
@@ -45,6 +49,9 @@ TAB_TITLES: Final = {
     "irregularity": "Irregular",
 }
 
+
+#: The chip keys of the amount keypad (dollars each adds).
+CHIPS: Final = (5, 25)
 
 #: Panels drawn across the whole width, the seats' column and the tabs hidden while they are open.
 FULL_WIDTH: Final = frozenset({"pin"})
@@ -137,7 +144,7 @@ def _seat_keys(c: Console, s: Sizes, seats: tuple[int, ...]) -> Widget:
     sideways, so the keypad and the action bar below stay in view at 800x480."""
     keys = [
         _choose(
-            str(seat),
+            f"S{seat}",  # not a bare digit: the amount keypad's digits are below
             s,
             _tap(c, partial(c.choose_seat, seat)),
             partial(lambda n: c.seat == n, seat),
@@ -145,7 +152,7 @@ def _seat_keys(c: Console, s: Sizes, seats: tuple[int, ...]) -> Widget:
         )
         for seat in seats
     ]
-    return _choices_row(keys, s, side_by_side=7, width=s.target)
+    return _choices_row(keys, s, side_by_side=7, width=round(s.target * 1.3))
 
 
 def build(box: Widget, c: Console, s: Sizes) -> None:
@@ -173,9 +180,20 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
         for choice in screen.wagers
     ]
     box.add_widget(_choices_row(keys, s))
-    pad = _grid(6, s)
+    # Whole dollars, and two chip keys that add a chip's value: fourteen keys, two rows of seven.
+    pad = _grid(7, s)
     for k in "1234567890":
         pad.add_widget(Key(k, s, _tap(c, partial(c.key, "amount", k)), name=f"amount:{k}"))
+    for chip in CHIPS:
+        pad.add_widget(
+            Key(
+                f"+{chip}",
+                s,
+                _tap(c, partial(c.key, "chip", str(chip))),
+                font_px=s.small,
+                name=f"chip:{chip}",
+            )
+        )
     pad.add_widget(Key("DEL", s, _tap(c, lambda: c.key("amount", "back")), font_px=s.small))
     pad.add_widget(Key("C", s, _tap(c, c.clear_amount), name="amount:clear"))
     box.add_widget(pad)
@@ -435,14 +453,18 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
     head = f"Round {view.round_id} settled" + (f": VOID, {view.void}" if view.void else "")
     box.add_widget(Text(head, s.small, grow=True, bold=True))
     lines = _grid(1, s)
-    for line in view.lines:
-        colour = ORANGE if line.waits_for_floorperson else KEY
-        text_colour = BLACK if line.waits_for_floorperson else WHITE
-        row = Filled(colour, size_hint_y=None, spacing=s.spacing, padding=(s.spacing, s.spacing))
-        words = f"Seat {line.seat} {line.wager.replace('_', ' ')}: [b]{line.action} {line.amount_text}[/b]"
-        if line.steps:
-            words += f"\n{line.steps}"
-        label = Text(words, s.small, grow=True, markup=True, color=text_colour, pos_hint={"center_y": 0.5})
+    # One block per seat: PAY / COLLECT / PUSH by word, shape and colour together (SEAT_LOOKS),
+    # the total in the body size, the stake and the wagers below it.
+    for seat in view.seats:
+        state = "HOLD" if seat.waits_for_floorperson else seat.action
+        colour, text_colour, mark = SEAT_LOOKS[state]
+        row = Filled(colour, size_hint_y=None, padding=(s.spacing, s.spacing // 2))
+        words = f"[b]Seat {seat.seat}  [font={CARD_FONT}]{mark}[/font] {seat.action} {seat.amount_text}[/b]"
+        if seat.hand_pay:
+            words += f"  [b]+ HAND PAY {dollars(seat.hand_pay)}[/b]"
+        small = round(s.small * 0.8)
+        words += f"\n[size={s.small}]stake {dollars(seat.stake)}:[/size] [size={small}]{seat.details}[/size]"
+        label = Text(words, s.font, grow=True, markup=True, color=text_colour, pos_hint={"center_y": 0.5})
         row.add_widget(label)
         label.bind(height=partial(_fit_row, row, s))
         _fit_row(row, s, label, label.height)
@@ -471,7 +493,16 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
 
 
 def _fit_row(row: Widget, s: Sizes, _label: Widget, height: float) -> None:
-    row.height = max(s.target, height + 2 * s.spacing)
+    row.height = max(s.target, height + s.spacing)
+
+
+#: A seat's settlement: (background, text, mark); never colour alone (WCAG 1.4.1).
+SEAT_LOOKS: Final = {
+    "PAY": (SKY, BLACK, "▲"),
+    "COLLECT": (KEY, WHITE, "▼"),
+    "PUSH": (PANEL, GREY_TEXT, "="),
+    "HOLD": (ORANGE, BLACK, "◆"),
+}
 
 
 def _pin(box: Widget, c: Console, s: Sizes) -> None:

@@ -86,6 +86,56 @@ class PayLine:
 
 
 @dataclass(frozen=True)
+class SeatSettlement:
+    """One seat's settlement at a glance: its stake, one total from the rack (PAY, COLLECT or
+    PUSH) and a hand pay apart (§ 639a.11(c)(5)(iv)); ``details`` the wagers in small print."""
+
+    seat: int
+    lines: tuple[PayLine, ...]
+
+    @property
+    def stake(self) -> Decimal:
+        return sum((line.stake for line in self.lines), Decimal("0.00"))
+
+    @property
+    def total(self) -> Decimal:
+        """What the dealer hands over from the rack (positive) or takes (negative)."""
+        signs = {"PAY": 1, "COLLECT": -1}
+        return sum(
+            (signs.get(line.action, 0) * line.to_pay for line in self.lines if not line.hand_pay),
+            Decimal("0.00"),
+        )
+
+    @property
+    def action(self) -> str:
+        return "PAY" if self.total > 0 else "COLLECT" if self.total < 0 else "PUSH"
+
+    @property
+    def amount_text(self) -> str:
+        return dollars(abs(self.total))
+
+    @property
+    def hand_pay(self) -> Decimal:
+        return sum((line.to_pay for line in self.lines if line.hand_pay), Decimal("0.00"))
+
+    @property
+    def waits_for_floorperson(self) -> bool:
+        return any(line.waits_for_floorperson for line in self.lines)
+
+    @property
+    def details(self) -> str:
+        words = []
+        for line in self.lines:
+            if line.action == "COLLECTED":
+                words.append(f"{line.wager.replace('_', ' ')} chip taken at no more bets")
+            else:
+                action = "HAND PAY" if line.hand_pay else line.action
+                hand = f" ({line.hand.replace('_', ' ')})" if line.hand_pay and line.hand else ""
+                words.append(f"{line.wager.replace('_', ' ')} {action} {line.amount_text}{hand}")
+        return " · ".join(words)
+
+
+@dataclass(frozen=True)
 class SettlementView:
     """The last round's settlement: ``lines`` in the rules' order; ``void`` if it was voided."""
 
@@ -102,6 +152,17 @@ class SettlementView:
     @property
     def can_close(self) -> bool:
         return not self.waiting
+
+    @property
+    def seats(self) -> tuple[SeatSettlement, ...]:
+        """One block per seat, in the rules' order of each seat's first wager."""
+        order: list[int] = []
+        for line in self.lines:
+            if line.seat not in order:
+                order.append(line.seat)
+        return tuple(
+            SeatSettlement(seat, tuple(line for line in self.lines if line.seat == seat)) for seat in order
+        )
 
 
 def settlement_view(

@@ -35,6 +35,10 @@ class Betting:
     NO_MORE_BETS = "NO MORE BETS"
     TABLE_LOCKED = "TABLE LOCKED OUT"
     NO_ROUND = "ROUND CLOSED"
+    #: The settled round still on the table (the daemon has opened the next): the dealer pays.
+    PAYING = "PAYING"
+    #: ... and a payout waits for a floorperson (§ 639a.11(c)(5)(iii)): nothing is paid or mucked.
+    HOLD = "JACKPOT PENDING - HOLD"
 
 
 @dataclass(frozen=True)

@@ -25,17 +25,6 @@ from . import panels
 from .console import Console
 from .faces import faces
 from .kivy_parts import (
-    BACKGROUND,
-    BLACK,
-    BLUE,
-    GREY_TEXT,
-    KEY,
-    ORANGE,
-    PANEL,
-    RGBA,
-    VERMILLION,
-    WHITE,
-    YELLOW,
     Filled,
     Key,
     Row,
@@ -45,13 +34,32 @@ from .kivy_parts import (
 )
 from .layout import PANEL_SHARE, Sizes
 from .meter import MeterState
+from .money import dollars
 from .table import Betting
+from .theme import (
+    BACKGROUND,
+    BLACK,
+    BLUE,
+    GREY_TEXT,
+    KEY,
+    ORANGE,
+    PANEL,
+    PURPLE,
+    RGBA,
+    SKY,
+    VERMILLION,
+    WHITE,
+    YELLOW,
+)
+from .words import dealer_words
 
 BANNER_COLOURS = {
     Betting.OPEN: (BLUE, WHITE, "[font=DejaVuSans]○[/font]  "),
     Betting.NO_MORE_BETS: (YELLOW, BLACK, "[font=DejaVuSans]■[/font]  "),
     Betting.TABLE_LOCKED: (VERMILLION, BLACK, "[font=DejaVuSans]■[/font]  "),
     Betting.NO_ROUND: (PANEL, WHITE, ""),
+    Betting.PAYING: (SKY, BLACK, "[font=DejaVuSans]▶[/font]  "),
+    Betting.HOLD: (ORANGE, BLACK, "[font=DejaVuSans]◆[/font]  "),
 }
 
 
@@ -123,6 +131,7 @@ class ConsoleView(Filled):
         self.banner = Text(size_px=s.banner, bold=True, halign="center")
         self.banner.markup = True
         self.banner_box.add_widget(self.banner)
+        self.banner_box.bind(size=lambda *_: self._fit_banner())
         self.meter_box = Filled(PANEL, size_hint_x=0.42, padding=(s.spacing, 0))
         self.meter = Text(size_px=s.small, bold=True, halign="center")
         self.meter_box.add_widget(self.meter)
@@ -202,8 +211,9 @@ class ConsoleView(Filled):
     def refresh(self) -> None:
         c, table = self.console, self.console.table
         if c.online:
-            colour, text_colour, mark = BANNER_COLOURS.get(table.betting, (PANEL, WHITE, ""))
-            self.banner.text = mark + table.betting
+            colour, text_colour, mark = BANNER_COLOURS.get(c.banner_state, (PANEL, WHITE, ""))
+            self.banner.text = mark + c.banner
+            self._fit_banner()
         else:
             colour, text_colour = VERMILLION, BLACK
             self.banner.text = "[font=DejaVuSans]■[/font]  OFFLINE"
@@ -216,7 +226,9 @@ class ConsoleView(Filled):
         else:
             self.meter_box.paint(PANEL)
             self.meter.color = WHITE
-        if meter.text:
+        if meter.state is MeterState.PENDING and meter.amount is not None:
+            self.meter.text = f"Progressive PENDING\n{dollars(meter.amount)}"
+        elif meter.text:
             self.meter.text = f"Progressive\n{meter.text}"
         else:
             self.meter.text = "no progressive" if table.connected_once else "meter: not known"
@@ -232,6 +244,18 @@ class ConsoleView(Filled):
         self._show_message()
         for part in self.parts:
             part.refresh()
+
+    def _fit_banner(self) -> None:
+        """The banner's words on one line: its biggest size, smaller only when the words are long
+        (JACKPOT PENDING - HOLD at 800x480); never under the body text's size."""
+        banner, room = self.banner, self.banner_box.height
+        size = self.sizes.banner
+        while True:
+            banner.font_size = size
+            banner.texture_update()
+            if banner.texture_size[1] <= room or size <= self.sizes.font or room <= 0:
+                return
+            size -= 2
 
     def _arrange(self, full_width: bool) -> None:
         """A panel that needs the whole width and height (the floorperson's PIN pad) hides the
@@ -250,12 +274,12 @@ class ConsoleView(Filled):
 
     def _seat_lines(self) -> list[Line]:
         t = self.console.table
-        hands = t.hands_on_screen
+        hands = self.console.hands_shown
         out: list[Line] = []
         if t.betting == Betting.NO_MORE_BETS and (
             t.wager_count.accepted or t.meter.state is not MeterState.NONE
         ):
-            out.append(("count", t.wager_count.text + "  (§ 639a.8(b))", BLACK, YELLOW))
+            out.append(("count", t.wager_count.text, BLACK, YELLOW))
         shown: set[tuple[str, int]] = set()
         for seat in t.seats:
             wagers = " · ".join(
@@ -277,7 +301,9 @@ class ConsoleView(Filled):
             out.append(("shoe", "shoe reading: " + faces(t.shoe_reading, markup=True), GREY_TEXT, PANEL))
         settled = t.settlement
         if settled is not None and settled.dealer and self.console.settlement_open:
-            out.append(("dealer", "Dealer: " + settled.dealer, GREY_TEXT, PANEL))
+            # Secondary text, so the dealer's hand's name ("ace-king-seven-five-three") is one word.
+            words = f"[size={self.sizes.small}]Dealer: {settled.dealer}[/size]"
+            out.append(("dealer", words, GREY_TEXT, PANEL))
         if t.unseen_events:
             note = (
                 f"{t.unseen_events} event(s) of this round came before this screen connected: "
@@ -291,7 +317,9 @@ class ConsoleView(Filled):
         c = self.console
         shown = bool(c.message) and not c.message_ok
         if shown:
-            self.message.show(c.message, BLACK, ORANGE)
+            # A refusal: its own line above the seats, reddish purple with a cross (not PENDING's
+            # orange), in the dealer's words; the next action clears it.
+            self.message.show("[font=DejaVuSans]✖[/font] " + dealer_words(c.message), BLACK, PURPLE)
         if shown and self.message.parent is None:
             self.message_box.add_widget(self.message)
         elif not shown and self.message.parent is not None:
