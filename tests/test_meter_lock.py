@@ -77,7 +77,7 @@ async def test_two_tables_show_pending_during_ones_hit_and_the_other_contributes
         words = "\n".join(describe_link({**status, "configured": True, "host": "meter", "port": 8883}))
         assert "PENDING: a hit at table t1 seat 3 is being awarded" in words
         view = meter_view({"progressive": "1.00"}, status, [])
-        assert view.state is MeterState.PENDING and view.text == "PENDING t1 seat 3"
+        assert view.state is MeterState.PENDING and view.text == "PENDING $1.00 t1 seat 3"
         # The hitting table deals on: its next contribution ends the lock, on every table.
         t1.contribute(2500, 5)
         for t in (t1, t2):
