@@ -589,7 +589,9 @@ async def test_a_newer_schema_version_is_refused(tmp_path: Path) -> None:
     conn = raw(path)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.close()
-    with pytest.raises(JournalVersionError, match=f"version {SCHEMA_VERSION + 1} is newer"):
+    with pytest.raises(
+        JournalVersionError, match=f"journal schema {SCHEMA_VERSION + 1} is newer than this release"
+    ):
         await Journal.open(path, TABLE)
     with pytest.raises(JournalVersionError):
         JournalReader(path)

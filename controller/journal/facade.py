@@ -61,7 +61,15 @@ from .records import (
     Request,
 )
 from .rounds import RoundSummary
-from .schema import CHAIN_KEYED, SYNCHRONOUS, connect, schema_check
+from .schema import (
+    CHAIN_KEYED,
+    SCHEMA_VERSION,
+    SYNCHRONOUS,
+    connect,
+    keyed_chain_step,
+    run_step,
+    schema_check,
+)
 from .state import RECENT_ROUNDS, TableState
 from .store import Outcome, PendingAppend, Store, lock_writer
 from .writer import WriterFactory, fail, resolve, start_writer_thread
@@ -183,12 +191,13 @@ class Journal:
             opened.has_pending,
         )
         journal.previous_shutdown = opened.previous_shutdown
-        if opened.table_key.migrate:
-            try:
+        try:
+            if opened.table_key.migrate:
                 await journal._migrate(opened.table_key, migrated_by)
-            except BaseException:
-                await journal.close()
-                raise
+            await asyncio.to_thread(_to_keyed_schema, Path(path))
+        except BaseException:
+            await journal.close()
+            raise
         return journal
 
     async def _migrate(self, table_key: TableKey, by: tuple[str, str | None]) -> None:
@@ -552,3 +561,14 @@ def _outbound(message: Outbound) -> tuple[str, str, str, Mapping[str, Any]]:
         raise ValueError(f"outbox message {message.kind!r}: the payload is not JSON: {exc}") from None
     payload: dict[str, Any] = json.loads(text)
     return str(uuid.uuid4()), message.kind, text, payload
+
+
+def _to_keyed_schema(path: Path) -> None:
+    """A journal of schema 3, keyed now (created so, or by the ``chain_keyed`` fact just
+    journaled), says schema 4 (:func:`.schema.keyed_chain_step`); the writer's lock is held."""
+    conn = connect(path, read_only=False)
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION - 1:
+            run_step(conn, SCHEMA_VERSION - 1, keyed_chain_step)
+    finally:
+        conn.close()

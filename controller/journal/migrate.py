@@ -8,28 +8,40 @@ verified after the last step. Only forward: a journal newer than this software i
 anything is touched, and so is one older than the first version a step exists from (version 2
 and before have no hash chain to carry forward: docs/journal.md).
 
-Version 3 is the first schema with a hash chain, and this software's: no step exists yet, so a
-journal of version 3 is left as it is.
+Version 3 is the first schema with a hash chain; version 4 (this software's) is that chain keyed
+(HMAC-SHA256 under the table's chain key, :mod:`.keying`). The step from 3 to 4 is the keying: an
+unkeyed journal's next record is the ``chain_keyed`` fact, journaled here as the daemon journals it
+at its start (source ``daemon``: the package's upgrade runs this, no person), then
+:func:`.schema.keyed_chain_step` says version 4.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from .errors import JournalError, JournalVersionError
+from .facade import Journal
 from .reader import JournalReader
-from .schema import APPLICATION_ID, SCHEMA_VERSION, connect
+from .schema import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    chain_keyed_from,
+    connect,
+    keyed_chain_step,
+    newer_refusal,
+    run_step,
+)
 from .store import lock_writer
 
 Step = Callable[[sqlite3.Connection], None]
 
 #: from version -> the step to version + 1 (its DDL and data changes, no COMMIT of its own).
-MIGRATIONS: Final[Mapping[int, Step]] = {}
+MIGRATIONS: Final[Mapping[int, Step]] = {3: keyed_chain_step}
 #: The oldest version a journal can be moved forward from: the first with a hash chain.
 OLDEST_MIGRATABLE: Final = 3
 
@@ -50,16 +62,15 @@ def migrate(
 ) -> Migrated:
     """Move ``path`` forward to ``target``, step by step, then verify its chain; or refuse.
     ``migrations``, ``target`` and ``oldest`` are this software's unless a test gives its own."""
+    found = _key_first(path, migrations, target)
     lock = lock_writer(path)
     try:
         conn = connect(path, read_only=False)
         try:
-            found = _version(conn, path)
+            now = _version(conn, path)
+            found = min(found, now)
             if found > target:
-                raise JournalVersionError(
-                    f"{path}: journal schema version {found} is newer than this software's ({target}); "
-                    "nothing changed: run the version that wrote it, or a newer one"
-                )
+                raise JournalVersionError(newer_refusal(path, found, target))
             if found < oldest:
                 raise JournalVersionError(
                     f"{path}: journal schema version {found} has no hash chain and cannot be moved "
@@ -71,8 +82,8 @@ def migrate(
                     f"{path}: no migration from schema version {missing[0]} to {missing[0] + 1}; "
                     "nothing changed"
                 )
-            for version in range(found, target):
-                _step(conn, version, migrations[version])
+            for version in range(now, target):
+                run_step(conn, version, migrations[version])
         finally:
             conn.close()
         with JournalReader(path) as reader:
@@ -80,6 +91,30 @@ def migrate(
         return Migrated(path, found, target, state.last_seq)
     finally:
         lock.close()
+
+
+def _key_first(path: Path, migrations: Mapping[int, Step], target: int) -> int:
+    """The journal's version; an unkeyed one of version 3 keyed first (its ``chain_keyed`` fact
+    journaled by the facade, which takes the writer's lock itself and moves it to 4)."""
+    conn = connect(path, read_only=True)
+    try:
+        found = _version(conn, path)
+        if found != 3 or target < 4 or migrations.get(3) is not keyed_chain_step:
+            return found
+        if chain_keyed_from(conn, path) is not None:
+            return found
+        row = conn.execute("SELECT value FROM meta WHERE key = 'table_id'").fetchone()
+    finally:
+        conn.close()
+    if row is None:
+        raise JournalError(f"{path}: the journal does not name its table")
+
+    async def key() -> None:
+        journal = await Journal.open(path, str(row[0]), create=False, migrated_by=("daemon", None))
+        await journal.close()
+
+    asyncio.run(key())
+    return found
 
 
 def _version(conn: sqlite3.Connection, path: Path) -> int:
@@ -91,18 +126,3 @@ def _version(conn: sqlite3.Connection, path: Path) -> int:
     if app != APPLICATION_ID:
         raise JournalError(f"{path}: not a table controller journal (application_id {app:#x})")
     return version
-
-
-def _step(conn: sqlite3.Connection, version: int, step: Step) -> None:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        step(conn)
-        conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?, ?)",
-            (f"migrated_{version}_to_{version + 1}_wall_ns", str(time.time_ns())),
-        )
-        conn.execute(f"PRAGMA user_version = {version + 1}")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Final
 from urllib.parse import quote
@@ -18,8 +18,11 @@ from .chain import GENESIS
 from .errors import UNREADABLE, JournalCorrupt, JournalError, JournalVersionError
 from .records import KINDS
 
-SCHEMA_VERSION: Final = 3
-"""``PRAGMA user_version`` of a journal this software writes and reads (3: the hash chain)."""
+SCHEMA_VERSION: Final = 4
+"""``PRAGMA user_version`` of a journal this software writes (3: the hash chain; 4: the chain keyed,
+HMAC-SHA256 under the table's chain key, :mod:`.chain_key`)."""
+OLDEST_READ: Final = 3
+"""The oldest version read: a journal of version 3 is moved to 4 by the keying (:func:`keyed_chain_step`)."""
 APPLICATION_ID: Final = 0x54424C4A  # "TBLJ": ``PRAGMA application_id`` marks the file as ours
 
 
@@ -132,13 +135,10 @@ def schema_check(
             f"{path}: a SQLite file, but not a table controller journal (application_id {app:#x})"
         )
     if version > SCHEMA_VERSION:
+        raise JournalVersionError(newer_refusal(path, version, SCHEMA_VERSION))
+    if version < OLDEST_READ:
         raise JournalVersionError(
-            f"{path}: journal schema version {version} is newer than this software reads ({SCHEMA_VERSION}); "
-            "run the controller version that wrote it, or a newer one"
-        )
-    if version < SCHEMA_VERSION:
-        raise JournalVersionError(
-            f"{path}: journal schema version {version} is older than this software reads ({SCHEMA_VERSION}): "
+            f"{path}: journal schema version {version} is older than this software reads ({OLDEST_READ}): "
             "it has no hash chain, so nothing shows it was not altered; keep it as the table's record "
             "(move it aside, with its -wal), then start the daemon on a new journal (docs/journal.md)"
         )
@@ -154,6 +154,42 @@ def schema_check(
             "check table.id and journal.path in the configuration"
         )
     return str(row[0])
+
+
+def newer_refusal(path: Path, found: int, ours: int) -> str:
+    """Why a journal of a schema newer than this release's is refused, and what to do (nothing on
+    disk is changed: docs/install.md, "Roll back")."""
+    return (
+        f"{path}: journal schema {found} is newer than this release ({ours}): install the newer "
+        "release again, or keep this journal (with its -wal) as the table's record, moved aside, "
+        "and start this release on a new one (a RAM clear: docs/install.md, 'Roll back'); "
+        "nothing was changed"
+    )
+
+
+def keyed_chain_step(conn: sqlite3.Connection) -> None:
+    """The step from schema 3 to 4: the chain keyed. The keying itself is a record (the
+    ``chain_keyed`` fact the daemon or ``tablectl journal migrate`` journals first, :mod:`.keying`);
+    this step is refused until the journal is keyed, so version 4 always means keyed."""
+    if chain_keyed_from(conn, Path(conn.execute("PRAGMA database_list").fetchone()[2])) is None:
+        raise JournalVersionError("the journal's chain is not keyed yet: schema 4 is the keyed chain")
+
+
+def run_step(conn: sqlite3.Connection, version: int, step: Callable[[sqlite3.Connection], None]) -> None:
+    """``step`` from ``version`` to ``version + 1`` in one transaction, recorded in ``meta``
+    (``migrated_<n>_to_<n+1>_wall_ns``) with the new ``user_version``; all of it or nothing."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        step(conn)
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            (f"migrated_{version}_to_{version + 1}_wall_ns", str(time.time_ns())),
+        )
+        conn.execute(f"PRAGMA user_version = {version + 1}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def chain_genesis(conn: sqlite3.Connection, path: Path) -> str:
