@@ -327,3 +327,31 @@ async def test_a_cold_start_with_the_meter_down_keeps_progressive_wagering_close
             assert (await api.status())["progressive_unavailable"] is None
             assert await asyncio.to_thread(tablectl_main, ["link", "--socket", str(rig.socket)]) == 0
             assert "progressive wagering: OPEN" in capsys.readouterr().out
+
+
+async def test_a_table_the_meter_does_not_know_stays_closed_with_the_reason(tmp_path: Path, pki: Pki) -> None:
+    """The meter heard (its status and heartbeats) but not linked to this table: it ignores the
+    table's declaration, so no verdict comes and progressive wagering stays closed, the reason
+    saying the meter has not accepted the declaration; a chip on a sensor is no wager."""
+    async with (
+        running_link(tmp_path, pki, {"t1": "site-a"}) as link,
+        linked_rig(tmp_path, pki, link.broker, "t2", timeout=30) as rig,
+    ):
+        daemon = daemon_of(rig)
+        assert daemon.link is not None
+        state = daemon.link.publisher.state
+        await until(lambda: state.meter_online and state.last_word is not None, 10, "the meter's word")
+        await until(
+            lambda: "has not accepted the table's declaration" in (daemon.state.progressive_link_down or ""),
+            5,
+            "the reason journaled",
+        )
+        await asyncio.sleep(1.0)  # and it stays so
+        assert "has not accepted" in (daemon.state.progressive_link_down or "")
+        assert state.ack is None
+        gpio = daemon.gpio
+        assert gpio is not None
+        await rig.place_chip(1)
+        await daemon.drain()
+        assert gpio.accepted_total == 0 and wager_lamps(rig)[1] is LampState.SLOW_BLINKING
+        assert "has not accepted" in str(daemon.snapshot()["link"]["unavailable"])
