@@ -179,3 +179,23 @@ def test_progressive_wagering_closes_without_the_meters_word_and_opens_again() -
     state.heard(MeterStatus("online", 10, 2))
     state.heard(Ack("t1", 1, Verdict(1, False, "payload.progressives.cs-floor.reset", "the reset differs")))
     assert "refused" in (state.unavailable() or "") and "the reset differs" in (state.unavailable() or "")
+
+
+def test_progressive_wagering_closes_when_the_meter_stops_acknowledging_and_opens_again() -> None:
+    """Heard (its heartbeats) but no ack for messages the broker took, for the timeout: closed;
+    an ack of everything sent opens it again by itself."""
+    state = LinkState(timeout=30, declared_seq=1)
+    state.heard(MeterStatus("online", 10, 1))
+    state.heard(Ack("t1", 1, Verdict(1, True)))
+    assert state.unavailable() is None
+    state.sent(5)
+    since = state.unacked_since
+    assert since is not None and state.unavailable(now=since + 29) is None
+    state.heard(MeterStatus("online", 10, 2))  # a heartbeat is no ack
+    state.last_word = since + 1  # heard after the send (not at the same tick)
+    assert "stopped acknowledging" in (state.unavailable(now=since + 30) or "")
+    state.heard(Ack("t1", 3, Verdict(1, True)))  # the ack moves, still behind: the clock again
+    again = state.unacked_since
+    assert again is not None and again > since
+    state.heard(Ack("t1", 5, Verdict(1, True)))
+    assert state.unacked_since is None and state.unavailable() is None

@@ -7,8 +7,9 @@ and the time of the last word from the meter. :meth:`LinkState.unavailable` says
 progressive wagering is open. It fails closed (G2S: a progressive device is disabled until its
 host is heard; N.J.A.C. 13:69E-1.39B): it opens only once the meter's ack carries an accepted
 verdict on this run's declaration (:attr:`LinkState.declared_seq`), and closes again at a refused
-declaration, the meter's own "offline", or no word from it for ``timeout`` seconds (G2S
-noProgInfo). Each reason is a stable sentence, so the daemon journals it once per cause.
+declaration, the meter's own "offline", no word from it for ``timeout`` seconds (G2S
+noProgInfo), or messages the broker took and the meter has not acknowledged for as long.
+Each reason is a stable sentence, so the daemon journals it once per cause.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ class LinkState:
     refusals: dict[int, Refusal] = field(default_factory=dict)
     sent_seq: int = 0
     """The highest seq the broker acknowledged this run (its PUBACK; not trusted for more)."""
+    unacked_since: float | None = None
+    """``time.monotonic()`` since when messages the broker took wait for the meter's ack with no
+    ack moving (``None``: the meter has acknowledged everything sent)."""
     forged: int = 0
     """Messages dropped: on no meter topic of this table, or not decodable as the meter's."""
     declared_seq: int = 0
@@ -57,6 +61,8 @@ class LinkState:
         if isinstance(message, Ack):
             if self.ack is None or message.applied_seq > self.ack.applied_seq:
                 self.ack_moved = now
+                if self.unacked_since is not None:
+                    self.unacked_since = None if message.applied_seq >= self.sent_seq else now
             self.ack = message
         elif isinstance(message, Award):
             self.awards.setdefault(message.seq, message)
@@ -68,6 +74,13 @@ class LinkState:
                 self.amounts[message.progressive] = message
         elif isinstance(message, MeterStatus):
             self.meter_online = message.status == "online"
+
+    def sent(self, seq: int) -> None:
+        """The broker took the table's messages up to ``seq`` (their PUBACK)."""
+        if seq > self.sent_seq:
+            if self.unacked_since is None and seq > self.applied_seq:
+                self.unacked_since = time.monotonic()
+            self.sent_seq = seq
 
     def unavailable(self, now: float | None = None) -> str | None:
         """Why progressive wagering is closed now, in words; ``None`` while it is open."""
@@ -83,6 +96,8 @@ class LinkState:
             return f"no word from the meter for {self.timeout:g} s (the link's timeout)"
         if not self.meter_online:
             return "the meter is offline (its last will)"
+        if self.unacked_since is not None and now - self.unacked_since >= self.timeout:
+            return f"the meter has stopped acknowledging the table's messages (none for {self.timeout:g} s)"
         if verdict is None or verdict.declaration_seq < self.declared_seq:
             return (
                 f"the meter has not accepted the table's declaration (seq {self.declared_seq}) yet: "
