@@ -175,6 +175,9 @@ class Daemon:
             source="daemon",
             outbox=declaration,
         )
+        if self.link is not None:
+            # Fails closed: no progressive wager until the meter accepts this declaration.
+            await self.link.close_until_heard(await journal.last_outbox_seq())
         # The write failures of the last run, kept beside the journal: journaled now.
         failures = write_failures.take(journal.path)
         for failure in failures:

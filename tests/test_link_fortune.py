@@ -218,7 +218,11 @@ async def test_the_meter_refuses_a_fortune_table_whose_rate_disagrees(tmp_path: 
         await linked_fortune(link, tmp_path, pki, "t4", other)
         async with linked_rig(tmp_path, pki, link.broker, "t4", game=GAME, meter_ids=METER_IDS) as rig:
             daemon = daemon_of(rig)
-            await until(lambda: daemon.state.progressive_link_down is not None, 10, "the refusal journaled")
+            await until(
+                lambda: "rate_of_progression" in (daemon.state.progressive_link_down or ""),
+                10,
+                "the refusal journaled",
+            )
             down = daemon.state.progressive_link_down
             assert down is not None and "rate_of_progression" in down and "12%" in down and "15%" in down
             verdict = daemon.snapshot()["link"]["verdict"]

@@ -24,9 +24,9 @@ from hw.gpio_devices import SLOW_BLINK_FACTOR, LampState
 from sim.bench_rig import SEAT_PINS, BenchRig
 from sim.link_rig import PARAMS
 
-from .meter_link import Link
+from .meter_link import Link, running_link
 from .mosquitto import Pki
-from .table_link import DEALER, SEAT_1, daemon_of, linked_table, until
+from .table_link import DEALER, SEAT_1, daemon_of, linked_rig, linked_table, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -272,3 +272,86 @@ async def test_the_link_dropping_at_the_lock_out_leaves_journal_lamps_and_meter_
                 "the meter's ack",
             )
             assert link.store is not None and link.store.ledger.progressives["cs-floor"].amount == expected
+
+
+async def test_a_cold_start_with_the_meter_down_keeps_progressive_wagering_closed_until_it_accepts(
+    tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 17 point 6 (G2S, N.J.A.C. 13:69E-1.39B: disabled until the host is heard). The daemon
+    started while the meter is down, the link's timeout a long 30 s: from its first moment the
+    link is journaled down "meter not heard", every wager lamp blinks slowly, a chip on the sensor
+    at the lock-out is no progressive wager, and status and ``tablectl link`` say why; the meter
+    started: once it has accepted the table's declaration the chip is a wager again by itself."""
+    async with (
+        running_link(tmp_path, pki, {"t1": "site-a"}, meter=False) as link,
+        linked_rig(tmp_path, pki, link.broker, "t1", timeout=30) as rig,
+    ):
+        daemon = daemon_of(rig)
+        gpio = daemon.gpio
+        assert gpio is not None
+        down = daemon.state.progressive_link_down
+        assert down is not None and "meter not heard" in down
+        assert set(wager_lamps(rig).values()) == {LampState.SLOW_BLINKING}
+        async with await ApiClient.connect(rig.socket) as api:
+            await until(
+                lambda: daemon.link is not None and daemon.link.publisher.state.connected, 10, "the broker"
+            )
+            await asyncio.sleep(1.0)  # the broker is there, the meter is not: still closed
+            await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+            await rig.place_chip(1)
+            assert gpio.accepted_total == 0 and wager_lamps(rig)[1] is LampState.SLOW_BLINKING
+            status = await api.status()
+            assert "meter not heard" in str(status["progressive_unavailable"])
+            assert await asyncio.to_thread(tablectl_main, ["link", "--socket", str(rig.socket)]) == 0
+            assert "progressive wagering: CLOSED: meter not heard" in capsys.readouterr().out
+            round_id = daemon.round_id
+            await rig.press_lock_out()
+            await daemon.drain()
+            current = daemon.state.current
+            assert current is not None and current.round_id == round_id and current.no_more_bets
+            assert [(e.seat, e.wager) for e in current.wagers()] == [(1, "ante")]
+            assert daemon.journal is not None
+            assert await daemon.journal.outbox_of_round(round_id, "contribution") == []
+            await rig.deal(1, SEAT_1)
+            await rig.deal("dealer", DEALER)
+            await api.submit_event({"type": "decision", "seat": 1, "action": "fold"})
+            assert daemon.round_id != round_id
+
+            await link.start_meter()
+            await until(lambda: link_up(daemon), 15, "the meter's acceptance")
+            assert daemon.link is not None
+            ack = daemon.link.publisher.state.ack
+            assert ack is not None and ack.verdict is not None and ack.verdict.accepted
+            await daemon.drain()
+            assert gpio.accepted(1) == 1 and wager_lamps(rig)[1] is LampState.STEADY
+            assert (await api.status())["progressive_unavailable"] is None
+            assert await asyncio.to_thread(tablectl_main, ["link", "--socket", str(rig.socket)]) == 0
+            assert "progressive wagering: OPEN" in capsys.readouterr().out
+
+
+async def test_a_table_the_meter_does_not_know_stays_closed_with_the_reason(tmp_path: Path, pki: Pki) -> None:
+    """The meter heard (its status and heartbeats) but not linked to this table: it ignores the
+    table's declaration, so no verdict comes and progressive wagering stays closed, the reason
+    saying the meter has not accepted the declaration; a chip on a sensor is no wager."""
+    async with (
+        running_link(tmp_path, pki, {"t1": "site-a"}) as link,
+        linked_rig(tmp_path, pki, link.broker, "t2", timeout=30) as rig,
+    ):
+        daemon = daemon_of(rig)
+        assert daemon.link is not None
+        state = daemon.link.publisher.state
+        await until(lambda: state.meter_online and state.last_word is not None, 10, "the meter's word")
+        await until(
+            lambda: "has not accepted the table's declaration" in (daemon.state.progressive_link_down or ""),
+            5,
+            "the reason journaled",
+        )
+        await asyncio.sleep(1.0)  # and it stays so
+        assert "has not accepted" in (daemon.state.progressive_link_down or "")
+        assert state.ack is None
+        gpio = daemon.gpio
+        assert gpio is not None
+        await rig.place_chip(1)
+        await daemon.drain()
+        assert gpio.accepted_total == 0 and wager_lamps(rig)[1] is LampState.SLOW_BLINKING
+        assert "has not accepted" in str(daemon.snapshot()["link"]["unavailable"])

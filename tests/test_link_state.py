@@ -161,10 +161,14 @@ def test_the_outbox_entry_goes_on_the_wire_as_the_wire_decodes_it() -> None:
 
 
 def test_progressive_wagering_closes_without_the_meters_word_and_opens_again() -> None:
-    state = LinkState(timeout=30, started=1000.0)
-    assert state.unavailable(now=1010.0) is None  # starting: give the meter its time
-    assert "since the daemon started" in (state.unavailable(now=1031.0) or "")
+    state = LinkState(timeout=30, declared_seq=1)
+    # Fails closed: from the start, until the meter has accepted this run's declaration.
+    assert "meter not heard" in (state.unavailable() or "")
     state.heard(MeterStatus("online", 10, 1))
+    assert "has not accepted the table's declaration (seq 1)" in (state.unavailable() or "")
+    state.heard(Ack("t1", 0, Verdict(0, True)))  # an older declaration's, retained: not this one
+    assert "has not accepted" in (state.unavailable() or "")
+    state.heard(Ack("t1", 1, Verdict(1, True)))
     heard = state.last_word
     assert heard is not None and state.unavailable(now=heard + 29) is None
     assert "no word from the meter for 30 s" in (state.unavailable(now=heard + 30) or "")
@@ -176,3 +180,23 @@ def test_progressive_wagering_closes_without_the_meters_word_and_opens_again() -
     state.heard(MeterStatus("online", 10, 2))
     state.heard(Ack("t1", 1, Verdict(1, False, "payload.progressives.cs-floor.reset", "the reset differs")))
     assert "refused" in (state.unavailable() or "") and "the reset differs" in (state.unavailable() or "")
+
+
+def test_progressive_wagering_closes_when_the_meter_stops_acknowledging_and_opens_again() -> None:
+    """Heard (its heartbeats) but no ack for messages the broker took, for the timeout: closed;
+    an ack of everything sent opens it again by itself."""
+    state = LinkState(timeout=30, declared_seq=1)
+    state.heard(MeterStatus("online", 10, 1))
+    state.heard(Ack("t1", 1, Verdict(1, True)))
+    assert state.unavailable() is None
+    state.sent(5)
+    since = state.unacked_since
+    assert since is not None and state.unavailable(now=since + 29) is None
+    state.heard(MeterStatus("online", 10, 2))  # a heartbeat is no ack
+    state.last_word = since + 1  # heard after the send (not at the same tick)
+    assert "stopped acknowledging" in (state.unavailable(now=since + 30) or "")
+    state.heard(Ack("t1", 3, Verdict(1, True)))  # the ack moves, still behind: the clock again
+    again = state.unacked_since
+    assert again is not None and again > since
+    state.heard(Ack("t1", 5, Verdict(1, True)))
+    assert state.unacked_since is None and state.unavailable() is None

@@ -144,8 +144,13 @@ async def test_link_loss_stops_progressive_wagers_not_the_base_game(tmp_path: Pa
             await api_round(api, rig)  # progressive wagers are recognized again
             assert daemon.journal is not None
             records = await daemon.journal.records()
-            changes = [r.kind for r in records if r.body.get("device") == PROGRESSIVE_LINK]
-            assert changes == ["device_online", "device_offline", "device_online"]
+            link_records = [r for r in records if r.body.get("device") == PROGRESSIVE_LINK]
+            # Closed from the start ("meter not heard") until the meter accepts the declaration; a
+            # new reason is a new device_offline.
+            assert "meter not heard" in str(link_records[0].body.get("detail"))
+            changes = [r.kind for r in link_records]
+            transitions = [k for i, k in enumerate(changes) if i == 0 or changes[i - 1] != k]
+            assert transitions == ["device_offline", "device_online", "device_offline", "device_online"]
             last = max(contribution_seqs(rig.path / "journal.sqlite"))
             await until(
                 lambda: daemon.link is not None and daemon.link.publisher.state.applied_seq >= last,
@@ -163,7 +168,9 @@ async def test_a_forged_award_on_a_wrong_topic_changes_nothing(tmp_path: Path, p
         daemon = daemon_of(rig)
         publisher = daemon.link.publisher if daemon.link is not None else None
         assert publisher is not None
+        # The meter's ack and its acceptance journaled (device_online), before anything is forged.
         await until(lambda: publisher.state.ack is not None, 10, "the meter's ack")
+        await until(lambda: daemon.state.progressive_link_down is None, 10, "the link journaled up")
         before = daemon.state.last_seq
         forged = Award(
             "t3",
@@ -333,7 +340,11 @@ async def test_a_declaration_the_meter_refuses_is_journaled_and_shown(tmp_path: 
         await link.start_meter()
         async with linked_rig(tmp_path, pki, link.broker, "t4") as rig:
             daemon = daemon_of(rig)
-            await until(lambda: daemon.state.progressive_link_down is not None, 10, "the refusal journaled")
+            await until(
+                lambda: "rate_of_progression" in (daemon.state.progressive_link_down or ""),
+                10,
+                "the refusal journaled",
+            )
             down = daemon.state.progressive_link_down
             assert down is not None and "rate_of_progression" in down and "15%" in down
             status = daemon.snapshot()["link"]

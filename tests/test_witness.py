@@ -86,7 +86,11 @@ async def test_an_older_copy_put_back_on_a_linked_table_closes_progressive_wager
         for suffix in ("-wal", "-shm"):
             journal.with_name(journal.name + suffix).unlink(missing_ok=True)
         daemon = await rig.start_daemon()  # it opens: the journal alone cannot tell
-        await until(lambda: daemon.state.progressive_link_down is not None, 15, "progressive wagering closed")
+        await until(
+            lambda: "the journal is behind the meter" in (daemon.state.progressive_link_down or ""),
+            15,
+            "progressive wagering closed",
+        )
         assert "the journal is behind the meter" in str(daemon.state.progressive_link_down)
         async with await ApiClient.connect(rig.socket) as api:
             status = await api.status()

@@ -287,7 +287,7 @@ class LinkPublisher:
         so the mark holds nothing back: it is committed beside the next windows, every id that
         came while the last mark committed in one transaction.
         """
-        self.state.sent_seq = max(self.state.sent_seq, entries[-1].seq)
+        self.state.sent(entries[-1].seq)
         self._to_mark.extend(e.message_id for e in entries if e.sent_wall_ns is None)
         if self._to_mark and (self._marker is None or self._marker.done()):
             self._marker = asyncio.create_task(self._mark(), name="link-mark-sent")

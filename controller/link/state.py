@@ -4,8 +4,12 @@ Amounts (each kept only if its ``record_seq`` is higher than the last, so an old
 amount never replaces a newer one), the retained ack (how far the meter has applied this
 table's messages, and its verdict on the table's declaration), the meter's awards and refusals,
 and the time of the last word from the meter. :meth:`LinkState.unavailable` says whether
-progressive wagering is open: no word from the meter for ``timeout`` seconds (G2S noProgInfo,
-N.J.A.C. 13:69E-1.39B), the meter's own "offline", or a refused declaration closes it.
+progressive wagering is open. It fails closed (G2S: a progressive device is disabled until its
+host is heard; N.J.A.C. 13:69E-1.39B): it opens only once the meter's ack carries an accepted
+verdict on this run's declaration (:attr:`LinkState.declared_seq`), and closes again at a refused
+declaration, the meter's own "offline", no word from it for ``timeout`` seconds (G2S
+noProgInfo), or messages the broker took and the meter has not acknowledged for as long.
+Each reason is a stable sentence, so the daemon journals it once per cause.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ class LinkState:
     """The link as the table sees it; fed by the publisher, read by the daemon and the API."""
 
     timeout: float
-    started: float = field(default_factory=time.monotonic)
     connected: bool = False
     last_word: float | None = None
     """``time.monotonic()`` of the last message from the meter."""
@@ -34,8 +37,15 @@ class LinkState:
     refusals: dict[int, Refusal] = field(default_factory=dict)
     sent_seq: int = 0
     """The highest seq the broker acknowledged this run (its PUBACK; not trusted for more)."""
+    unacked_since: float | None = None
+    """``time.monotonic()`` since when messages the broker took wait for the meter's ack with no
+    ack moving (``None``: the meter has acknowledged everything sent)."""
     forged: int = 0
     """Messages dropped: on no meter topic of this table, or not decodable as the meter's."""
+    declared_seq: int = 0
+    """The seq of this run's declaration (journaled with ``started``): only a verdict on it, or
+    on a later one, opens progressive wagering; an older accepted verdict, retained from before
+    the restart, does not."""
     witness_refusal: str | None = None
     """Why the journal is behind or beside the meter's witness (``witness.py``): progressive
     wagering stays closed while the daemon runs."""
@@ -51,6 +61,8 @@ class LinkState:
         if isinstance(message, Ack):
             if self.ack is None or message.applied_seq > self.ack.applied_seq:
                 self.ack_moved = now
+                if self.unacked_since is not None:
+                    self.unacked_since = None if message.applied_seq >= self.sent_seq else now
             self.ack = message
         elif isinstance(message, Award):
             self.awards.setdefault(message.seq, message)
@@ -63,6 +75,13 @@ class LinkState:
         elif isinstance(message, MeterStatus):
             self.meter_online = message.status == "online"
 
+    def sent(self, seq: int) -> None:
+        """The broker took the table's messages up to ``seq`` (their PUBACK)."""
+        if seq > self.sent_seq:
+            if self.unacked_since is None and seq > self.applied_seq:
+                self.unacked_since = time.monotonic()
+            self.sent_seq = seq
+
     def unavailable(self, now: float | None = None) -> str | None:
         """Why progressive wagering is closed now, in words; ``None`` while it is open."""
         now = time.monotonic() if now is None else now
@@ -72,13 +91,18 @@ class LinkState:
         if verdict is not None and not verdict.accepted:
             return f"the meter refused the table's declaration: {verdict.reason or verdict.field}"
         if self.last_word is None:
-            if now - self.started >= self.timeout:
-                return f"no word from the meter since the daemon started ({self.timeout:g} s)"
-            return None
+            return "meter not heard: no word from the meter since the daemon started"
         if now - self.last_word >= self.timeout:
-            return f"no word from the meter for {now - self.last_word:.0f} s (limit {self.timeout:g} s)"
+            return f"no word from the meter for {self.timeout:g} s (the link's timeout)"
         if not self.meter_online:
             return "the meter is offline (its last will)"
+        if self.unacked_since is not None and now - self.unacked_since >= self.timeout:
+            return f"the meter has stopped acknowledging the table's messages (none for {self.timeout:g} s)"
+        if verdict is None or verdict.declaration_seq < self.declared_seq:
+            return (
+                f"the meter has not accepted the table's declaration (seq {self.declared_seq}) yet: "
+                "a table the meter does not know, or a declaration not yet applied"
+            )
         return None
 
     def to_json(self, queue_depth: int | None = None) -> dict[str, object]:

@@ -1,11 +1,14 @@
 """The link as a part of the daemon: the publisher's task and the watch over the meter's word.
 
-The watch journals the link's losses and returns (``device_offline`` / ``device_online`` of
-:data:`~controller.journal.state.PROGRESSIVE_LINK`) once a second at most: while it is journaled
-offline the fold refuses progressive wagers (N.J.A.C. 13:69E-1.39B; G2S noProgInfo, 30 s by
-default: ``[progressive_link] timeout_seconds``), the base game goes on, and wagering resumes by
-itself when the meter is heard again. A refused declaration (the meter's verdict, the field
-named) is journaled the same way, with the meter's reason.
+The table fails closed (G2S: disabled until the host is heard; N.J.A.C. 13:69E-1.39B): at each
+start, before a sensor is read, :meth:`TableLink.close_until_heard` journals the link down
+("meter not heard"), and it is journaled up only once the meter's ack carries an accepted verdict
+on this run's declaration. The watch journals the link's losses and returns (``device_offline`` /
+``device_online`` of :data:`~controller.journal.state.PROGRESSIVE_LINK`) twice a second at most,
+and a new ``device_offline`` whenever the reason changes (not heard, a refused declaration with
+the meter's reason, the meter offline, no word for the timeout: 30 s by default,
+``[progressive_link] timeout_seconds``). While it is journaled offline the fold refuses
+progressive wagers, the base game goes on, and wagering resumes by itself when the meter accepts.
 """
 
 from __future__ import annotations
@@ -157,6 +160,12 @@ class TableLink:
             except Exception:
                 log.exception("progressive link: the watch failed")
 
+    async def close_until_heard(self, declared_seq: int) -> None:
+        """At the start, before the sensors are read: progressive wagering closed until the meter
+        accepts the declaration journaled at ``declared_seq`` (whatever the journal said before)."""
+        self.publisher.state.declared_seq = declared_seq
+        await self.check()
+
     async def check(self) -> None:
         """Journal a loss or a return of the link, if the meter's word says one happened; first,
         at each new ack, whether the journal is behind or beside the meter's witness."""
@@ -164,12 +173,12 @@ class TableLink:
         state = self.service.state
         reason = self.publisher.state.unavailable()
         journaled = state.devices.get(PROGRESSIVE_LINK)
-        if reason is not None and (journaled is None or journaled.online):
+        if reason is not None and (journaled is None or journaled.online or journaled.detail != reason):
             log.warning("progressive link unavailable: %s; progressive wagers are not recognized", reason)
             await self.service.journal_entry(DeviceOffline(PROGRESSIVE_LINK, reason), "link", None)
         elif reason is None and self.publisher.state.last_word is not None and not _online(journaled):
             log.info("progressive link available: progressive wagers are recognized again")
-            back = DeviceOnline(PROGRESSIVE_LINK, "the meter is heard")
+            back = DeviceOnline(PROGRESSIVE_LINK, "the meter accepted the table's declaration")
             await self.service.journal_entry(back, "link", None)
 
     async def check_witness(self) -> None:
