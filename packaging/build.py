@@ -57,6 +57,8 @@ class Package:
     distributions: tuple[str, ...]
     commands: tuple[str, ...]
     description: str
+    shared: tuple[str, ...] = ()
+    """Modules of the table's tree the package carries as they are (no wheel of their own)."""
 
 
 TABLE = Package(
@@ -70,6 +72,18 @@ METER = Package(
     ("progressive-meter", "progressive-link-wire"),
     ("progressive-meter",),
     "central progressive meter for linked casino tables (MQTT)",
+    # The meter judges a claim's cards with the table's own hand rankings (meter/claims.py; the
+    # import contract "Of the controller the meter sees only ..." in pyproject.toml): those
+    # pure modules and nothing else of the controller (no daemon, no Kivy, no GPIO).
+    shared=(
+        "controller/__init__.py",
+        "controller/rules/__init__.py",
+        "controller/rules/core/__init__.py",
+        "controller/rules/core/cards.py",
+        "controller/rules/core/dispatch.py",
+        "controller/rules/core/hand.py",
+        "controller/rules/rankings",
+    ),
 )
 PACKAGES = (TABLE, METER)
 
@@ -127,6 +141,13 @@ def install_environment(pkg: Package, arch: str, wheels: Path, venv_root: Path, 
         "--target", site, *platform_args, "--python-version", PYTHON, "--implementation", "cp",
         "--abi", abi, "--only-binary=:all:", "--find-links", wheels, "-c", constraints, *pkg.distributions,
     )  # fmt: skip
+    src = wheels.parent / "src"  # the committed tree build_wheels made the wheels of
+    for shared in pkg.shared:
+        if (src / shared).is_dir():
+            shutil.copytree(src / shared, site / shared, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            (site / shared).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src / shared, site / shared)
     # pip --target leaves the host's scripts and the wheels' data files (Kivy's examples) here.
     for extra in ("bin", "share"):
         shutil.rmtree(site / extra, ignore_errors=True)

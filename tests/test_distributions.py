@@ -120,3 +120,33 @@ def test_an_installed_bench_rig_plays_a_round_without_the_source_tree(
     )
     assert bench.returncode == 0, bench.stdout + bench.stderr
     assert "round" in bench.stdout.lower()
+
+
+def test_the_meter_package_carries_every_module_its_claims_import(tmp_path: Path) -> None:
+    """The meter's Debian package has no controller wheel: it carries the hand rankings' modules
+    as listed in packaging/build.py (METER.shared). With only those beside the meter and the wire,
+    the meter's judge of claims imports, and no module of the controller outside the list loads."""
+    sys.path.insert(0, str(REPO / "packaging"))
+    try:
+        import build as packaging_build  # packaging/build.py
+    finally:
+        sys.path.remove(str(REPO / "packaging"))
+    for name in ("meter", "wire"):
+        subprocess.run(["cp", "-r", str(REPO / name), str(tmp_path / name)], check=True)
+    for shared in packaging_build.METER.shared:
+        (tmp_path / shared).parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["cp", "-r", str(REPO / shared), str(tmp_path / shared)], check=True)
+    probe = (
+        "import sys; import meter.claims; print(sorted(m for m in sys.modules if m.startswith('controller')))"
+    )
+    # -S: no site-packages, so none of our editable installs: only what lies in tmp_path.
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    loaded = eval(result.stdout)  # a list of module names printed by the probe
+    assert loaded and all(
+        m.startswith(("controller.rules.core", "controller.rules.rankings"))
+        or m in ("controller", "controller.rules")
+        for m in loaded
+    ), loaded
