@@ -93,6 +93,12 @@ def test_the_contracts_are_kept_by_the_tree_as_it_is() -> None:
             "from controller.rules.core import money",
             ("The hand rankings stand", "Of the controller the meter sees only"),
         ),
+        (
+            # Past the rankings, the meter's door is shut by both of its contracts.
+            "meter/claims.py",
+            "from controller.rules.core import engine",
+            ("The meter is its own service", "Of the controller the meter sees only"),
+        ),
     ],
 )
 def test_a_forbidden_import_breaks_its_contract(
