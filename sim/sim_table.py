@@ -152,12 +152,10 @@ class SimTable:
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            try:
+            with contextlib.suppress(aiomqtt.MqttError):  # a cut: connect again, as the table does
                 async with self._client() as client:
                     self.connects += 1
                     await self._session(client, stop)
-            except aiomqtt.MqttError:
-                pass
             if not stop.is_set():
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(0.2):
