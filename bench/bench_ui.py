@@ -37,8 +37,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.ui_kivy import kivy_environment, running_app, start_display  # noqa: E402
-from tests.ui_rig import console_on_rig, following, until  # noqa: E402
+from sim.screen_display import kivy_environment, running_app, start_display  # noqa: E402
+from sim.screen_rig import console_on_rig, following, until  # noqa: E402
 from ui.console import Console  # noqa: E402
 
 PROBE = """
