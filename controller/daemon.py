@@ -8,7 +8,7 @@ parts, and starts and stops them in order. One asyncio loop; nothing blocks it.
   payout lamps (a pure function of the journaled state, :mod:`controller.table.lamps`);
 - :mod:`controller.table.bridge`: the GPIO's and the serial drivers' events, in order, through
   a handler table keyed by the event's type, into the service;
-- :mod:`controller.table.facade`: the local API's commands (``controller.api``) into the service;
+- :mod:`controller.table.table_api`: the local API's commands (``controller.api``) into the service;
 - :mod:`controller.table.status`: the table's state as the API shows it.
 
 Start: the journal opens and recovers (a complete round is settled, a round begun), then the
@@ -59,12 +59,12 @@ from .rules.core.submission import Submission, parse_submission
 from .rules.games import GAMES
 from .table import game_hooks, write_failures
 from .table.bridge import HardwareBridge
-from .table.facade import TableApi
 from .table.lamps import progressive_unavailable
 from .table.refusals import RefusalLog
 from .table.sensors import devices_of, sensor_problems
 from .table.service import TableService
 from .table.status import table_status
+from .table.table_api import TableApi
 
 log = logging.getLogger(__name__)
 

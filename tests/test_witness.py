@@ -22,13 +22,8 @@ from controller.tablectl import main as tablectl_main
 from meter.witness import witness_path
 from wire import Ack, ChainHead, Topics, decode_meter_message
 
-from .mosquitto import USERS, Pki
+from .mosquitto import Pki
 from .table_link import api_round, daemon_of, linked_table, until
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
 
 
 def test_the_witness_rides_on_the_wire_and_is_optional() -> None:
