@@ -8,6 +8,8 @@ The real daemon, a real Mosquitto (TLS, a certificate per table) and the central
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import shutil
 from pathlib import Path
@@ -15,7 +17,10 @@ from pathlib import Path
 import pytest
 
 from controller.api_client import ApiClient
+from controller.auth import Role, add_user
+from controller.journal import JournalReader
 from controller.journal.marker import marker_path
+from controller.journal.records import RAM_CLEAR
 from controller.journal.state import PROGRESSIVE_LINK
 from controller.link.witness import WITNESS_MISMATCH
 from controller.tablectl import main as tablectl_main
@@ -106,6 +111,103 @@ async def test_an_older_copy_put_back_on_a_linked_table_closes_progressive_wager
         assert daemon.state.progressive_link_down is not None
         await rig.stop_daemon()
         capsys.readouterr()
-        tablectl_main(["doctor", "--config", str(rig.config_path)])
+        # The daemon stopped: doctor reads the meter's retained ack on the broker (its own thread:
+        # the broker and meter run on this loop).
+        await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
         out = capsys.readouterr().out
-        assert "meter's witness" in out and "behind the meter" in out
+        (live,) = [line for line in out.splitlines() if "witness says" in line]
+        assert live.startswith("FAIL meter's witness: journal head seq") and "behind the meter" in live
+        assert f"witness says seq {witnessed['seq']}" in live and "retained ack on the broker" in live
+        assert "journaled at seq" in out, out  # and the evidence the daemon kept
+
+
+TECH, TECH_PIN = "ttech", "730152"
+
+
+async def _ram_clear(rig_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tablectl journal new`` as the technician does it (PIN on stdin), the daemon stopped."""
+    users = rig_path / "users.json"
+    add_user(users, TECH, Role.TECH, TECH_PIN)
+    monkeypatch.setattr("sys.stdin", io.StringIO(TECH_PIN + "\n"))
+    journal = rig_path / "journal.sqlite"
+    argv = ["journal", "new", "--journal", str(journal), "--user", TECH, "--users-file", str(users)]
+    assert await asyncio.to_thread(tablectl_main, argv) == 0  # its own event loop
+
+
+@pytest.mark.asyncio
+async def test_a_ram_clear_is_witnessed_not_behind_and_an_old_copy_after_it_still_is(
+    tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forbids: after a RAM clear (``tablectl journal new``) the new journal, shorter than what the
+    meter last saw, read as "behind the meter" (progressive wagering closed for good, the new
+    journal's contributions taken by the meter for seqs it had applied already). The RAM clear is
+    counted on: the new journal's records and outbox messages follow the archive's on the link,
+    its first record names the archive's head; an older copy of the new journal put back is
+    still behind."""
+    async with linked_table(tmp_path, pki, "t1") as (link, rig):
+        daemon = daemon_of(rig)
+        journal = rig.path / "journal.sqlite"
+
+        def link_up() -> bool:
+            status = daemon.state.devices.get(PROGRESSIVE_LINK)
+            return status is not None and status.online
+
+        async def rounds(n: int) -> int:
+            async with await ApiClient.connect(rig.socket) as api:
+                await until(link_up, 10, "the link up")
+                for _ in range(n):
+                    await api_round(api, rig)
+                last = await daemon.journal.last_outbox_seq()  # type: ignore[union-attr]
+                await until(
+                    lambda: daemon.link is not None and daemon.link.publisher.state.applied_seq >= last,
+                    20,
+                    "acked",
+                )
+            return last
+
+        before = await rounds(2)
+        await rig.stop_daemon()
+        await _ram_clear(rig.path, monkeypatch)
+        capsys.readouterr()
+        (archive,) = rig.path.glob("*.archived")
+        with JournalReader(archive) as old:
+            old_head = old.last_seq()
+            old_hash = old.hash_at(old_head)
+        with JournalReader(journal) as new:
+            (first,) = new.records(0, 1)
+        assert first.kind == RAM_CLEAR and first.actor == TECH
+        assert (first.body["previous_seq"], first.body["previous_hash"]) == (old_head, old_hash)
+        # Where the archive ended on the link's count: the new journal counts on from there.
+        assert (first.body["link_seq"], first.body["link_outbox_seq"]) == (old_head, before)
+        older = tmp_path / "older"
+        older.mkdir()
+        for f in (journal, marker_path(journal)):
+            shutil.copy(f, older / f.name)  # an older copy of the new journal, right after the clear
+
+        daemon = await rig.start_daemon()
+        after = await rounds(2)
+        assert daemon.state.progressive_link_down is None
+        assert daemon.link is not None and daemon.link.publisher.state.witness_refusal is None
+        assert after > before  # the outbox counts on: the meter applied the new journal's messages
+        witnessed = json.loads(witness_path(link.config.store).read_text())["t1"]
+        assert witnessed["seq"] > old_head  # the meter's witness moved onto the new journal
+        facts = [r for r in await daemon.journal.records() if r.body.get("fact") == WITNESS_MISMATCH]  # type: ignore[union-attr]
+        assert facts == []
+        capsys.readouterr()
+        # The slot tech's view: the daemon answers on its socket (doctor in its own thread).
+        await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
+        out = capsys.readouterr().out
+        assert f"witness says seq {witnessed['seq']}" in out and "ok   meter's witness" in out, out
+        assert "live, from the running daemon" in out and "journal head seq" in out
+
+        await rig.stop_daemon()
+        for f in (older / journal.name, older / marker_path(journal).name):
+            shutil.copy(f, rig.path / f.name)
+        for suffix in ("-wal", "-shm"):
+            journal.with_name(journal.name + suffix).unlink(missing_ok=True)
+        daemon = await rig.start_daemon()
+        await until(
+            lambda: "the journal is behind the meter" in (daemon.state.progressive_link_down or ""),
+            15,
+            "progressive wagering closed",
+        )
