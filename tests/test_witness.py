@@ -25,6 +25,7 @@ from controller.journal.state import PROGRESSIVE_LINK
 from controller.link.witness import WITNESS_MISMATCH
 from controller.tablectl import main as tablectl_main
 from meter.witness import witness_path
+from sim.bench_rig import BenchRig
 from wire import Ack, ChainHead, Topics, decode_meter_message
 
 from .mosquitto import USERS, Pki
@@ -211,3 +212,16 @@ async def test_a_ram_clear_is_witnessed_not_behind_and_an_old_copy_after_it_stil
             15,
             "progressive wagering closed",
         )
+
+
+@pytest.mark.asyncio
+async def test_doctor_says_what_an_unlinked_table_cannot_see(
+    rig: BenchRig, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Forbids: a table with no witness shown as if its journal were witnessed."""
+    capsys.readouterr()
+    await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
+    out = capsys.readouterr().out
+    (line,) = [x for x in out.splitlines() if "meter's witness" in x]
+    assert line.startswith("ok   meter's witness: none: the table is not linked")
+    assert "older copy of the journal and its marker put back cannot be seen" in line
