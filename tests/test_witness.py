@@ -19,7 +19,8 @@ import pytest
 from controller.api_client import ApiClient
 from controller.auth import Role, add_user
 from controller.journal import JournalReader
-from controller.journal.marker import marker_path
+from controller.journal.chain_key import key_path, load_key
+from controller.journal.marker import HeadMarker, marker_path, write_marker
 from controller.journal.records import RAM_CLEAR
 from controller.journal.state import PROGRESSIVE_LINK
 from controller.link.witness import WITNESS_MISMATCH
@@ -30,6 +31,8 @@ from wire import Ack, ChainHead, Topics, decode_meter_message
 
 from .mosquitto import USERS, Pki
 from .table_link import api_round, daemon_of, linked_table, until
+from .test_journal import raw
+from .test_journal_tamper import _rechain
 
 
 @pytest.fixture(scope="module")
@@ -225,3 +228,53 @@ async def test_doctor_says_what_an_unlinked_table_cannot_see(
     (line,) = [x for x in out.splitlines() if "meter's witness" in x]
     assert line.startswith("ok   meter's witness: none: the table is not linked")
     assert "older copy of the journal and its marker put back cannot be seen" in line
+
+
+@pytest.mark.asyncio
+async def test_a_history_rewritten_with_the_key_is_beside_the_meter(
+    tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Forbids: root, who can read the chain key, changing a meter in an old record, recomputing
+    the chain and the marker with the table's own key (the journal opens and verifies), and the
+    linked table dealing on as if nothing happened: the meter's witness holds another hash at
+    its seq (docs/journal.md, "The chain key": what the witness adds)."""
+    async with linked_table(tmp_path, pki, "t1") as (_, rig):
+        daemon = daemon_of(rig)
+        journal = rig.path / "journal.sqlite"
+        async with await ApiClient.connect(rig.socket) as api:
+            await until(lambda: daemon.state.progressive_link_down is None, 10, "the link up")
+            for _ in range(2):
+                await api_round(api, rig)
+            last = await daemon.journal.last_outbox_seq()  # type: ignore[union-attr]
+            await until(
+                lambda: daemon.link is not None and daemon.link.publisher.state.applied_seq >= last,
+                20,
+                "acked",
+            )
+        await rig.stop_daemon()
+        key = load_key(key_path(journal, "t1"), "t1")
+        conn = raw(journal)  # a device's first report rewritten: the rounds still settle as journaled
+        conn.execute("DROP TRIGGER IF EXISTS events_never_change")
+        changed = conn.execute(
+            "UPDATE events SET body = json_set(body, '$.detail', 'rewritten') WHERE seq = "
+            "(SELECT min(seq) FROM events WHERE kind = 'device_online')"
+        ).rowcount
+        conn.close()
+        assert changed == 1
+        head = _rechain(journal, key)
+        write_marker(journal, HeadMarker("t1", head, clean=True), key)
+        with JournalReader(journal) as reader:
+            reader.verify()  # the journal alone cannot tell: made with the key
+        daemon = await rig.start_daemon()
+        await until(
+            lambda: "the journal is beside the meter" in (daemon.state.progressive_link_down or ""),
+            15,
+            "progressive wagering closed",
+        )
+        facts = [r for r in await daemon.journal.records() if r.body.get("fact") == WITNESS_MISMATCH]  # type: ignore[union-attr]
+        assert len(facts) == 1 and "journal_hash" in facts[0].body["detail"]
+        capsys.readouterr()
+        await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
+        out = capsys.readouterr().out
+        (live,) = [line for line in out.splitlines() if "witness says" in line]
+        assert live.startswith("FAIL meter's witness") and "beside the meter" in live, out
