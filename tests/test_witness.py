@@ -278,3 +278,57 @@ async def test_a_history_rewritten_with_the_key_is_beside_the_meter(
         out = capsys.readouterr().out
         (live,) = [line for line in out.splitlines() if "witness says" in line]
         assert live.startswith("FAIL meter's witness") and "beside the meter" in live, out
+
+
+@pytest.mark.asyncio
+async def test_the_witness_is_compared_when_the_link_comes_back(tmp_path: Path, pki: Pki) -> None:
+    """At the start and on reconnect: an older copy put back while the broker is down opens, the
+    link is down ("meter not heard"), and once the broker is back the meter's retained ack shows
+    the journal behind; progressive wagering never opened in between."""
+    async with linked_table(tmp_path, pki, "t1") as (link, rig):
+        daemon = daemon_of(rig)
+        journal = rig.path / "journal.sqlite"
+        older = tmp_path / "older"
+        older.mkdir()
+
+        async def rounds(n: int) -> None:
+            async with await ApiClient.connect(rig.socket) as api:
+                await until(lambda: daemon.state.progressive_link_down is None, 10, "the link up")
+                for _ in range(n):
+                    await api_round(api, rig)
+                last = await daemon.journal.last_outbox_seq()  # type: ignore[union-attr]
+                await until(
+                    lambda: daemon.link is not None and daemon.link.publisher.state.applied_seq >= last,
+                    20,
+                    "acked",
+                )
+
+        await rounds(1)
+        await rig.stop_daemon()
+        for f in (journal, marker_path(journal)):
+            shutil.copy(f, older / f.name)
+        daemon = await rig.start_daemon()
+        await rounds(3)
+        await rig.stop_daemon()
+        for f in (older / journal.name, older / marker_path(journal).name):
+            shutil.copy(f, rig.path / f.name)
+        for suffix in ("-wal", "-shm"):
+            journal.with_name(journal.name + suffix).unlink(missing_ok=True)
+        link.broker.stop()
+        daemon = await rig.start_daemon()
+        await asyncio.sleep(1.0)
+        assert daemon.link is not None and daemon.link.publisher.state.witness_refusal is None  # not heard
+        assert "meter not heard" in str(daemon.state.progressive_link_down)
+        link.broker.start()
+        await until(
+            lambda: "the journal is behind the meter" in (daemon.state.progressive_link_down or ""),
+            20,
+            "progressive wagering closed on reconnect",
+        )
+        opened = [
+            r
+            for r in await daemon.journal.records()  # type: ignore[union-attr]
+            if r.kind == "device_online" and r.body.get("device") == PROGRESSIVE_LINK
+        ]
+        started = max(r.seq for r in await daemon.journal.records() if r.kind == "started")  # type: ignore[union-attr]
+        assert [r.seq for r in opened if r.seq > started] == []  # never open in between
