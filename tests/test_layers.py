@@ -171,3 +171,33 @@ def test_imports_of_sees_every_import_of_the_tests(tmp_path: Path) -> None:
     bench = tmp_path / "bench_x.py"
     bench.write_text("import tests.ui\nfrom tests.ui import x\ndef f():\n    from tests import y\n", "utf-8")
     assert imports_of(bench) == ["tests.ui", "tests.ui", "tests"]
+
+
+def loggers_of(path: Path) -> list[str]:
+    """The names ``path`` gets its loggers by (``logging.getLogger(...)``), as written."""
+    import ast
+
+    return [
+        ast.unparse(node.args[0]) if node.args else ""
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path)))
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("logging.getLogger", "getLogger")
+    ]
+
+
+def test_each_module_logs_under_its_own_name() -> None:
+    """A log line names the module that wrote it (``logging.getLogger(__name__)``, or a child of
+    it), never a name another module also logs under (issue 22 point 4)."""
+    modules = [
+        p for package in PACKAGES for p in sorted((REPO / package).rglob("*.py")) if "build" not in p.parts
+    ]
+    named = {str(p.relative_to(REPO)): loggers_of(p) for p in modules}
+    assert sum(len(n) for n in named.values()) >= 20, named
+    offenders = [
+        f"{path}: getLogger({name})"
+        for path, names in named.items()
+        for name in names
+        if name != "__name__"
+        and not name.startswith("f'{__name__}.")
+        and not name.startswith('f"{__name__}.')
+    ]
+    assert offenders == []
