@@ -1,5 +1,5 @@
 """The table's side of the progressive link: the real daemon, a real Mosquitto (the shipped
-configuration: TLS, a client certificate and a password per table, the ACL) and the central
+configuration: TLS, a client certificate per table naming it, the ACL) and the central
 meter (``meter.service``). Rounds are keyed through the daemon's local API."""
 
 from __future__ import annotations
