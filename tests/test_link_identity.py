@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import json
 import logging
 import os
 import socket
@@ -33,6 +34,7 @@ from sim.link_rig import LINK, PARAMS, PROGRESSIVE, link_section, meter_config
 from sim.sim_table import SimTable
 from wire import Contribution, TableMessage, Topics
 from wire.identity import certificate_name
+from wire.reader import MAX_MESSAGE_BYTES
 
 from .meter_link import Link, running_link
 from .mosquitto import REPO, Broker, Pki, free_port, tool
@@ -170,6 +172,30 @@ async def test_a_client_without_the_floors_certificate_is_refused(tmp_path: Path
                     pytest.fail(f"{what}: connected")
         await asyncio.sleep(0.5)
         assert link.store.applied_seqs() == {"t1": 2} and t1.connects == 1
+
+
+@pytest.mark.asyncio
+async def test_a_payload_past_16_kib_stops_at_the_broker(tmp_path: Path, pki: Pki) -> None:
+    """t1's own login, on its own topic, a message past the link's 16 KiB (under the 20 KiB
+    packet limit, so it keeps its connection): the broker drops it (``message_size_limit``),
+    the meter never reads it; t1's next message is applied."""
+    async with running_link(tmp_path, pki, {"t1": "site-a"}) as link:
+        t1 = await _t1_linked(link)
+        assert link.service is not None and link.store is not None
+        heard = sum(link.service.ignored.values())
+        body = json.loads(_forged(3))
+        body["pad"] = "z" * (MAX_MESSAGE_BYTES + 100)
+        big = json.dumps(body).encode()
+        assert MAX_MESSAGE_BYTES < len(big) < 20_000
+        async with aiomqtt.Client(
+            link.broker.host, link.broker.port, identifier="t1-raw", tls_context=pki.context("t1")
+        ) as raw:
+            await raw.publish(TOPICS.table_event("site-a", "t1"), big, qos=1)
+        await asyncio.sleep(1.0)
+        assert sum(link.service.ignored.values()) == heard  # nothing of it reached the meter
+        t1.contribute(500)
+        await t1.all_acked()
+        assert link.store.applied_seqs() == {"t1": 3}
 
 
 # --- a certificate that names another table: said before anything connects --------------------
