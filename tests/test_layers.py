@@ -137,3 +137,37 @@ def test_nothing_reads_beside_the_repository() -> None:
         REPO / "docs/regulations/43-PaB-834_blackjack-poker-three-card-asia-poker-three-dice-football.txt"
     ).is_file()
     assert (REPO / "tests/data/five-card-hands-100k.jsonc").is_file()
+
+
+def imports_of(path: Path) -> list[str]:
+    """The modules ``path`` imports (``import a.b`` and ``from a.b import c``: ``a.b``), anywhere in it."""
+    import ast
+
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
+            names.append(node.module)
+    return names
+
+
+def test_no_benchmark_imports_the_tests() -> None:
+    """The benchmarks run on the bench rig (``sim``) and the product, never on the tests' own
+    helpers: what a benchmark shares with the tests lives in ``sim/`` (the stand-in table, the
+    screen on a private display, the console on the rig)."""
+    benches = sorted(REPO.glob("bench/*.py"))
+    assert len(benches) >= 10, benches
+    offenders = [
+        f"{path.relative_to(REPO)}: {name}"
+        for path in benches
+        for name in imports_of(path)
+        if name == "tests" or name.startswith("tests.")
+    ]
+    assert offenders == []
+
+
+def test_imports_of_sees_every_import_of_the_tests(tmp_path: Path) -> None:
+    bench = tmp_path / "bench_x.py"
+    bench.write_text("import tests.ui\nfrom tests.ui import x\ndef f():\n    from tests import y\n", "utf-8")
+    assert imports_of(bench) == ["tests.ui", "tests.ui", "tests"]

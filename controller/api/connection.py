@@ -25,7 +25,7 @@ from controller.rules.core.dispatch import did_you_mean
 from ..auth import ROLE_WORDS, AuthError, Role
 from .commands import COMMANDS, Command, roles_words
 from .face_down import for_no_role_state
-from .handler import TOPIC_ROLES, Actor, CommandError, ErrorCode, Peer, Result
+from .handler import TOPIC_ROLES, Caller, CommandError, ErrorCode, Peer, Result
 from .wire import (
     Credentials,
     ReadTimeout,
@@ -212,7 +212,7 @@ class Connection:
         if cmd == "subscribe" and self.subscription is not None and self._pump is None:
             self._pump = asyncio.create_task(self._pump_notifications(self.subscription))
 
-    async def _refused(self, actor: Actor, cmd: str | None, refusal: Refusal) -> None:
+    async def _refused(self, actor: Caller, cmd: str | None, refusal: Refusal) -> None:
         """Journal the refusal, or count it (docs/local-api.md "Limits").
 
         A peer with no role, a peer past its rate and every wrong PIN are counted, logged once an
@@ -240,11 +240,11 @@ class Connection:
         except Exception:
             log.exception("local API: the handler failed to record a refused command")
 
-    def _station(self) -> Actor:
+    def _station(self) -> Caller:
         """The peer, not signed in: the dealer if it is the touchscreen's user, else nobody."""
-        return Actor(self.peer, Role.DEALER if self.peer.uid in self.server.dealer_uids else None)
+        return Caller(self.peer, Role.DEALER if self.peer.uid in self.server.dealer_uids else None)
 
-    async def _actor(self, auth: Credentials | None) -> Actor:
+    async def _actor(self, auth: Credentials | None) -> Caller:
         if auth is None:
             return self._station()
         try:
@@ -257,9 +257,9 @@ class Connection:
             )
         except AuthError as exc:
             raise Refusal(exc.code, exc.message, began_lockout=exc.began_lockout) from None
-        return Actor(self.peer, user.role, user.name)
+        return Caller(self.peer, user.role, user.name)
 
-    def _authorize(self, command: Command, args: Mapping[str, Any], actor: Actor) -> None:
+    def _authorize(self, command: Command, args: Mapping[str, Any], actor: Caller) -> None:
         if command.is_open(args):
             return
         roles = command.allowed(args)
@@ -281,7 +281,7 @@ class Connection:
             f"{what} is for {roles_words(roles)}",
         )
 
-    async def _call(self, command: Command, actor: Actor, args: Mapping[str, Any]) -> Result:
+    async def _call(self, command: Command, actor: Caller, args: Mapping[str, Any]) -> Result:
         subscribing = command.name == "subscribe"
         before = self.subscription
         old_topics = before.topics if before is not None else frozenset()

@@ -14,7 +14,7 @@ both of the configured group (the touchscreen's user and the technicians). Who m
 this module's: each command names the roles allowed (:data:`COMMANDS`); the dealer's touchscreen
 is recognised by its Unix user (``SO_PEERCRED``); a floorperson or a technician signs each request
 with a user name and PIN (:mod:`.auth`). Every command reaches the daemon's :class:`ApiHandler`
-with its :class:`Actor` (role, user, and the peer's uid, gid and pid), refused ones included
+with its :class:`Caller` (role, user, and the peer's uid, gid and pid), refused ones included
 (:meth:`ApiHandler.command_refused`), so the daemon journals them all.
 
 Nothing here blocks the loop: the PIN check runs in a thread; a client that does not read its
@@ -43,7 +43,7 @@ from ..auth import Authenticator
 from ..config import ApiSection
 from .connection import DEALER_SLOT, GENERAL, TECH_SLOT, Connection
 from .face_down import for_no_role
-from .handler import TOPICS, Actor, ApiHandler, ApiStartError, ErrorCode
+from .handler import TOPICS, ApiHandler, ApiStartError, Caller, ErrorCode
 from .limits import RateLimiter, RefusalTally
 from .wire import encode, error_line
 
@@ -229,7 +229,7 @@ class ApiServer:
         for peer, count in report.wrong_pins:
             try:
                 await self.handler.command_refused(
-                    Actor(peer, None),
+                    Caller(peer, None),
                     "sign_in",
                     ErrorCode.AUTH_FAILED,
                     f"{count} wrong sign-in(s) from {peer} in the last {report.seconds:.0f} s",
