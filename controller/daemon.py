@@ -44,7 +44,14 @@ from hw.shuffler import Shuffler
 
 from . import __version__, sd_notify
 from .api import ApiServer, ApiStartError, api_server_from_config
-from .config import DEFAULT_PATH, Config, ConfigError, ProgressiveLinkSection, load_config
+from .config import (
+    DEFAULT_PATH,
+    Config,
+    ConfigError,
+    ProgressiveLinkSection,
+    certificate_problem,
+    load_config,
+)
 from .frame_pump import FRAMES_TOPIC, FramePumps
 from .journal import Journal, JournalError, read_boot_id
 from .journal.records import ConfigLoaded, HardwareFact, Started
@@ -413,6 +420,9 @@ def prepare(path: Path) -> tuple[Config, Submission]:
             LinkPlan.of(game_hooks.progressives(submission), link)
         except LinkPlanError as exc:
             raise ConfigError(str(path), [f"[progressive_link]: {exc}"]) from None
+        wrong = certificate_problem(config)
+        if wrong is not None:
+            raise ConfigError(str(path), [wrong])
     return config, submission
 
 

@@ -25,8 +25,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
+from wire.identity import certificate_name
+
 from ..api_client import ApiConnectionError, ApiError, request
-from ..config import DEFAULT_PATH, Config, check_config_file, load_config
+from ..config import DEFAULT_PATH, Config, certificate_problem, check_config_file, load_config
 from ..journal import JournalError, JournalReader
 from ..link.certificates import days_left
 from ..link.publisher import tls_context
@@ -373,6 +375,28 @@ def _certificates(config: Config) -> Iterator[Finding]:
             )
         else:
             yield Finding(True, f"certificate {key}", f"{path}: {left:.0f} days left")
+    if link.cert_file is not None:
+        yield from _identity(config, link.cert_file)
+
+
+def _identity(config: Config, cert: Path) -> Iterator[Finding]:
+    """The broker takes the table's name from its certificate's CN: it must be the table id
+    (an unreadable certificate is said above, by its expiry's check)."""
+    try:
+        certificate_name(cert)
+    except ValueError:
+        return
+    wrong = certificate_problem(config)
+    table = config.table.id
+    if wrong is not None:
+        yield Finding(
+            False,
+            "certificate identity",
+            wrong,
+            f"run 'progressive-link-enroll table {table}' on the meter's server and install its bundle",
+        )
+    else:
+        yield Finding(True, "certificate identity", f"{cert} names table {table!r}")
 
 
 def add_link_commands(sub: Any) -> None:
