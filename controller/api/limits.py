@@ -26,9 +26,9 @@ from .handler import Peer
 MAX_PEERS: Final = 256
 """Peers (uids) a table keeps a bucket or a count for; past it the oldest is forgotten."""
 
-JOURNALED_REFUSALS_PER_SECOND: Final = 0.5
+JOURNALED_REFUSALS_PER_SECOND: Final = 1.0
 """Refusals a second per peer journaled one by one (a person's mistakes, each on the trail)."""
-JOURNALED_REFUSALS_BURST: Final = 20
+JOURNALED_REFUSALS_BURST: Final = 60
 """... in bursts of this many; past them the refusals are counted and the peer waits."""
 
 PIN_CODES: Final = frozenset({"auth_failed", "locked_out"})
