@@ -115,3 +115,39 @@ async def test_a_shuffler_s_fault_storm_floods_nothing_and_delays_no_card(
             f"lines; screen {len(faults_shown)} fault notifications; {len(cards)} cards, p50 "
             f"{statistics.median(cards) * 1000:.1f} ms, max {max(cards) * 1000:.1f} ms; then {before} records"
         )
+
+
+@pytest.mark.asyncio
+async def test_a_sensor_flapping_after_the_lock_out_is_one_refusal_and_counts() -> None:
+    """A wagering device whose contact flaps after the lock-out (every movement a chip "placed"):
+    the round's first refusal journaled on its own, the rest counted and journaled once a second,
+    every one in the GPIO's count."""
+    async with BenchRig() as rig:
+        daemon = rig.daemon
+        assert daemon is not None and daemon.journal is not None and daemon.gpio is not None
+        gpio = daemon.gpio
+        async with await ApiClient.connect(rig.socket) as api:
+            await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+        await rig.press_lock_out()
+        seq0 = daemon.state.last_seq
+        pin = rig.factory.pin(rig.sensor_pin(2))
+
+        def flap() -> None:  # a movement every 25 ms, past the 20 ms window: each one a placement
+            for _ in range(40):
+                pin.drive_low()
+                time.sleep(0.025)
+                pin.drive_high()
+                time.sleep(0.025)
+
+        await asyncio.to_thread(flap)
+        await asyncio.sleep(STORM_SECONDS * 2.5)
+        await daemon.drain()
+        records = await daemon.journal.records(seq0)
+        refused = [r for r in records if r.kind == "refused"]
+        reports = [r for r in records if r.body.get("fact") == "wagers_refused_coalesced"]
+        placed = gpio.refused_by_seat[2]
+        assert placed >= 30  # the machine may merge a few movements; most are each a placement
+        assert len(refused) == 1 and refused[0].body["entry"]["body"]["seat"] == 2
+        assert 1 <= len(reports) <= 4
+        assert sum(int(r.body["detail"]["count"]) for r in reports) + 1 == placed
+        assert len(records) == len(refused) + len(reports)

@@ -139,8 +139,9 @@ class HardwareBridge:
             # The pins have locked: from this instant nothing else is accepted before the
             # lock-out is journaled (the service journals it first, whoever comes next).
             self.service.press(event)
-        if isinstance(event, DeviceFault):
-            key = self.storms.note(event)
+        storm = _storm_of(event, self.service.round_id if isinstance(event, WagerRefused) else None)
+        if storm is not None:
+            key = self.storms.note_kind(*storm)
             if key is None:
                 return  # a repeat in a storm: counted, reported with the storm
             self._storm_timers[key] = asyncio.get_running_loop().call_later(
@@ -369,16 +370,19 @@ class HardwareBridge:
             "first": _iso(storm.first_at),
             "last": _iso(storm.last_at),
         }
-        self._publish("device", {"device": storm.device, "state": "fault", **detail})
+        refusals = storm.device == "gpio"
+        self._publish(
+            "device", {"device": storm.device, "state": "refused" if refusals else "fault", **detail}
+        )
         log.warning(
-            "%s: %d more %s fault(s) from %s to %s, coalesced",
+            "%s: %d more %s from %s to %s, coalesced",
             storm.device,
             storm.count,
             storm.kind,
             detail["first"],
             detail["last"],
         )
-        await self._fact(storm.device, "faults_coalesced", detail)
+        await self._fact(storm.device, "wagers_refused_coalesced" if refusals else "faults_coalesced", detail)
 
     async def _device_fault(self, fault: DeviceFault) -> None:
         self._publish("device", {"device": fault.device, "state": "fault", "kind": fault.kind})
@@ -388,6 +392,18 @@ class HardwareBridge:
             return
         detail = f"{fault.device} {fault.kind}" + (f": {fault.detail}" if fault.detail else "")
         await self.service.submit_quietly(Event("irregularity", kind=kind, detail=detail), _source(fault))
+
+
+def _storm_of(event: object, round_id: str | None) -> tuple[str, str] | None:
+    """What a storm of ``event`` is made of (device, kind): a device's faults of one kind, a
+    wagering device's chips refused after the lock-out in round ``round_id`` (a flapping sensor;
+    each round's first refusal is journaled on its own); else ``None``."""
+    if isinstance(event, DeviceFault):
+        return event.device, event.kind
+    if isinstance(event, WagerRefused):
+        device = f" {event.progressive}" if event.progressive else ""
+        return "gpio", f"wager_refused seat {event.seat}{device} round {round_id}"
+    return None
 
 
 def _iso(seconds: float) -> str:

@@ -14,6 +14,12 @@ minute, ~5,000 journal records a second)"). So, per device and kind of fault:
   ``hardware_fact`` ``faults_coalesced``, shown once);
 - an interval with no repeat ends the storm: the next fault of that kind is a first again.
 
+The same for a progressive wagering device whose chip is "placed" again and again after the
+lock-out (a flapping sensor, one refusal a movement): the first refusal is journaled, the repeats
+counted (``"gpio"``, ``wager_refused seat N round R``: a round's first is always journaled) and
+journaled once a second as
+``wagers_refused_coalesced``.
+
 Bounded: one record a device and kind a second at most, however fast the device faults; at most
 :data:`MAX_STORMS` storms followed at once (a device inventing kinds gets its oldest forgotten).
 """
@@ -57,7 +63,11 @@ class FaultStorms:
     def note(self, fault: DeviceFault) -> StormKey | None:
         """Take one fault: its storm's key if it begins one (handle it, and call :meth:`report`
         in :data:`STORM_SECONDS`), ``None`` if it was counted into the storm in progress."""
-        key = (fault.device, fault.kind)
+        return self.note_kind(fault.device, fault.kind)
+
+    def note_kind(self, device: str, kind: str) -> StormKey | None:
+        """:meth:`note` for anything a device repeats (``kind``), not only a ``FLT``."""
+        key = (device, kind)
         storm = self._storms.get(key)
         if storm is None:
             self._storms[key] = _Storm()
