@@ -295,7 +295,14 @@ class ApiSection:
         integer(1, 10000),
         50,
         section=f"{DOCS}#api",
-        help="requests a second per peer (Unix user), in bursts of twice that; none for the dealer's screen",
+        help="requests a second per peer (Unix user), in bursts of twice that",
+    )
+    dealer_requests_per_second: int = option(
+        "dealer_requests_per_second",
+        integer(1, 10000),
+        200,
+        section=f"{DOCS}#api",
+        help="requests a second from the dealer's screen (its Unix user), in bursts of twice that",
     )
 
 

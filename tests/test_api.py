@@ -38,6 +38,7 @@ from controller.api import (
     ErrorCode,
     api_server_from_config,
 )
+from controller.api.limits import RateLimiter
 from controller.api_client import ApiClient, ApiConnectionError, ApiError, Credentials, request
 from controller.auth import (
     Authenticator,
@@ -790,6 +791,9 @@ def test_garbage_never_breaks_the_server(short_dir: Path, users_file: Path, garb
 @pytest.mark.asyncio
 async def test_concurrent_clients_each_get_their_own_answers(table: tuple[ApiServer, TableHandler]) -> None:
     server, _ = table
+    # 200 refusals at once from one peer are past its refusals journaled one by one (a flood:
+    # tests/test_api_flood.py); here the concurrency alone, every refusal journaled.
+    server.journaled_refusals = RateLimiter(1000, 1000)
     clients = [await ApiClient.connect(server.socket_path) for _ in range(20)]
     try:
         for _ in range(100):

@@ -153,15 +153,7 @@ class Connection:
         rid: str | int | None = None
         cmd: str | None = None
         try:
-            if actor.role is not Role.DEALER:
-                wait = self.server.limiter.allow(self.peer.uid)
-                if wait:
-                    self._pause = wait
-                    raise Refusal(
-                        ErrorCode.RATE_LIMITED,
-                        f"too many requests from uid {self.peer.uid}: at most "
-                        f"{self.server.limiter.rate:g} a second; try again in {wait:.2f} s",
-                    )
+            self._admit(actor)
             if line is None:
                 raise Refusal(
                     ErrorCode.LINE_TOO_LONG,
@@ -212,6 +204,30 @@ class Connection:
         if cmd == "subscribe" and self.subscription is not None and self._pump is None:
             self._pump = asyncio.create_task(self._pump_notifications(self.subscription))
 
+    def _admit(self, actor: Caller) -> None:
+        """Every peer within its rate (the dealer's screen at its own), and within the refusals it
+        may have journaled one by one; else ``rate_limited``, and nothing is read from it until it
+        may go on (docs/local-api.md "Limits")."""
+        server, uid = self.server, self.peer.uid
+        limiter = server.dealer_limiter if actor.role is Role.DEALER else server.limiter
+        wait = limiter.allow(uid)
+        if wait:
+            self._pause = wait
+            raise Refusal(
+                ErrorCode.RATE_LIMITED,
+                f"too many requests from uid {uid}: at most {limiter.rate:g} a second; "
+                f"try again in {wait:.2f} s",
+            )
+        wait = server.journaled_refusals.wait(uid)
+        if wait:
+            self._pause = wait
+            refusals = server.journaled_refusals
+            raise Refusal(
+                ErrorCode.RATE_LIMITED,
+                f"too many refused requests from uid {uid}: at most {refusals.burst} at once and "
+                f"{refusals.rate:g} a second afterwards; try again in {wait:.2f} s",
+            )
+
     async def _refused(self, actor: Caller, cmd: str | None, refusal: Refusal) -> None:
         """Journal the refusal, or count it (docs/local-api.md "Limits").
 
@@ -223,9 +239,12 @@ class Connection:
         counted = not refusal.began_lockout and (
             code in (ErrorCode.RATE_LIMITED, ErrorCode.AUTH_FAILED, ErrorCode.LOCKED_OUT)
             or actor.role is None
+            # Past the peer's refusals journaled one by one: a flood, the dealer's screen's too.
+            or self.server.journaled_refusals.allow(actor.peer.uid) > 0
         )
         if counted:
-            self.server.tally.count(actor.peer, code)
+            role = None if actor.role is None else str(actor.role)
+            self.server.tally.count(actor.peer, code, role)
             return
         log.log(
             logging.WARNING if code in _SECURITY_CODES else logging.INFO,

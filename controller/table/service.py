@@ -435,6 +435,9 @@ class TableService:
         if self.gpio is not None:
             self.gpio.lock()
             if current is not None and not current.no_more_bets:
+                # The devices as they were at the lock-out's edge: a contact moving then is
+                # counted once still (docs/gpio.md, "The lock-out's edge").
+                await self.gpio.lock_out_counted()
                 devices = self.gpio.accepted_devices
                 if self.gpio.progressive_unavailable:
                     # The chips on the devices while the progressive is unavailable: journaled
