@@ -150,6 +150,9 @@ def install_environment(pkg: Package, arch: str, wheels: Path, venv_root: Path, 
         else:
             (site / shared).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src / shared, site / shared)
+        # As Debian ships them (the tree's own modes follow the checkout's umask).
+        for path in [site / shared, *(site / shared).rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
     # pip --target leaves the host's scripts and the wheels' data files (Kivy's examples) here.
     for extra in ("bin", "share"):
         shutil.rmtree(site / extra, ignore_errors=True)
