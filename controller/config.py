@@ -495,14 +495,17 @@ def parse_config(text: str, where: str = "config", gpio_check: GpioCheck | None 
     under ``[gpio]``. It is the pin map's own check (:func:`check_gpio`); ``None`` checks only that
     the table is there.
     """
+    return config_from_mapping(_toml(text, where), where, gpio_check)
+
+
+def _toml(text: str, where: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(where, [f"not valid TOML: {exc}"]) from None
     except RecursionError:
         # tomllib recurses once per level of nesting: a file of thousands of "[" exhausts the stack.
         raise ConfigError(where, ["not a usable configuration: arrays or tables nested too deeply"]) from None
-    return config_from_mapping(data, where, gpio_check)
 
 
 def config_from_mapping(
@@ -568,14 +571,43 @@ def _opt(loaded: Mapping[str, object], name: str, cls: type[T]) -> T | None:
     return _get(loaded, name, cls) if name in loaded else None
 
 
+def drop_in_dir(path: Path) -> Path:
+    """The drop-ins read over ``path``: ``table-controller.d/`` beside ``table-controller.toml``."""
+    return path.with_name(f"{path.stem}.d")
+
+
 def load_config(path: Path, gpio_check: GpioCheck | None = check_gpio) -> Config:
-    """Read and check the configuration file; :class:`ConfigError` lists every problem."""
+    """Read and check the configuration file and its drop-ins; :class:`ConfigError` lists every problem.
+
+    The drop-ins are the ``*.toml`` files of :func:`drop_in_dir`, read in name order after the
+    file, each key over the same key before it (sections merged key by key). The package ships
+    the file with the defaults, as a conffile, and its installer writes the table's own answers
+    (``[table]``, ``[progressive_link]``) in ``table-controller.d/10-table.toml`` (docs/install.md).
+    """
+    drop_ins = sorted(drop_in_dir(path).glob("*.toml"))
+    merged: dict[str, Any] = {}
+    for file in (path, *drop_ins):
+        _merge(merged, _read_toml(file))
+    where = str(path) if not drop_ins else f"{path} with {', '.join(str(f) for f in drop_ins)}"
+    return config_from_mapping(merged, where, gpio_check)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ConfigError(str(path), [f"cannot read: {reason}"]) from None
-    return parse_config(text, str(path), gpio_check)
+    return _toml(text, str(path))
+
+
+def _merge(into: dict[str, Any], over: Mapping[str, Any]) -> None:
+    """``over``'s keys into ``into``: a table into the same table key by key, any other value replaced."""
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = dict(value) if isinstance(value, Mapping) else value
 
 
 def check_config_file(

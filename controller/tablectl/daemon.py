@@ -488,12 +488,14 @@ def cmd_user_remove(args: argparse.Namespace) -> int:
 
 
 def is_daemon_config(text: str) -> bool:
-    """The daemon's configuration has a ``[table]`` section; a Rules Submission has none."""
+    """The daemon's configuration has a ``[table]`` or a ``[gpio]`` section; a Rules Submission
+    has neither (its ``table`` is a key). The package's defaults have no ``[table]``: the table's
+    own is in a drop-in (:func:`controller.config.load_config`)."""
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError):
         return False  # parse_submission says what is wrong with it
-    return isinstance(data.get("table"), dict)
+    return any(isinstance(data.get(section), dict) for section in ("table", "gpio"))
 
 
 def check_daemon_config(path: str) -> int:
