@@ -126,7 +126,7 @@ async def test_no_login_takes_the_meters_or_a_tables_client_id(tmp_path: Path, p
     """(b) With t2's certificate, connecting again and again over 4 s with the client id
     ``progressive-meter``, then ``t1``: the meter and t1 stay connected (0 reconnects)."""
     connects = _Connects()
-    meter_log = logging.getLogger("progressive-meter")
+    meter_log = logging.getLogger("meter.service")
     meter_log.addHandler(connects)
     meter_log.setLevel(logging.INFO)
     try:
