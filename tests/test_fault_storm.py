@@ -151,3 +151,32 @@ async def test_a_sensor_flapping_after_the_lock_out_is_one_refusal_and_counts() 
         assert 1 <= len(reports) <= 4
         assert sum(int(r.body["detail"]["count"]) for r in reports) + 1 == placed
         assert len(records) == len(refused) + len(reports)
+
+
+@pytest.mark.asyncio
+async def test_a_sensor_flapping_while_wagering_is_open_floods_neither_log_nor_journal(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """40 chips put down and taken off in 2 s on one device (each past the debounce window): each
+    change counted by the GPIO, the log once a second with the count left out, nothing journaled
+    until the lock-out."""
+    async with BenchRig() as rig:
+        daemon = rig.daemon
+        assert daemon is not None and daemon.journal is not None
+        seq0 = daemon.state.last_seq
+        pin = rig.factory.pin(rig.sensor_pin(3))
+
+        def flap() -> None:
+            for _ in range(40):
+                pin.drive_low()
+                time.sleep(0.025)
+                pin.drive_high()
+                time.sleep(0.025)
+
+        with caplog.at_level(logging.INFO, logger="controller.table.bridge"):
+            await asyncio.to_thread(flap)
+            await daemon.drain()
+        lines = [r for r in caplog.records if "seat 3: progressive wager" in r.getMessage()]
+        assert 1 <= len(lines) <= 4, [r.getMessage() for r in lines]
+        assert any("more change(s) not logged" in r.getMessage() for r in lines)
+        assert await daemon.journal.records(seq0) == []

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
@@ -83,6 +84,9 @@ URGENT: Final = (
     HoleCardReading,
 )
 
+#: A wagering device's changes are logged once in this many seconds at most.
+WAGER_LOG_SECONDS: Final = 1.0
+
 HardwareEvent = GpioEvent | DeviceEvent
 E = TypeVar("E")
 Handler = Callable[[Any], Awaitable[None]]
@@ -110,6 +114,8 @@ class HardwareBridge:
         #: Fault storms: a device's repeated faults counted, reported once an interval.
         self.storms = FaultStorms()
         self._storm_timers: dict[StormKey, asyncio.TimerHandle] = {}
+        #: Per wagering device: when its last change was logged, and the changes not logged since.
+        self._wager_logged: dict[str, tuple[float | None, int]] = {}
         self.register_handler(LockOutPressed, self._lock_out)
         self.register_handler(LockOutRepeated, self._lock_out_repeated)
         self.register_handler(FramesLost, self._frames_lost)
@@ -284,8 +290,17 @@ class HardwareBridge:
     async def _wager_counted(self, event: WagerSensed | WagerRemoved) -> None:
         # Counted by the system; journaled as wagers at the lock-out, when the count is final.
         self._gpio_input(event)
+        # Logged once a second a device at most (a flapping sensor, 50 changes a second at the
+        # debounce's fastest, must not flood the log), with the changes left out.
         device = f" {event.progressive}" if event.progressive else ""
-        log.info("seat %d%s: progressive wager %s", event.seat, device, event.type.split("_")[1])
+        key, now = f"seat {event.seat}{device}", time.monotonic()
+        last, left = self._wager_logged.get(key, (None, 0))
+        if last is not None and now - last < WAGER_LOG_SECONDS:
+            self._wager_logged[key] = (last, left + 1)
+            return
+        self._wager_logged[key] = (now, 0)
+        more = f" ({left} more change(s) not logged)" if left else ""
+        log.info("%s: progressive wager %s%s", key, event.type.split("_")[1], more)
 
     async def _wager_not_recognized(self, event: WagerNotRecognized) -> None:
         # The progressive is unavailable (N.J.A.C. 13:69E-1.39B): the chip is no wager, its lamp
