@@ -144,6 +144,7 @@ def test_a_ram_clear_counts_the_link_on_from_the_archive(
     with JournalReader(path, TABLE) as old:
         head, head_hash, some_hash = old.last_seq(), old.hash_at(old.last_seq()), old.hash_at(2)
     assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_OK
+    assert f"the progressive link counts on from record {head}, outbox message 3" in capsys.readouterr().out
     (archive,) = tmp_path.glob("*.archived")
     with JournalReader(path, TABLE) as new:
         (first,) = new.records()

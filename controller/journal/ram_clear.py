@@ -47,6 +47,9 @@ class Cleared:
     previous_hash: str
     meters: Mapping[str, Cents]
     table_id: str
+    link_seq: int = 0
+    """The archive's last record on the progressive link's count (:mod:`.link_count`)."""
+    link_outbox_seq: int = 0
 
 
 def standing_meters(state: TableState) -> dict[str, Cents]:
@@ -107,4 +110,4 @@ async def ram_clear(path: Path, actor: str, now: datetime.datetime | None = None
         await new.append(cleared, source="tablectl", actor=actor)
     finally:
         await new.close()
-    return Cleared(archive, head.seq, head.hash, meters, table_id)
+    return Cleared(archive, head.seq, head.hash, meters, table_id, link_seq, link_outbox_seq)

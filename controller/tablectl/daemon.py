@@ -321,7 +321,8 @@ def cmd_journal_new(args: argparse.Namespace) -> int:
     print(
         f"archived {cleared.archive} (seq {cleared.previous_seq}, hash {cleared.previous_hash[:16]}...); "
         f"new journal {args.journal} of table {cleared.table_id}, chained to it; "
-        f"meters carried over: {meters}; RAM clear by {args.user}"
+        f"meters carried over: {meters}; the progressive link counts on from record {cleared.link_seq}, "
+        f"outbox message {cleared.link_outbox_seq}; RAM clear by {args.user}"
     )
     return EXIT_OK
 
