@@ -4,7 +4,8 @@ One connection (a durable MQTT session: ``clean_session=False``, so the broker k
 arrives while the meter is away), reconnected with a back-off whenever it drops. A batch of
 the messages that have arrived is applied in one store transaction (one fsync); only after
 the commit does the meter publish: each table's ``ack`` (retained: every message up to
-``applied_seq`` is durable here), the ``reply`` to a hit (the award) or to a refused message,
+``applied_seq`` is durable here), the ``reply`` to a hit (the award), to a ``paid`` or ``void``
+(the acknowledgement that closes the award and ends its Jackpot Lock) or to a refused message,
 and each changed progressive's ``amount`` (retained). A duplicate is acknowledged again, and
 a hit sent again gets its recorded award again. What is not a table's own message on its own
 topic (unknown table, another site, a table id that is not the topic's, a broken message) is
@@ -67,6 +68,17 @@ def tls_context(config: MeterConfig) -> ssl.SSLContext | None:
     if b.cert_file is not None and b.key_file is not None:
         ctx.load_cert_chain(str(b.cert_file), str(b.key_file))
     return ctx
+
+
+def meter_status(config: MeterConfig, status: str, beat: int = 0, reason: str | None = None) -> MeterStatus:
+    """The meter's status as it publishes it: its heartbeat and the award timeout the tables use."""
+    return MeterStatus(
+        "online" if status == "online" else "offline",
+        config.heartbeat_seconds,
+        beat,
+        reason,
+        config.award_timeout_seconds,
+    )
 
 
 class _Stopped(Exception):
@@ -179,9 +191,7 @@ class MeterService:
             self.connected.set()
 
     def _status(self, status: str, reason: str | None = None) -> MeterStatus:
-        return MeterStatus(
-            "online" if status == "online" else "offline", self.config.heartbeat_seconds, self._beat, reason
-        )
+        return meter_status(self.config, status, self._beat, reason)
 
     async def _heartbeat(self, client: aiomqtt.Client) -> None:
         while True:
@@ -303,7 +313,7 @@ class MeterService:
             if (
                 not a.duplicate
                 and a.record.progressive is not None
-                and a.record.kind in ("contribution", "award")
+                and a.record.kind in ("contribution", "award", "paid", "void")
             ):
                 progressives.add(a.record.progressive)
         ledger = self.store.ledger
