@@ -31,15 +31,18 @@ from typing import Any
 import aiomqtt
 
 from wire import (
+    Ack,
     MeterMessage,
     MeterStatus,
     TableMessage,
+    Verdict,
     WireError,
     decode_envelope,
     decode_table_message,
     decode_table_status,
     encode,
 )
+from wire.errors import clip
 
 from .config import MeterConfig
 from .ledger import Broken, Item
@@ -99,6 +102,9 @@ class MeterService:
         """Why the store failed (the meter then says so once, goes offline and stops)."""
         self._beat = 0
         self._busy = asyncio.Lock()
+        self._strangers: set[str] = set()
+        """Tables not of this link that sent an event, to be told so (once each, per connection)."""
+        self._told_strangers: set[str] = set()
         self._told: asyncio.Future[list[Any]] | None = None
         """The broker's answers to the last words handed to the client (a batch's, or the opening's)."""
 
@@ -152,6 +158,7 @@ class MeterService:
             backoff = min(backoff * 2, 5.0)
 
     async def _session(self, client: aiomqtt.Client, stop: asyncio.Event) -> None:
+        self._told_strangers.clear()  # told again on this connection, if they send again
         # The subscriptions, the online status, every amount and every ack go out first, in this
         # order, before any batch's; their answers are not waited for before the first batch: the
         # durable session's backlog flows in at once, and is applied while they come.
@@ -269,6 +276,8 @@ class MeterService:
         table = self.config.tables.get(ref.table)
         if table is None:
             self.notices.note("not a table of this link", UNKNOWN, None, topic, payload)
+            if ref.channel == "event" and ref.table not in self._told_strangers:
+                self._strangers.add(ref.table)
             return None
         if table.site != ref.site:
             detail = f"published under site {ref.site!r}, but it is at site {table.site!r}"
@@ -326,11 +335,28 @@ class MeterService:
         for table in sorted(batch.acks):
             ack = self.witness.ack(ledger.table(table).ack_message())
             out.append(self._publish(client, self.topics.ack(table), ack, True))
+        out += self._tell_strangers(client)
         # Handed to the client now, in order, after the commit; the broker's answers to the batch
         # before are waited for (an error ends the session), this batch's while the next is applied.
         told, self._told = self._told, asyncio.gather(*out)
         if told is not None:
             await told
+
+    def _tell_strangers(self, client: aiomqtt.Client) -> list[Coroutine[Any, Any, None]]:
+        """A table the meter does not link is told why (its ack, retained, with a refused verdict
+        and the reason), once per connection: it closes progressive wagering with the meter's
+        words, not its own guess (docs/progressive-link.md, "Ack")."""
+        out = []
+        for table in sorted(self._strangers - self._told_strangers):
+            why = (
+                f"table {table!r} is not a table of this meter's link {self.config.link!r} (its "
+                f"[tables]: {', '.join(sorted(self.config.tables)) or 'none'}): nothing it sends is applied"
+            )
+            ack = Ack(table, 0, Verdict(1, False, "table", clip(why, 2000)))
+            out.append(self._publish(client, self.topics.ack(table), ack, True))
+            self._told_strangers.add(table)
+        self._strangers.clear()
+        return out
 
     async def _store_failed(self, client: aiomqtt.Client, exc: StoreFailed) -> None:
         """Said once: the meter is offline (retained, with the reason) and stops serving; nothing of

@@ -36,6 +36,7 @@ def meter_config(
     progressives: Mapping[str, Parameters] | None = None,
     heartbeat: int = 2,
     paytable: Sequence[str] = (),
+    award_timeout: int | None = None,
 ) -> Path:
     """A meter configuration (TOML) in ``root`` for ``tables`` (id -> site) on ``broker``;
     ``paytable``: the lines of each progressive's paytable (``ranking``, ``rows``; by default
@@ -46,6 +47,7 @@ def meter_config(
         "[link]",
         f'id = "{LINK}"',
         f"heartbeat_seconds = {heartbeat}",
+        *([] if award_timeout is None else [f"award_timeout_seconds = {award_timeout}"]),
         "[store]",
         'path = "meter.db"',
         "[broker]",

@@ -19,7 +19,7 @@ from meter.main import main
 from meter.progression import pay, progress
 from meter.sequencer import Sequencer
 from meter.store import ConfigMismatch, Store, StoreBusy, StoreCorrupt
-from wire import Contribution, Declaration, Fixed, Hit, Paid, Parameters, Refusal, Share, TableMessage
+from wire import Contribution, Declaration, Fixed, Hit, Paid, Parameters, Refusal, Share, TableMessage, Void
 
 PARAMS = Parameters(1_000_000, 1_000_000, Fraction(18))
 ROYAL = ("As", "Ks", "Qs", "Js", "Ts")
@@ -307,8 +307,15 @@ def test_status_history_and_verify(
     assert main(["--config", str(config_path), "history", "--awards"]) == 0
     out = capsys.readouterr().out
     assert "award #1 seat 2 straight flush: 10% of meter, paid 1000.36, meter 10003.60 -> 9003.24" in out
+    store.apply([msg("t1", 4, Void("cs-floor", 3, "floorperson F-17: a misread card"))])
+    assert main(["--config", str(config_path), "history"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "void: hit seq 3, award #1 closed, 1000.36 back on the meter: floorperson F-17: a misread card" in out
+    )
+    assert store.ledger.progressives["cs-floor"].amount == 1_000_360
     assert main(["--config", str(config_path), "verify"]) == 0
-    assert "4 records, hash chain intact" in capsys.readouterr().out
+    assert "5 records, hash chain intact" in capsys.readouterr().out
 
 
 def test_the_example_configuration_reads(tmp_path: Path) -> None:
