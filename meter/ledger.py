@@ -436,7 +436,12 @@ def _close(ledger: Ledger, m: TableMessage, p: Paid | Void, state: ProgressiveSt
     body["award_seq"] = award.award_seq
     body["award_record"] = award.record_seq
     if isinstance(p, Paid):
-        if p.paid != award.paid:
+        if p.by_floorperson:
+            # Settled at the table while the meter was away: the hand pay is the table's fact, the
+            # award the meter's; both kept, for the audit (the meter's amount is the award's).
+            body["by_floorperson"] = True
+            body["award_paid"] = format_money(award.paid)
+        elif p.paid != award.paid:
             why = (
                 f"award {award.award_seq} paid {format_money(award.paid)}; the table says "
                 f"{format_money(p.paid)}: the meter's award is what the player is paid"

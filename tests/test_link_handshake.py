@@ -241,3 +241,56 @@ async def test_a_timed_out_claim_is_voided_by_a_floorperson_and_the_late_award_r
                 assert p.pending is None
                 assert p.amount == before  # the award returned: the meter as it stood before the claim
                 await until(lambda: bool(facts(journal, AWARD_CLOSED)), 10, "the acknowledgement journaled")
+
+
+async def test_a_timed_out_claim_hand_paid_by_a_floorperson_closes_the_late_award(
+    tmp_path: Path, pki: Pki
+) -> None:
+    """The meter away at the hit: the claim times out, the floorperson hand-pays the meter he
+    verified; the meter back awards the claim (its order) and the table's ``paid`` (by the
+    floorperson) closes that award, the hand pay kept beside the award's: the lock ends."""
+    async with running_link(tmp_path, pki, {"t1": "site-a"}, meter=False) as link:
+        link.config_path = meter_config(
+            tmp_path / "meter", link.broker, pki, {"t1": "site-a"}, award_timeout=10
+        )
+        link.config = load(link.config_path)
+        await link.start_meter()
+        async with linked_rig(tmp_path, pki, link.broker, "t1") as rig:
+            daemon = daemon_of(rig)
+            async with await ApiClient.connect(rig.socket) as api:
+                await api_round(api, rig)
+                await until(
+                    lambda: daemon.snapshot()["link"]["award_timeout_seconds"] == 10, 10, "the timeout"
+                )
+                round_id = daemon.round_id
+                await royal_until_decision(api, rig)
+                await until(lambda: len(records(link.store, "contribution")) == 2, 10, "the contributions")
+                await link.stop_meter()
+                await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
+
+                def status() -> str:
+                    pending = daemon.snapshot()["link"]["pending"]
+                    return str(pending[0]["status"]) if pending else ""
+
+                await until(lambda: status() == "TIMED OUT", 15, "the claim timed out")
+                await api.submit_event(
+                    {
+                        "type": "claim_hand_pay",
+                        "seat": 1,
+                        "wager": "progressive",
+                        "meter": "10000.36",
+                        "reason": "the meter unreachable; its display read by floorperson F-17",
+                    },
+                    auth=BENCH_FLOOR,
+                )
+                await until(lambda: daemon.round_id != round_id, 10, "the round settled")
+                line = await settled_progressive(api, str(round_id))
+                assert line["net"] == "+9999.36"
+                await link.start_meter()
+                await until(lambda: bool(records(link.store, "paid")), 15, "the meter's paid record")
+                (award,) = records(link.store, "award")
+                (paid,) = records(link.store, "paid")
+                assert paid.body["award_seq"] == award.body["award_seq"] and paid.body["by_floorperson"]
+                assert (paid.body["paid"], paid.body["award_paid"]) == ("10000.36", award.body["paid"])
+                assert link.store is not None
+                assert link.store.ledger.progressives[PROGRESSIVE].pending is None

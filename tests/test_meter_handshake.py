@@ -20,7 +20,7 @@ from meter.service import meter_status
 from meter.store import iter_records
 from sim.link_rig import PARAMS, PROGRESSIVE, meter_config, meter_process
 from sim.sim_table import SimTable
-from wire import Share, decode_meter_message, encode
+from wire import Paid, Share, decode_meter_message, encode, format_money
 
 from .meter_link import running_link
 from .mosquitto import Broker, Pki
@@ -81,7 +81,9 @@ async def test_paid_closes_the_award_void_returns_it_and_a_refused_claim_is_clos
         await t2.wait(lambda: wrong.seq in t2.refusals, 10, "the wrong paid refused")
         assert t2.refusals[wrong.seq].field == "payload.paid"
         assert t2.amounts[PROGRESSIVE].pending is not None
-        right = t2.paid(h2.seq, t2.awards[h2.seq].paid)
+        # The floorperson settled it at the table (the meter away, the claim timed out there): its
+        # hand pay is recorded beside the award's, and closes it.
+        right = t2.add(Paid(PROGRESSIVE, h2.seq, 1_234_500, by_floorperson=True))
         await t2.wait(lambda: h2.seq in t2.closed, 10, "the paid acknowledged")
         await t1.wait(lambda: t1.amounts[PROGRESSIVE].pending is None, 5, "the lock ended on t1")
         # A claim the meter refused (cards that do not make the row), settled at the table by a
@@ -102,6 +104,13 @@ async def test_paid_closes_the_award_void_returns_it_and_a_refused_claim_is_clos
         assert [k for k, *_ in records].count("paid") == 2 and [k for k, *_ in records].count("void") == 1
         assert ("paid", "t2", right.seq) in records and ("void", "t1", v.seq) in records
         assert ("paid", "t1", settled.seq) in records
+        (by_floor,) = [
+            r
+            for r, *_ in iter_records(link.store.conn, link.store.path)
+            if (r.table_id, r.table_seq) == ("t2", right.seq)
+        ]
+        assert by_floor.body["paid"] == "12345.00" and by_floor.body["by_floorperson"] is True
+        assert by_floor.body["award_paid"] == format_money(t2.awards[h2.seq].paid)
         ledger = folded(link.store.path)
         assert not ledger.open_awards and not ledger.refused_hits
         assert ledger.progressives[PROGRESSIVE].pending is None

@@ -75,6 +75,7 @@ PAYLOADS = [
     Hit("cs-floor", 2, "straight flush", Share(Fraction(10))),
     Hit("bb", 1, "four of a kind", Fixed(50_000)),
     Paid("cs-floor", 43, 1_234_567),
+    Paid("cs-floor", 44, 1_000_000, by_floorperson=True),
     Void("cs-floor", 43, "floorperson F-17: the shoe misread seat 5's cards"),
 ]
 

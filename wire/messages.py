@@ -180,10 +180,21 @@ class Paid:
     progressive: str
     hit_seq: int
     paid: int
+    by_floorperson: bool = False
+    """The floorperson settled the claim at the table (the meter refused it, or gave no award in
+    time): ``paid`` is the hand pay of the meter the floorperson verified, which may differ from
+    an award the meter made meanwhile; absent from the wire when false."""
     kind: Literal["paid"] = "paid"
 
     def to_json(self) -> dict[str, object]:
-        return {"progressive": self.progressive, "hit_seq": self.hit_seq, "paid": f.format_money(self.paid)}
+        out: dict[str, object] = {
+            "progressive": self.progressive,
+            "hit_seq": self.hit_seq,
+            "paid": f.format_money(self.paid),
+        }
+        if self.by_floorperson:
+            out["by_floorperson"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -227,7 +238,12 @@ def _payload(kind: str, obj: Obj) -> Payload:
             obj.get("progressive", f.ident), obj.get("wagers", f.wagers), obj.get("wagered", f.money)
         )
     elif kind == "paid":
-        payload = Paid(obj.get("progressive", f.ident), obj.get("hit_seq", f.count), obj.get("paid", f.money))
+        payload = Paid(
+            obj.get("progressive", f.ident),
+            obj.get("hit_seq", f.count),
+            obj.get("paid", f.money),
+            bool(obj.optional("by_floorperson", boolean)),
+        )
     elif kind == "void":
         payload = Void(
             obj.get("progressive", f.ident), obj.get("hit_seq", f.count), obj.get("reason", f.text)

@@ -163,11 +163,13 @@ class TableLink:
         assert isinstance(terms, Mapping)
         share = Fraction(str(terms["share"])) if "share" in terms else None
         paid = verified * share // 100 if share is not None else money(terms["fixed"], "fixed")
-        mine = Outbound("paid", Paid(meter_id, int(str(claim["seq"])), int(paid)).to_json())
+        mine = Outbound(
+            "paid", Paid(meter_id, int(str(claim["seq"])), int(paid), by_floorperson=True).to_json()
+        )
         steps = [
             Step(e, FLOOR, actor, outbox=(mine,) if (e.seat, e.name) == (seat, wager) else ()) for e in events
         ]
-        await self.service.complete_by_floor(steps)
+        await self.service.complete_by_floor(current.round_id, steps)
 
     def meter_events(self, current: OpenRound) -> list[Event] | None:
         if not waits_for_meter(current):

@@ -231,10 +231,14 @@ class TableService:
                 check(self.state)
             return await self._journal_entry(entry, source, actor, outbox)
 
-    async def complete_by_floor(self, steps: Sequence[Step]) -> None:
+    async def complete_by_floor(self, round_id: str, steps: Sequence[Step]) -> None:
         """A round the meter could not complete (a claim it refused, or did not award in time),
-        completed by a floorperson's ``meter`` events in ONE transaction, then settled."""
+        completed by a floorperson's ``meter`` events in ONE transaction, then settled.
+        ``ValueError`` if ``round_id`` is no longer the round waiting (an award settled it)."""
         async with self.round_lock:
+            current = self.state.current
+            if current is None or current.round_id != round_id or not current.round.waiting_for():
+                raise ValueError(f"round {round_id} no longer waits for the meter (its award came)")
             for outcome in await self._append_many(list(steps), None):
                 self._report(outcome)
                 if isinstance(outcome, Refused):
