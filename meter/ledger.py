@@ -167,6 +167,9 @@ class Ledger:
     """(table, the hit's seq) -> its award, until the table's ``paid`` or ``void``."""
     refused_hits: set[tuple[str, int]] = field(default_factory=set)
     """(table, the hit's seq) of the claims the meter refused and the table has not yet closed."""
+    legacy_locks: set[int] = field(default_factory=set)
+    """The award seqs of awards recorded before the handshake (store schema 2): not closed by a
+    ``paid``; their lock ends at the hitting table's next contribution, as it did then."""
 
     def table(self, table_id: str) -> TableState:
         return self.tables.setdefault(table_id, TableState(table_id))
@@ -225,6 +228,15 @@ class Ledger:
             p.wagers += int(b["wagers"])
             p.wagered += wagered
             p.record_seq = r.seq
+            if (
+                p.pending is not None
+                and p.pending.table == r.table_id
+                and p.pending.award_seq in self.legacy_locks
+            ):
+                # An award recorded before the handshake (no ``handshake`` in its body): its lock
+                # ended at the hitting table's next contribution, as it did then.
+                self.legacy_locks.discard(p.pending.award_seq)
+                p.pending = None
         elif r.kind == REFUSED:
             if b.get("message_kind") == "hit":
                 self.refused_hits.add((r.table_id, r.table_seq))
@@ -251,6 +263,9 @@ class Ledger:
                 self.award_count,
                 None if hit_wall_ns is None else int(hit_wall_ns),
             )
+            if not b.get("handshake"):
+                self.legacy_locks.add(self.award_count)
+                return
             self.open_awards[r.table_id, r.table_seq] = OpenAward(
                 p.id, self.award_count, r.seq, int(b["seat"]), paid.paid, wf.money(b["meter_before"], ""),
                 paid.meter_after, p.pending.hit_wall_ns,
@@ -305,6 +320,7 @@ class Ledger:
             self.award_count,
             dict(self.open_awards),
             set(self.refused_hits),
+            set(self.legacy_locks),
         )
 
 
@@ -404,6 +420,7 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
             "cards": list(p.cards),
             "award": terms.to_json(),
             "award_seq": ledger.award_count + 1,
+            "handshake": True,  # closed by the table's paid or void (docs/progressive-link.md)
             "meter_before": format_money(state.amount),
             "paid": format_money(paid.paid),
             "meter_after": format_money(paid.meter_after),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import uuid
@@ -15,10 +16,11 @@ from hypothesis import strategies as st
 
 from controller.rules.core.money import MeterShare, pay_from_meter
 from meter.config import ConfigError, load
+from meter.ledger import Ledger
 from meter.main import main
 from meter.progression import pay, progress
 from meter.sequencer import Sequencer
-from meter.store import ConfigMismatch, Store, StoreBusy, StoreCorrupt
+from meter.store import ConfigMismatch, Store, StoreBusy, StoreCorrupt, iter_records
 from wire import Contribution, Declaration, Fixed, Hit, Paid, Parameters, Refusal, Share, TableMessage, Void
 
 PARAMS = Parameters(1_000_000, 1_000_000, Fraction(18))
@@ -472,3 +474,22 @@ def test_a_version_2_store_takes_the_award_handshake(config_path: Path) -> None:
     finally:
         s.close()
     assert main(["--config", str(config_path), "verify"]) == 0
+
+
+def test_an_award_from_before_the_handshake_keeps_its_old_end(store: Store) -> None:
+    """A store's awards recorded before the handshake (no ``handshake`` in the body) keep the lock
+    they had: it ends at the hitting table's next contribution; an award of today's waits for the
+    table's paid or void (docs/progressive-link.md, "The Jackpot Lock")."""
+    hit = Hit("cs-floor", 2, "straight flush", Share(Fraction(10)), cards=STRAIGHT_FLUSH)
+    store.apply([declare("t1", 1), msg("t1", 2, hit), msg("t1", 3)])
+    records = [r for r, *_ in iter_records(store.conn, store.path)]
+    assert store.ledger.progressives["cs-floor"].pending is not None  # today's: the contribution kept it
+    old = Ledger()
+    for r in records:
+        if r.kind == "award":
+            assert r.body["handshake"] is True
+            r = dataclasses.replace(r, body={k: v for k, v in r.body.items() if k != "handshake"})
+        old.fold(r)
+        if r.kind == "award":
+            assert old.progressives["cs-floor"].pending is not None and not old.open_awards
+    assert old.progressives["cs-floor"].pending is None  # ended by t1's next contribution
