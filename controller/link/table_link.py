@@ -53,7 +53,10 @@ class ClaimRefused(ValueError):
 
 
 class TableLink:
-    """The progressive link of one table: its plan, its publisher, its watch."""
+    """The progressive link of one table: its plan, its publisher, its watch.
+
+    Made by the table service it serves, when the service is built (``TableService(link=...)``):
+    the service asks it as its :class:`~controller.table.service.LinkHooks`."""
 
     def __init__(self, link: ProgressiveLinkSection, service: TableService, plan: LinkPlan) -> None:
         self.link = link
@@ -74,7 +77,6 @@ class TableLink:
         self._last_shown: tuple[object, ...] = ()
         #: The hits whose ``closed`` (the meter's acknowledgement) this run has journaled.
         self._journaled_closed: set[int] = set()
-        service.link = self
 
     # -- what the table service asks (LinkHooks) --
 
