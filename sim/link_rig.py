@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Final
 
 from wire import Parameters
 
@@ -22,6 +23,9 @@ LINK = "floor"
 PROGRESSIVE = "cs-floor"
 #: The bench rig's Caribbean Stud progressive, as its Rules Submission files it (§ 639a.12(d)).
 PARAMS = Parameters(initial=1_000_000, reset=1_000_000, rate=Fraction(18))
+#: Caribbean Stud's Progressive paytable B (§ 639a.12(d)(1)), the rows paid from the meter: every
+#: progressive at the meter has its paytable (docs/meter.md); the rig's unless a test gives another.
+PAYTABLE_B: Final = ('ranking = "high"', 'rows = { "royal flush" = "100%", "straight flush" = "10%" }')
 
 
 def meter_config(
@@ -32,14 +36,17 @@ def meter_config(
     progressives: Mapping[str, Parameters] | None = None,
     heartbeat: int = 2,
     paytable: Sequence[str] = (),
+    award_timeout: int | None = None,
 ) -> Path:
     """A meter configuration (TOML) in ``root`` for ``tables`` (id -> site) on ``broker``;
-    ``paytable``: lines added to each progressive's section (``ranking``, ``rows``)."""
+    ``paytable``: the lines of each progressive's paytable (``ranking``, ``rows``; by default
+    :data:`PAYTABLE_B`)."""
     root.mkdir(parents=True, exist_ok=True)
     lines = [
         "[link]",
         f'id = "{LINK}"',
         f"heartbeat_seconds = {heartbeat}",
+        *([] if award_timeout is None else [f"award_timeout_seconds = {award_timeout}"]),
         "[store]",
         'path = "meter.db"',
         "[broker]",
@@ -51,7 +58,7 @@ def meter_config(
     ]
     for pid, p in (progressives or {PROGRESSIVE: PARAMS}).items():
         j = p.to_json()
-        lines += [f"[progressives.{pid}]", *(f'{k} = "{v}"' for k, v in j.items()), *paytable]
+        lines += [f"[progressives.{pid}]", *(f'{k} = "{v}"' for k, v in j.items()), *(paytable or PAYTABLE_B)]
     for table, site in tables.items():
         linked = ", ".join(f'"{pid}"' for pid in (progressives or {PROGRESSIVE: PARAMS}))
         lines += [f"[tables.{table}]", f'site = "{site}"', f"progressives = [{linked}]"]

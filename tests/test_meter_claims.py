@@ -61,7 +61,7 @@ async def test_the_meter_pays_its_own_rows_and_refuses_what_the_cards_do_not_mak
         bad = [
             (t1.hit(Share(Fraction(100)), seat=2, hand="pair, twos", cards=TWO_TWOS), "payload.hand"),
             (t1.hit(Share(Fraction(100)), seat=2, hand="royal flush", cards=TWO_TWOS), "payload.cards"),
-            (t1.hit(Share(Fraction(100)), seat=2, hand="royal flush"), "payload.cards"),
+            (t1.hit(Share(Fraction(100)), seat=2, hand="royal flush", cards=()), "payload.cards"),
             (t1.hit(Share(Fraction(100)), seat=99, hand="royal flush", cards=ROYAL), "payload.seat"),
             (
                 t1.hit(Share(Fraction(100)), seat=2, hand="straight flush", cards=STRAIGHT_FLUSH),

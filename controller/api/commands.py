@@ -126,6 +126,9 @@ EVENT_ROLES: Final[Mapping[str, frozenset[Role]]] = {
     "device_in_service": frozenset({Role.FLOOR, Role.TECH}),
     # A floorperson finds a reported irregularity did not happen (docs/authority.md).
     "irregularity_dismissed": frozenset({Role.FLOOR}),
+    # A floorperson settles a linked claim the meter refused or did not award in time, with the
+    # verified meter and the reason (docs/progressive-link.md, "The award handshake").
+    "claim_hand_pay": frozenset({Role.FLOOR}),
 }
 #: Event types that never come over the API, and why.
 EVENTS_NOT_FROM_API: Final[Mapping[str, str]] = {

@@ -316,7 +316,10 @@ class LinkPublisher:
         return [
             e
             for seq, e in sorted(self._hits.items())
-            if seq <= applied and seq not in state.awards and seq not in state.refusals
+            if seq <= applied
+            and seq not in state.awards
+            and seq not in state.refusals
+            and seq not in state.closed
         ]
 
     def remember_hits(self, entries: list[OutboxEntry]) -> None:

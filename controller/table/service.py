@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -37,6 +37,7 @@ from ..journal.records import (
 from ..journal.state import PROGRESSIVE_LINK, OpenRound, RequestOutcome, TableState
 from ..rules.core.engine import Game
 from ..rules.core.events import Event
+from ..rules.core.money import Cents
 from ..rules.core.submission import Submission
 from . import authority, game_hooks, write_failures
 from .lamps import payout_lamps, progressive_unavailable
@@ -101,6 +102,16 @@ class LinkHooks(Protocol):
     def meter_events(self, current: OpenRound) -> list[Event] | None:
         """The ``meter`` events that complete ``current`` from the meter's word; empty when it
         needs none, ``None`` while a hit's award is pending."""
+
+    async def paid_for(
+        self, round_id: str, seat: int, wager: str, award: Mapping[str, object] | None
+    ) -> list[Outbound]:
+        """The ``paid`` a floorperson's verification of a seat's hand-paid award causes (the award
+        handshake's third step, docs/progressive-link.md); empty where none."""
+
+    async def hand_pay(self, seat: int, wager: str, verified: Cents, reason: str, actor: str | None) -> None:
+        """A floorperson settles a claim the meter refused or did not award in time (the seat paid
+        its share of the ``verified`` meter); ``ValueError`` with the words if none waits."""
 
 
 Pins = Callable[[TableState], ProgressiveTableGameSystem]
@@ -247,15 +258,32 @@ class TableService:
         actor: str | None,
         *,
         check: Callable[[TableState], None] | None = None,
+        outbox: Sequence[Outbound] = (),
     ) -> JournalRecord | None:
         """Journal ``entry`` (a device's fact, a floorperson's word, a command) one change at a
         time: the service takes its lock, callers never do. ``check(state)`` runs first under the
         lock (a precondition that raises to refuse); a refusal is journaled by the journal,
-        reported here, and ``None``."""
+        reported here, and ``None``. ``outbox``: the link's messages it causes, in its transaction."""
         async with self.round_lock:
             if check is not None:
                 check(self.state)
-            return await self._journal_entry(entry, source, actor)
+            return await self._journal_entry(entry, source, actor, outbox)
+
+    async def complete_by_floor(self, round_id: str, steps: Sequence[Step]) -> None:
+        """A round the meter could not complete (a claim it refused, or did not award in time),
+        completed by a floorperson's ``meter`` events in ONE transaction, then settled.
+        ``ValueError`` if ``round_id`` is no longer the round waiting (an award settled it)."""
+        async with self.round_lock:
+            current = self.state.current
+            if current is None or current.round_id != round_id or not current.round.waiting_for():
+                raise ValueError(f"round {round_id} no longer waits for the meter (its award came)")
+            for outcome in await self._append_many(list(steps), None):
+                self._report(outcome)
+                if isinstance(outcome, Refused):
+                    raise outcome
+            current = self.state.current
+            if current is not None and game_hooks.settles_itself(current):
+                await self.settle("daemon", None)
 
     async def settle_when(
         self, source: str, actor: str | None, check: Callable[[TableState], None]
@@ -265,12 +293,14 @@ class TableService:
             check(self.state)
             return await self.settle(source, actor)
 
-    async def _journal_entry(self, entry: Entry, source: str, actor: str | None) -> JournalRecord | None:
+    async def _journal_entry(
+        self, entry: Entry, source: str, actor: str | None, outbox: Sequence[Outbound] = ()
+    ) -> JournalRecord | None:
         """Journal ``entry``, the lock held; a refusal is journaled by the journal, reported here,
         and ``None``."""
         try:
             with self._journal_writes():
-                appended = await self.journal.append(entry, source=source, actor=actor)
+                appended = await self.journal.append(entry, source=source, actor=actor, outbox=outbox)
         except Refused as exc:
             self.report_refusal(exc.record, str(exc))
             return None

@@ -21,6 +21,7 @@ from ..journal import JournalError, Refused, UnknownRound
 from ..journal.records import Command, DeviceService, IrregularityDismissed, PayoutVerified, request_binding
 from ..journal.state import RequestOutcome, TableState
 from ..rules.core.events import EventError, parse_event
+from ..rules.core.money import parse_money
 from . import game_hooks
 from .authority import NotAuthorized
 from .lamps import payout_lamps
@@ -80,7 +81,12 @@ class TableApi:
 
     async def _submit_event(self, actor: Caller, event: Mapping[str, Any], key: str | None) -> Result:
         kind = event.get("type")
-        if key is not None and kind in ("verification", "irregularity_dismissed", *SERVICE_EVENTS):
+        if key is not None and kind in (
+            "verification",
+            "irregularity_dismissed",
+            "claim_hand_pay",
+            *SERVICE_EVENTS,
+        ):
             # These answer a retry by themselves (already verified, not declared...): no key.
             raise CommandError(ErrorCode.BAD_ARGS, f"idempotency_key: a {kind} takes none")
         if kind == "verification":
@@ -89,6 +95,8 @@ class TableApi:
             return await self._device_service(actor, event)
         if kind == "irregularity_dismissed":
             return await self._dismiss(actor, event)
+        if kind == "claim_hand_pay":
+            return await self._claim_hand_pay(actor, event)
         service = self.service
         game = service.game
         try:
@@ -189,6 +197,56 @@ class TableApi:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"round": record.round_id, "seq": record.seq, "dismissed": True}
 
+    async def _claim_hand_pay(self, actor: Caller, event: Mapping[str, Any]) -> Result:
+        """A floorperson settles a claim the meter refused or did not award within its award
+        timeout: ``seat``, ``wager``, the ``meter`` amount verified, and the ``reason`` (journaled
+        on the seat's ``meter`` event, source ``floor``; the table's ``paid`` goes to the meter).
+        A void is the round's irregularity, as any other (docs/progressive-link.md)."""
+        fields = {"type", "seat", "wager", "meter", "reason"}
+        unknown = sorted(set(event) - fields)
+        seat, wager, reason = event.get("seat"), event.get("wager"), event.get("reason")
+        if (
+            unknown
+            or isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not isinstance(wager, str)
+            or not isinstance(reason, str)
+            or not reason.strip()
+        ):
+            raise CommandError(
+                ErrorCode.BAD_ARGS,
+                'claim_hand_pay: give seat, wager, meter and reason, such as {"type": "claim_hand_pay", '
+                '"seat": 1, "wager": "progressive", "meter": "12345.67", "reason": "meter display read '
+                'by floorperson F-17; claim refused: ..."}'
+                + (f" (unknown field {unknown[0]!r})" if unknown else ""),
+            )
+        meter = event.get("meter")
+        try:
+            if not isinstance(meter, str):
+                raise ValueError(f'{meter!r}: the meter verified, a decimal string such as "12345.67"')
+            verified = parse_money(meter, "meter")
+        except ValueError as exc:
+            raise CommandError(ErrorCode.BAD_ARGS, f"claim_hand_pay: meter: {exc}") from None
+        if _source_of(actor) != "floor":
+            raise CommandError(
+                ErrorCode.FORBIDDEN,
+                "claim_hand_pay: a floorperson signed in with a PIN settles a claim the meter refused "
+                "or did not award in time (§ 639a.11(c)(5)(iii))",
+            )
+        link = self.service.link
+        if link is None:
+            raise CommandError(ErrorCode.REFUSED, "claim_hand_pay: the table is not linked to a meter")
+        try:
+            await link.hand_pay(seat, wager, verified, reason.strip()[:200], actor_name(actor))
+        except Refused as exc:
+            raise CommandError(ErrorCode.REFUSED, str(exc)) from None
+        except ValueError as exc:
+            raise CommandError(ErrorCode.REFUSED, f"claim_hand_pay: {exc}") from None
+        return {
+            "settled": {"seat": seat, "wager": wager, "meter": event.get("meter")},
+            "next_round": self.service.round_id,
+        }
+
     async def _verify_payout(self, actor: Caller, event: Mapping[str, Any]) -> Result:
         """A floorperson verifies a flagged payout: ``seat``, ``wager`` and, if more than one
         round waits, ``round`` (§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii))."""
@@ -232,10 +290,16 @@ class TableApi:
                 ErrorCode.REFUSED,
                 f"no payout of seat {seat} {wager} waits for a floorperson (waiting: {waiting})",
             )
-        record = await service.journal_entry(PayoutVerified(target, seat, wager), "floor", actor_name(actor))
+        line = next((p for p in matching if p.round_id == target), None)
+        # A linked progressive's hand pay verified: the table's ``paid`` to the meter, committed
+        # with the verification (the award handshake, docs/progressive-link.md).
+        link = service.link
+        paid = [] if link is None or line is None else await link.paid_for(target, seat, wager, line.award)
+        record = await service.journal_entry(
+            PayoutVerified(target, seat, wager), "floor", actor_name(actor), outbox=paid
+        )
         if record is None:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
-        line = next((p for p in matching if p.round_id == target), None)
         return {
             "verified": {"round": target, "seat": seat, "wager": wager, "net": line.net if line else ""},
             "seq": record.seq,

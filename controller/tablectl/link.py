@@ -90,7 +90,14 @@ def describe_link(link: dict[str, Any]) -> Iterator[str]:
     if verdict is not None and not verdict.get("accepted"):
         yield f"  the meter REFUSED the declaration: {verdict.get('reason')}"
     for hit in link.get("pending") or ():
-        yield f"  PENDING: seat {hit['seat']} {hit['hand']} on {hit['progressive']} (claim seq {hit['seq']})"
+        status = hit.get("status", "PENDING")
+        why = (
+            f": {hit['reason']}; a floorperson settles it (claim_hand_pay, or a void)"
+            if hit.get("reason")
+            else ""
+        )
+        claim = f"seat {hit['seat']} {hit['hand']} on {hit['progressive']} (claim seq {hit['seq']})"
+        yield f"  {status}: {claim}{why}"
     locks = link.get("locks") or {}
     for progressive, amount in (link.get("amounts") or {}).items():
         lock = locks.get(progressive)
