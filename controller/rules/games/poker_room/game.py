@@ -55,7 +55,7 @@ from typing import Final
 
 from ...core.engine import GameBase, IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Actor, Step, Waiting
+from ...core.hooks import Actor, Devices, Step, Waiting
 from ...core.money import Cents
 from ...core.settlement import Settlement, void_all
 from . import procedure
@@ -197,6 +197,15 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
         if killer is not None:
             out.append(Event("decision", seat=killer, action=KILLS))
         return tuple(out)
+
+    def devices(self, rules: PokerRoomRules) -> Devices:
+        """None required (a table without a card reader counts the cards); where the table's shoe
+        reads them, its burn is an event ("The dealer shall then burn the top card of the deck",
+        § 637a.20(h); § 637a.19(h)-(j))."""
+        return Devices(burns=True, section="§ 637a.19(f)-(j), § 637a.20(f)-(j), § 637a.21(f)-(j)")
+
+    def chosen_cards(self, state: PokerRoomState, event: Event) -> str:
+        return procedure.chosen_cards(state, event)
 
     def not_at_table(self, state: PokerRoomState, event: Event) -> str:
         """A poker table deals every round step by step: the button, then the players joining; the

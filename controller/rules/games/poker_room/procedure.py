@@ -750,6 +750,18 @@ def expecting(state: PokerRoomState) -> str:
     return "nothing: the pots are awarded"
 
 
+def chosen_cards(state: PokerRoomState, event: Event) -> str:
+    """Why the dealer keys ``event``'s cards at a table whose shoe reads every card: the discards of
+    the player drawing, cards of his own hand the shoe read when they were dealt, which he chooses
+    ("Each player may keep his original hand or discard as many cards as he chooses", § 637a.20(h));
+    ``""`` for any other cards (they come from the shoe)."""
+    if not (state.procedure and event.type == "cards" and event.to == "dealer"):
+        return ""
+    if state.phase != DRAWING or state.keyed is not False or state.drawing is not None:
+        return ""
+    return f"seat {_drawer(state)}'s discards: his choice among his cards read when dealt ({DRAW_SECTION})"
+
+
 def cards_or_deal(state: PokerRoomState, event: Event) -> PokerRoomState:
     """A ``cards`` (read) or ``deal`` (counted) event in a round dealt step by step."""
     read = event.type == "cards"
