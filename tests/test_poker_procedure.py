@@ -494,3 +494,53 @@ def test_a_round_record_without_players_joining_is_still_a_showdown_record() -> 
     rnd.apply(wager(1, "bet", "5.00"))
     with pytest.raises(IllegalEvent, match="begins with the button"):
         GAME.apply(rnd.state, sit(2, "10.00"))
+
+
+# --- the draw for the button, § 637a.19(c)(1)(ii) -----------------------------------------------
+
+
+def test_the_draw_for_the_button_places_it_in_front_of_the_highest_card() -> None:
+    """§ 637a.20(c)(1): "At commencement of play, the button shall be placed in front of either ... (ii)
+    The player randomly determined by rank of a single card dealt." Seats 2, 4, 6 join; they are dealt
+    Kd, 7c, Ks: two kings, the king of spades above the king of diamonds by suit (spades, hearts,
+    diamonds, clubs, § 637a.19(k)(2)(iv)): the button to seat 6; the Blind Bets then from its left
+    (seat 2, then seat 4), and the draw's cards go back to the deck (Ks is dealt again)."""
+    rnd = Round.begin(GAME, rules("triple-draw-2-7", **{"button.start": "high_card"}))
+    for seat in (2, 4, 6):
+        rnd.apply(sit(seat, "50.00"))
+    round_refuses(rnd, wager(2, "blind", "1.00"), "follows the button: the draw for the button")
+    round_refuses(rnd, pos(2), r"places the button by the draw .*§ 637a.20\(c\)\(1\)\(ii\)")
+    round_refuses(rnd, deal(5), "the deal follows the button")
+    round_refuses(rnd, cards(2, "Kd 7c"), "a single card to each player, not 2")
+    rnd.apply(cards(2, "Kd"))
+    round_refuses(rnd, cards(2, "Qh"), "seat 2 has his card")
+    round_refuses(rnd, cards(4, "Kd"), "Kd was dealt to seat 2")
+    round_refuses(rnd, sit(7, "50.00"), "players join before it")
+    rnd.apply(cards(4, "7c"))
+    assert rnd.state.button is None
+    rnd.apply(cards(6, "Ks"))
+    assert rnd.state.button == 6
+    assert "the button to seat 6" in rnd.state.notes[-1]
+    round_refuses(rnd, pos(2), "the button is placed before any bet or card")
+    round_refuses(rnd, wager(4, "blind", "1.00"), "immediate left of the button, seat 2")
+    rnd.apply(wager(2, "blind", "1.00"))
+    rnd.apply(wager(4, "blind", "2.00"))
+    dealt_in_order(rnd, {2: "Ks Qs Js Ts 9s", 4: "2c 3c 4c 5c 7d", 6: "2d 3d 4d 5d 7h"})
+    assert rnd.state.phase == BETTING and rnd.state.betting.turn == 6
+
+
+def test_a_button_placed_by_the_draw_is_carried_clockwise() -> None:
+    """(c)(2): "Thereafter, the button shall rotate around the table in a clockwise manner after each
+    round of play": the round whose button the draw placed at seat 3 carries it to seat 1 (seats 1-3)."""
+    rnd = Round.begin(GAME, rules("badugi", **{"button.start": "high_card"}))
+    for seat in (1, 2, 3):
+        rnd.apply(sit(seat, "20.00"))
+    for seat, card in ((1, "9c"), (2, "Td"), (3, "Ah")):
+        rnd.apply(cards(seat, card))
+    assert rnd.state.button == 3
+    rnd.apply(wager(1, "blind", "1.00"))
+    rnd.apply(wager(2, "blind", "2.00"))
+    rnd.apply(deal(4))
+    acts(rnd, (3, "fold"), (1, "fold"))
+    assert rnd.state.phase == "over"
+    assert [e.to_json() for e in GAME.next_round(rnd.state)] == [{"type": "position", "value": 1}]

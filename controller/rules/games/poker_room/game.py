@@ -78,8 +78,10 @@ def _decision(state: PokerRoomState, event: Event) -> PokerRoomState:
     if state.procedure:
         return procedure.decision(state, event)
     if event.action in (PARTICIPATE, KILLS):
-        # The round is dealt step by step from here (§§ 637a.19-637a.21): only the button came before.
-        if state.button is None or state.started:
+        # The round is dealt step by step from here (§§ 637a.19-637a.21): only the button came before,
+        # or nothing, where the players draw for it (§ 637a.19(c)(1)(ii)).
+        drawing = event.action == PARTICIPATE and procedure.draws_for_button(state)
+        if (state.button is None and not drawing) or state.started:
             raise IllegalEvent(
                 "a round dealt step by step begins with the button (a position event), then the players "
                 f"join ({state.variant.at('(c)')}, {state.variant.at('(b)')})"
@@ -213,6 +215,14 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
         if state.procedure:
             return ""
         v = state.variant
+        if procedure.draws_for_button(state):
+            if event.type == "decision" and event.action == PARTICIPATE:
+                return ""  # the players join, then draw for the button
+            return (
+                f'this table places the button by the draw (button.start = "high_card", '
+                f"{v.at('(c)')}(1)(ii)): the players join first (decision participate with their chips), "
+                "then a single card to each"
+            )
         if event.type == "position":
             return ""  # the rules place the button once, before anything else
         if event.type == "decision" and event.action in (PARTICIPATE, KILLS) and state.button is not None:

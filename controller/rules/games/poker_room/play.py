@@ -21,6 +21,11 @@ from .state import ANTE, BLIND, FOLD, KILL, STAND_PAT, STRADDLE, WAGERS, Drawing
 
 def position_event(state: PokerRoomState, event: Event) -> PokerRoomState:
     v = state.variant
+    if state.procedure and state.button is None:
+        raise IllegalEvent(
+            f'this table\'s Rules Submission places the button by the draw (button.start = "high_card", '
+            f"{v.at('(c)')}(1)(ii)): a single card to each player, the highest takes it"
+        )
     if state.started or state.button is not None:
         raise IllegalEvent(
             f"the button is placed before any bet or card of the round ({v.at('(c)')}, {v.at('(d)')}): give "

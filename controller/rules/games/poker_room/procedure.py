@@ -39,7 +39,7 @@ from ...core.engine import IllegalEvent
 from ...core.events import Event, seat_of
 from ...core.money import Cents, format_money
 from .betting import Betting, rotate
-from .button import blind_seats, deal_order, first_to_act, straddle_seat
+from .button import HIGH_CARD, blind_seats, deal_order, first_to_act, starting_button, straddle_seat
 from .draw import DRAW_SECTION, DrawError
 from .rules import FIXED_LIMIT, LIMIT_SECTION, POT_LIMIT
 from .state import (
@@ -116,6 +116,55 @@ def _exact(seat: SeatState, amount: Cents, due: Cents, what: str, section: str) 
     )
 
 
+# --- the draw for the button ------------------------------------------------------------------
+
+
+def draws_for_button(state: PokerRoomState) -> bool:
+    """The round places the button by the draw: the Rules Submission says "the player randomly
+    determined by rank of a single card dealt" (``button.start = "high_card"``,
+    § 637a.19(c)(1)(ii)) and no button was placed (the table's first round: after it the table
+    carries the button, (c)(2))."""
+    return state.rules.button_start == HIGH_CARD and state.button is None
+
+
+def _draw_section(state: PokerRoomState) -> str:
+    return f"{state.variant.at('(c)')}(1)(ii)"
+
+
+def button_draw(state: PokerRoomState, number: int, cards: tuple[Card, ...]) -> PokerRoomState:
+    """One player's card of the draw for the button: "At commencement of play, the button shall be
+    placed in front of ... (ii) The player randomly determined by rank of a single card dealt"
+    (§ 637a.20(c)(1)(ii); § 637a.19(c)(1)(ii), § 637a.21(c)(1)(ii)). Once every player has his card
+    the button goes to the highest (:func:`.button.starting_button`: a tie of rank broken by suit),
+    and the cards go back to the deck for the round's shuffle."""
+    section = _draw_section(state)
+    player = _player(state, number, "the draw for the button")
+    if len(state.seats) < 2:
+        raise IllegalEvent(f"the draw for the button needs two players first ({state.variant.at('(b)')})")
+    if len(cards) != 1:
+        raise IllegalEvent(
+            f"the draw for the button is a single card to each player, not {len(cards)} ({section})"
+        )
+    drawn = dict(state.button_draw)
+    if player.seat in drawn:
+        raise IllegalEvent(
+            f"seat {player.seat} has his card of the draw for the button ({drawn[player.seat]}; {section})"
+        )
+    holder = next((s for s, c in drawn.items() if c == cards[0]), None)
+    if holder is not None:
+        raise IllegalEvent(f"the draw for the button: {cards[0]} was dealt to seat {holder} ({section})")
+    draw = (*state.button_draw, (player.seat, cards[0]))
+    state = replace(state, button_draw=draw)
+    if len(draw) < len(state.seats):
+        return state
+    button = starting_button(state.players, HIGH_CARD, dict(draw))
+    note = (
+        f"the draw for the button: {', '.join(f'seat {s} {c}' for s, c in draw)}; the button to seat "
+        f"{button}, the highest card ({section}; a tie of rank by suit); the cards go back to the deck"
+    )
+    return replace(state, button=button, notes=(*state.notes, note))
+
+
 # --- seating: the players, the Ante, the blinds, the straddle, the kill ------------------------
 
 
@@ -124,6 +173,10 @@ def participate(state: PokerRoomState, event: Event) -> PokerRoomState:
     _phase(state, SEATING, what="a player joining")
     if state.blinds:
         raise IllegalEvent(f"the Blind Bets have begun: players join before them ({v.at('(d)')})")
+    if state.button_draw:
+        raise IllegalEvent(
+            f"the draw for the button has begun: players join before it ({_draw_section(state)})"
+        )
     number = event.seat
     assert number is not None
     if state.seat(number) is not None:
@@ -161,6 +214,8 @@ def forced_bet(state: PokerRoomState, event: Event) -> PokerRoomState:
             f"all_in, {v.at('(g)')})"
         )
     _phase(state, SEATING, what=f"a {name}")
+    if state.button is None:
+        raise IllegalEvent(f"a {name} follows the button: {expecting(state)}")
     player = _player(state, event.seat, f"a {name}")
     order = deal_order(state.button or 0, state.players)
     if len(order) < 2:
@@ -229,6 +284,8 @@ def _seated(state: PokerRoomState) -> None:
     v, rules = state.variant, state.rules
     if len(state.seats) < 2:
         raise IllegalEvent(f"a round needs at least two players before the deal ({v.at('(f)')})")
+    if state.button is None:
+        raise IllegalEvent(f"the deal follows the button: {expecting(state)}")
     blinds = min(len(rules.blinds), len(state.seats))
     if len(state.blinds) < blinds:
         raise IllegalEvent(
@@ -722,6 +779,13 @@ def expecting(state: PokerRoomState) -> str:
     if phase == SEATING:
         if len(state.seats) < 2:
             return f"the players join (decision participate with their chips; {v.at('(b)')})"
+        if state.button is None:
+            drawn = dict(state.button_draw)
+            left = [s for s in state.players if s not in drawn]
+            return (
+                f"the draw for the button: a single card to each player (seats {', '.join(map(str, left))} "
+                f"still; {_draw_section(state)})"
+            )
         blinds = min(len(state.rules.blinds), len(state.seats))
         if len(state.blinds) < blinds:
             want = blind_seats(state.button or 0, state.players, blinds)[len(state.blinds)]
@@ -787,6 +851,13 @@ def cards_or_deal(state: PokerRoomState, event: Event) -> PokerRoomState:
         return deal_counted(state, count)
     number = seat_of(to)
     assert number is not None
+    if state.phase == SEATING and state.button is None:
+        if not read:
+            raise IllegalEvent(
+                "the draw for the button is of cards dealt face up: give each player's card "
+                f"({_draw_section(state)})"
+            )
+        return button_draw(state, number, event.cards)
     if state.phase in (SEATING, DEALING):
         if not read:
             raise IllegalEvent("the hands dealt face down are one deal event (no seat): every player in turn")
