@@ -544,3 +544,30 @@ def test_a_button_placed_by_the_draw_is_carried_clockwise() -> None:
     acts(rnd, (3, "fold"), (1, "fold"))
     assert rnd.state.phase == "over"
     assert [e.to_json() for e in GAME.next_round(rnd.state)] == [{"type": "position", "value": 1}]
+
+
+# --- a disputed pot: the floorperson's ruling (no irregularity section in §§ 637a.19-637a.21) ----
+
+
+def test_a_disputed_pot_rules_a_hand_dead_only_at_the_showdown() -> None:
+    """Badugi, seats 1-3, button 3: a ruling names a seat only at the showdown (before it the player folds
+    in his turn); a ruling needs its words; at the showdown the dead hand leaves seat 2 alone: he takes
+    the pot (6.00: +4.00)."""
+    rnd = seated("badugi", 3, {1: "20.00", 2: "20.00", 3: "20.00"}, blinds=[(1, "1.00"), (2, "2.00")])
+    rnd.apply(deal(4))
+    round_refuses(rnd, irregularity("disputed_pot", seat=3, detail="dead"), "ruled dead at the showdown")
+    round_refuses(rnd, irregularity("disputed_pot"), "give the floorperson's ruling in words")
+    rnd.apply(irregularity("disputed_pot", detail="the blind stands as posted"))
+    acts(rnd, (3, "call"), (1, "call"), (2, "check"))
+    for _ in range(3):
+        rnd.apply(deal(1, "burn"))
+        for seat in (1, 2, 3):
+            rnd.apply(decide(seat, "stand_pat"))
+        acts(rnd, (1, "check"), (2, "check"), (3, "check"))
+    assert rnd.state.phase == SHOWDOWN
+    rnd.apply(cards(1, "Ac 2d 3h 4s"))
+    rnd.apply(irregularity("disputed_pot", seat=1, detail="seat 1's hand is dead"))
+    round_refuses(rnd, irregularity("disputed_pot", seat=1, detail="again"), "seat 1 has folded")
+    rnd.apply(decide(3, "fold"))
+    nets = {o.seat: o.net for o in rnd.settle().outcomes}
+    assert nets == {1: -200, 2: 400, 3: -200}

@@ -137,6 +137,9 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
     def chosen_cards(self, state: PokerRoomState, event: Event) -> str:
         return procedure.chosen_cards(state, event)
 
+    def floor_decides(self, state: PokerRoomState, event: Event) -> str:
+        return procedure.floor_decides(state, event)
+
     def not_at_table(self, state: PokerRoomState, event: Event) -> str:
         """A poker table deals every round step by step: the button, then the players joining; the
         bets as totals and "no more bets" belong to round records of a showdown."""

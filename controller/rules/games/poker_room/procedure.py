@@ -71,6 +71,7 @@ from .state import (
 )
 
 BET: Final = "bet"
+DISPUTED_POT: Final = "disputed_pot"
 #: The players' actions in a betting round (§ 637a.19(g), (h)).
 ACTIONS: Final = (FOLD, CHECK, CALL, BET, RAISE, ALL_IN)
 _FLOOR: Final = "the floorperson's decision (no irregularity section in §§ 637a.19-637a.21)"
@@ -78,6 +79,8 @@ _FLOOR: Final = "the floorperson's decision (no irregularity section in §§ 637
 IRREGULARITIES: Final = {
     "misdeal": f"{_FLOOR}: every bet returned",
     "exposed_card": f"{_FLOOR}: journaled, the round goes on",
+    "disputed_pot": f"{_FLOOR}, with his PIN: his ruling journaled; at the showdown a seat he names has a "
+    "dead hand (no claim to any pot)",
 }
 
 
@@ -757,7 +760,14 @@ def muck(state: PokerRoomState, number: int | None) -> PokerRoomState:
         raise IllegalEvent(f"seat {player.seat}'s hand was read: it is in the showdown")
     if len(state.live) == 1:
         raise IllegalEvent(f"seat {player.seat} is the last player in the round: he takes the pot")
-    return _put(state, replace(player, folded=True))
+    return _out_of_the_showdown(state, player)
+
+
+def _out_of_the_showdown(state: PokerRoomState, player: SeatState) -> PokerRoomState:
+    """``player``'s hand is out (mucked, or ruled dead); the last player left takes the pots he is
+    eligible for at once, without showing."""
+    state = _put(state, replace(player, folded=True))
+    return replace(state, phase=OVER) if len(state.live) == 1 else state
 
 
 def irregularity(state: PokerRoomState, event: Event) -> PokerRoomState:
@@ -769,7 +779,38 @@ def irregularity(state: PokerRoomState, event: Event) -> PokerRoomState:
     words = f"{kind}: {IRREGULARITIES[kind]}" + (f" ({event.detail})" if event.detail else "")
     if kind == "misdeal":
         return replace(state, phase=VOID, void=words, betting=None, notes=(*state.notes, words))
+    if kind == DISPUTED_POT:
+        return disputed_pot(state, event, words)
     return replace(state, notes=(*state.notes, words))
+
+
+def floor_decides(state: PokerRoomState, event: Event) -> str:
+    """Why ``event`` waits for a floorperson's PIN: a disputed pot. §§ 637a.19-637a.21 give no
+    irregularity for the poker room; who receives a pot is what the players dispute, and the
+    floorperson decides it (docs/games/poker-room.md, "Irregularities")."""
+    if event.type != "irregularity" or event.kind != DISPUTED_POT:
+        return ""
+    return f"a disputed pot is the floorperson's decision: the pots wait for his ruling ({_FLOOR})"
+
+
+def disputed_pot(state: PokerRoomState, event: Event, words: str) -> PokerRoomState:
+    """The floorperson's ruling on a disputed pot, in his words (``detail``); with a ``seat``, at the
+    showdown (§ 637a.19(k)), that player's hand is dead: he has no claim to any pot, his chips stay
+    in them. When one player is left, he takes the pots he is eligible for."""
+    if not event.detail:
+        raise IllegalEvent("a disputed pot: give the floorperson's ruling in words (detail)")
+    state = replace(state, notes=(*state.notes, words))
+    if event.seat is None:
+        return state
+    if state.phase != SHOWDOWN:
+        raise IllegalEvent(
+            f"a hand is ruled dead at the showdown ({state.variant.showdown}); before it the player folds in "
+            f"his turn: now {expecting(state)}"
+        )
+    player = _player(state, event.seat, "a dead hand")
+    if player.folded:
+        raise IllegalEvent(f"seat {player.seat} has folded: he has no claim to the pot to rule on")
+    return _out_of_the_showdown(state, player)
 
 
 def expecting(state: PokerRoomState) -> str:
