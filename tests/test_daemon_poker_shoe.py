@@ -214,3 +214,29 @@ async def test_a_round_of_every_variant_read_by_the_shoe(variant: str) -> None:
         assert table.daemon.state.current is not None
         first = table.daemon.state.current.events[0]
         assert (first.type, first.value) == ("position", 1)
+
+
+@pytest.mark.asyncio
+async def test_a_house_banked_games_burn_is_still_no_event() -> None:
+    """The burn is an event only where the game's round takes it (``Devices.burns``, the poker room): a
+    Three Card Poker shoe's burn stack mid-round is neither journaled nor refused, and the round goes on
+    to the same settlement."""
+    from .test_daemon_games import TCP_DEAL, TCP_DECISIONS, TCP_NETS, _tcp_wagers, game_table
+
+    async with game_table("three-card-poker") as table:
+        round_id = await table.round_id()
+        await _tcp_wagers(table)
+        await table.event(type="no_more_bets")
+        seq, refused = table.daemon.state.last_seq, len(table.daemon.refusals)
+        bridge = table.daemon.bridge
+        assert bridge is not None
+        before = bridge.handled
+        await table.shoe.deal("burn", "2c")
+        await table.wait_for(lambda: bridge.handled >= before + 2)  # the card read, the stack
+        await table.daemon.drain()
+        assert table.daemon.state.last_seq == seq and len(table.daemon.refusals) == refused
+        for position, cards in TCP_DEAL:
+            assert await table.deal(position, cards)
+        for seat, action in TCP_DECISIONS:
+            await table.event(type="decision", seat=seat, action=action)
+        assert _nets(await table.settlement(round_id)) == TCP_NETS
