@@ -193,6 +193,10 @@ async def test_a_round_of_every_variant_read_by_the_shoe(variant: str) -> None:
         for card in range(len(p.dealt[1])):
             for seat in (1, 2, 3, 4):
                 await table.deal(seat, p.dealt[seat][card])
+        # The screen's table: seat 3's turn, 2.00 to call, a raise to 4.00-7.00 (pot-limit).
+        view = (await table.api.status())["round"]["table_view"]
+        assert (view["button"], view["turn"], view["to_call"]) == (4, 3, "2.00")
+        assert {"action": "raise", "least": "4.00", "most": "7.00"} in view["actions"]
         await table.acts((3, "call"), (4, "call"), (1, "call"), (2, "check"))
         await _street(table, p, 0, (1, 2, 3, 4))
         await table.acts((1, "bet", "2.00"), (2, "call"), (3, "fold"), (4, "call"))

@@ -526,7 +526,8 @@ def test_the_draw_for_the_button_places_it_in_front_of_the_highest_card() -> Non
     rnd.apply(wager(2, "blind", "1.00"))
     rnd.apply(wager(4, "blind", "2.00"))
     dealt_in_order(rnd, {2: "Ks Qs Js Ts 9s", 4: "2c 3c 4c 5c 7d", 6: "2d 3d 4d 5d 7h"})
-    assert rnd.state.phase == BETTING and rnd.state.betting.turn == 6
+    betting = rnd.state.betting
+    assert rnd.state.phase == BETTING and betting is not None and betting.turn == 6
 
 
 def test_a_button_placed_by_the_draw_is_carried_clockwise() -> None:

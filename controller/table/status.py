@@ -67,6 +67,8 @@ def table_status(
             # The cards dealt so far, as their events were journaled: a screen (re)connecting
             # mid-round shows them. A peer with no role is shown them withheld (api/face_down.py).
             "cards": [e.to_json() for e in current.events if e.type == "cards"],
+            # The table as the game's screen draws it (the poker room's button, turn, actions, pots).
+            "table_view": dict(current.round.game.table_view(current.round.state)),
             "meters": {k: format_money(v) for k, v in current.meters.items()},
             # The words and the data from one answer of the game's, so they never disagree.
             "waiting_for": _waiting_for(state, waiting),

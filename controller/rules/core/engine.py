@@ -149,6 +149,10 @@ class Game(Protocol[R, S]):
         one): the game's irregularities that are the floorperson's decision (the poker room's
         disputed pot)."""
 
+    def table_view(self, state: S) -> Mapping[str, Any]:
+        """The table as the dealer's screen draws it, as data (``{}``: the screen's own panels do):
+        the poker room's button, turn, legal actions, stacks and pots."""
+
 
 class GameBase(ABC, Generic[R, S]):
     """What every game derives from: the hooks each game writes (``start``, ``apply``, ``settle``,
@@ -232,6 +236,10 @@ class GameBase(ABC, Generic[R, S]):
         """None beyond the table's own rule (an irregularity that voids wagers waits for a
         floorperson)."""
         return ""
+
+    def table_view(self, state: S) -> Mapping[str, Any]:
+        """Nothing: the house-banked games' screens are drawn from the status's other parts."""
+        return {}
 
 
 @dataclass

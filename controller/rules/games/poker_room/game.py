@@ -50,7 +50,7 @@ and the button are :mod:`.pots`, :mod:`.draw` and :mod:`.button`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from ...core.engine import GameBase, IllegalEvent
 from ...core.events import Event
@@ -63,6 +63,7 @@ from .play import EVENTS
 from .rules import ALL_SECTIONS, NAME, RULES_CHECKS, VARIANTS, PokerRoomRules
 from .settle import PotAward, kill_winner, pot_awards, settle_round, waiting_for
 from .state import KILL_FLAG, KILLS, OVER, PARTICIPATE, SHOWDOWN, VOID, PokerRoomState
+from .view import table_view
 
 # --- the game -------------------------------------------------------------------------------
 
@@ -139,6 +140,9 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
 
     def floor_decides(self, state: PokerRoomState, event: Event) -> str:
         return procedure.floor_decides(state, event)
+
+    def table_view(self, state: PokerRoomState) -> Mapping[str, Any]:
+        return table_view(state)
 
     def not_at_table(self, state: PokerRoomState, event: Event) -> str:
         """A poker table deals every round step by step: the button, then the players joining; the

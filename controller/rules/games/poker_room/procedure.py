@@ -627,6 +627,12 @@ def board(state: PokerRoomState, cards: tuple[Card, ...]) -> PokerRoomState:
     return _begin_betting(state, state.street + 1)
 
 
+def next_drawer(state: PokerRoomState) -> int:
+    """The next player to draw: from the button's left, one at a time, each who has not folded
+    (§ 637a.20(h))."""
+    return _drawer(state)
+
+
 def _drawer(state: PokerRoomState) -> int:
     return next(s for s in deal_order(state.button or 0, state.live) if s not in state.drawn)
 
