@@ -27,7 +27,9 @@ OFFERED: Final = (FOLD, CHECK, CALL, BET, RAISE, ALL_IN)
 
 def table_view(state: PokerRoomState) -> dict[str, Any]:
     """The table now (``{}`` for a round record that gives the showdown only)."""
-    if not state.procedure:
+    if not state.procedure and (state.button is None or state.started):
+        # A round record that gives the showdown; a table's round shows from its button on (the
+        # table carries it to each round, § 637a.19(c)(2)).
         return {}
     betting = state.betting
     turn = betting.turn if betting is not None and state.phase == BETTING else None
