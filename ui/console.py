@@ -113,7 +113,7 @@ class Console(Observable):
         if not self.table.connected_once:
             return "the dealer's screen: not connected to the controller yet"
         screen = self.screen
-        name = screen.title if screen else self.table.game or "table"
+        name = screen.title if screen else str(self.table.status.get("title") or self.table.game or "table")
         table = self.table.status.get("table", "")
         return f"{name}  ·  table {table}  ·  round {self.round_on_screen or '-'}"
 
@@ -131,6 +131,9 @@ class Console(Observable):
         payout waits for a floorperson) until then."""
         if self.settlement_open:
             return Betting.HOLD if self.table.pending_payouts else Betting.PAYING
+        poker = self.poker
+        if poker is not None:  # a poker table has no "bets open": whose turn, or the step of the round
+            return poker.banner
         return self.table.betting
 
     @property

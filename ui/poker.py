@@ -28,6 +28,16 @@ TITLES: Final = {
     "all_in": "ALL IN",
     "stand_pat": "STAND PAT",
 }
+#: The banner outside a turn (the step of the round).
+BANNERS: Final = {
+    "seating": "PLAYERS JOIN",
+    "dealing": "THE DEAL",
+    "burning": "THE BURN",
+    "board": "THE BOARD",
+    "showdown": "SHOWDOWN",
+    "over": "POTS AWARDED",
+    "void": "ROUND VOID",
+}
 #: The draw's one decision the screen offers (his discards are the shoe's or the dealer's count).
 STAND_PAT: Final = "stand_pat"
 #: Where a step of the round is in §§ 637a.19-637a.21 (the screen's words beside it).
@@ -122,6 +132,15 @@ class PokerView:
             return f"Draw {self.draw.get('draw')}: seat {seat} {what}"
         return PHASES.get(self.phase, self.phase)
 
+    @property
+    def banner(self) -> str:
+        """The biggest words: whose turn, whose draw, or the step of the round."""
+        if self.turn is not None:
+            return f"SEAT {self.turn} TO ACT"
+        if self.draw is not None:
+            return f"DRAW {self.draw.get('draw')}: SEAT {self.draw.get('seat')}"
+        return BANNERS.get(self.phase, self.phase.upper())
+
     def marks(self, seat: int) -> str:
         """The button and the forced bets beside a seat: D, SB/BB (the Blind Bets), STR, KILL."""
         out = []
@@ -178,17 +197,19 @@ def poker_view(status: Mapping[str, Any]) -> PokerView | None:
     )
 
 
-def seat_lines(view: PokerView) -> list[tuple[str, str]]:
-    """The seats' column at a poker table: one line a player (his marks, chips, bets, cards held), then
-    the pots and the board. ``(name, text)`` with Kivy markup."""
+def seat_lines(view: PokerView, small: int = 0) -> list[tuple[str, str]]:
+    """The seats' column at a poker table: one line a player (his marks and chips; below, in ``small``
+    pixels, his bet this round, what he has in the pot and the cards he holds), then the pots and the
+    board. ``(name, text)`` with Kivy markup."""
     out = []
     for s in view.seats:
         marks = view.marks(s.seat)
         state = "FOLDED" if s.folded else "ALL IN" if s.all_in else f"{s.holds} cards"
-        turn = "  ◀ TO ACT" if s.seat == view.turn else ""
-        head = f"[b]Seat {s.seat}[/b]" + (f"  [b]{marks}[/b]" if marks else "") + turn
-        chips = f"chips {_dollars(s.behind)} · bet {_dollars(s.this_round)}"
-        body = f"{chips}\nin pot {_dollars(s.in_pot)} · {state}"
+        turn = " ◀" if s.seat == view.turn else ""
+        head = f"[b]Seat {s.seat}{turn}[/b]" + (f" {marks}" if marks else "") + f"  {_dollars(s.behind)}"
+        body = f"bet {_dollars(s.this_round)} · pot {_dollars(s.in_pot)} · {state}"
+        if small:
+            body = f"[size={small}]{body}[/size]"
         out.append((f"poker:{s.seat}", f"{head}\n{body}"))
     out.append(("poker:pots", f"[b]Pots[/b]  {view.pots_text}"))
     if view.board:

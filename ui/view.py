@@ -275,8 +275,9 @@ class ConsoleView(Filled):
 
     def _seat_lines(self) -> list[Line]:
         poker = self.console.poker
-        if poker is not None:  # the poker room's players, pots and board (ui/poker.py)
-            return [(name, text, WHITE, KEY) for name, text in poker_seat_lines(poker)]
+        if poker is not None and not self.console.settlement_open:
+            # The poker room's players, pots and board (ui/poker.py).
+            return [(name, text, WHITE, KEY) for name, text in poker_seat_lines(poker, self.sizes.small)]
         t = self.console.table
         hands = self.console.hands_shown
         out: list[Line] = []
