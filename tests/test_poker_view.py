@@ -7,7 +7,7 @@ from __future__ import annotations
 from controller.rules.games.poker_room.game import GAME
 from controller.rules.games.poker_room.view import table_view
 
-from .rounds import decide
+from .rounds import decide, wager
 from .test_poker_procedure import acts, deal, rules, seated
 
 
@@ -73,4 +73,11 @@ def test_the_draw_shows_whose_turn_and_how_many_he_is_owed() -> None:
 
 
 def test_a_round_record_of_the_showdown_has_no_table_view() -> None:
-    assert table_view(GAME.start(rules("badugi"), {})) == {}
+    """A record that gives the bets as totals has no table; a round before anything waits for the
+    button (the dealer's, § 637a.19(c)(1)(i)), or for the players to draw for it ((c)(1)(ii))."""
+    fresh = GAME.start(rules("badugi"), {})
+    assert table_view(fresh)["phase"] == "button"
+    drawn = GAME.start(rules("badugi", **{"button.start": "high_card"}), {})
+    assert table_view(drawn)["phase"] == "seating" and table_view(drawn)["button"] is None
+    record = GAME.apply(fresh, wager(1, "blind", "1.00"))
+    assert table_view(record) == {}

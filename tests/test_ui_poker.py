@@ -56,6 +56,44 @@ async def seated(rig: Any, console: Console, hands: dict[int, str]) -> None:
             await rig.deal(seat, hands[seat].split()[i])
 
 
+async def seated_by_touch(screen: Screen, rig: Any, console: Console, hands: dict[int, str]) -> None:
+    """As :func:`seated`, by touch: the button at S3 (the table's first round), each player's seat, his
+    chips on the keypad (100 dollars) and JOIN, then the Blind Bets the screen offers (the Straddle Bet
+    offered too, not taken); the shoe deals."""
+    await until(lambda: console.poker is not None and console.poker.placing_button, "the button to place")
+    await screen.frames()
+    await check_drawn(screen)
+    await screen.tap("poker:seat:3")
+    await screen.tap("poker:button")
+    for seat in (1, 2, 3):
+        await until(lambda: console.poker is not None and console.poker.seating, "the players to join")
+        await screen.tap(f"poker:seat:{seat}")
+        for digit in "100":
+            await screen.tap(f"amount:{digit}")
+        await check_drawn(screen)
+        await screen.tap("poker:join")
+        await until(
+            lambda s=seat: console.poker is not None and s in console.poker.joined, f"seat {seat} joined"
+        )
+    for seat, amount in ((1, "$1.00"), (2, "$2.00")):
+        await until(
+            lambda s=seat: console.poker is not None and any(f.seat == s for f in console.poker.forced),
+            f"seat {seat}'s blind",
+        )
+        await screen.frames()
+        await check_drawn(screen)
+        key = screen.keys("poker:blind")[0]
+        assert key.text == f"S{seat} BLIND {amount}", key.text
+        await screen.tap("poker:blind")
+    await until(lambda: console.poker is not None and console.poker.may_deal, "the deal")
+    await screen.frames()
+    assert screen.keys("poker:straddle")[0].text == "S3 STRADDLE $4.00"
+    assert screen.keys("poker:deal") == []  # the shoe deals
+    for i in range(len(hands[1].split())):
+        for seat in (1, 2, 3):
+            await rig.deal(seat, hands[seat].split()[i])
+
+
 async def turn_of(screen: Screen, console: Console, seat: int) -> None:
     await until(lambda: console.poker is not None and console.poker.turn == seat, f"seat {seat}'s turn")
     await screen.frames()
@@ -84,7 +122,7 @@ async def test_an_omaha_round_by_touch(display: str) -> None:
     hands = {1: "Ah 2h Kd Kh 9c", 2: "7c 7d 8s 8d Js", 3: "Tc Ts 4c 5s 9d"}
     async with running_app(800, 480) as screen, poker_on_rig("omaha-high-low") as (rig, console):
         await screen.show(console)
-        await seated(rig, console, hands)
+        await seated_by_touch(screen, rig, console, hands)
         round_id = console.table.round_id
         await first_round(screen, console)
         await rig.deal("burn", "2c")

@@ -1,8 +1,9 @@
 """The poker table's screens, drawn from a real daemon on the bench rig (its shoe the card reader),
-saved as PNG at 800x480 and 1024x600 (``scripts/screenshots``; docs/screenshots/): an Omaha round's
-first betting round (seat 3 to act: fold, call or raise), a Triple Draw round's draw (STAND PAT), the
-settlement of the Omaha pots. Each scene reports any text cut off, any key under 9 mm or out of view,
-any word broken; the run fails if there is one.
+saved as PNG at 800x480 and 1024x600 (``scripts/screenshots``; docs/screenshots/): the button placed
+and the players joining at a Badugi table, an Omaha round's first betting round (seat 3 to act: fold,
+call or raise), a Triple Draw round's draw (STAND PAT), the settlement of the Omaha pots. Each scene
+reports any text cut off, any key under 9 mm or out of view, any word broken; the run fails if there is
+one.
 
 ``python -m tests.ui_screens_poker OUT_DIR WIDTHxHEIGHT`` draws one size (one Kivy window a process).
 """
@@ -45,6 +46,29 @@ async def omaha(screen: Screen, out: Path, problems: list[str]) -> None:
         await _snap(screen, out / "22-poker-settlement.png", problems)
 
 
+async def players_join(screen: Screen, out: Path, problems: list[str]) -> None:
+    from tests.test_ui_poker import poker_on_rig
+
+    async with poker_on_rig("badugi") as (_rig, console):
+        await screen.show(console)
+        await until(lambda: console.poker is not None and console.poker.placing_button, "the button")
+        console.poker_seat = 4
+        console.changed()
+        await _snap(screen, out / "23-poker-the-button.png", problems)
+        client = console.connection.client
+        assert client is not None
+        await client.submit_event({"type": "position", "value": 4})
+        for seat in (1, 2):
+            await client.submit_event(
+                {"type": "decision", "seat": seat, "action": "participate", "amount": "80.00"}
+            )
+        await until(lambda: console.poker is not None and len(console.poker.seats) == 2, "two players")
+        console.poker_seat = 4
+        for digit in "120":
+            console.key("amount", digit)
+        await _snap(screen, out / "24-poker-players-join.png", problems)
+
+
 async def triple_draw(screen: Screen, out: Path, problems: list[str]) -> None:
     from tests.test_ui_poker import poker_on_rig, seated
 
@@ -68,7 +92,7 @@ async def triple_draw(screen: Screen, out: Path, problems: list[str]) -> None:
 async def draw(out: Path, width: int, height: int) -> list[str]:
     problems: list[str] = []
     async with running_app(width, height) as screen:
-        for scene in (omaha, triple_draw):
+        for scene in (omaha, triple_draw, players_join):
             await scene(screen, out / f"{width}x{height}", problems)
     return problems
 

@@ -47,6 +47,8 @@ class Console(Observable):
         #: one of them changes: a seat whose hands were just set keeps no keys).
         self._setting_for: tuple[int, int, tuple[str, ...]] = (0, 0, ())
         self.seat = 0
+        #: The seat chosen on the poker table's panel (a player joining).
+        self.poker_seat = 0
         self.hand = 0
         self.wager = ""
         self.card_to = ""
@@ -113,7 +115,14 @@ class Console(Observable):
         if not self.table.connected_once:
             return "the dealer's screen: not connected to the controller yet"
         screen = self.screen
-        name = screen.title if screen else str(self.table.status.get("title") or self.table.game or "table")
+        poker = self.poker
+        name = (
+            screen.title
+            if screen
+            else poker.title
+            if poker is not None and poker.title
+            else str(self.table.status.get("title") or self.table.game or "table")
+        )
         table = self.table.status.get("table", "")
         return f"{name}  ·  table {table}  ·  round {self.round_on_screen or '-'}"
 
@@ -408,6 +417,13 @@ class Console(Observable):
             event["hand"] = self.hand
         where = f"seat {self.seat}" + (f" hand {self.hand + 1}" if self.hand else "")
         return await self._send(f"{where}: {action}", event)
+
+    async def poker_send(self, words: str, event: Mapping[str, Any]) -> bool:
+        """A poker table's step as the dealer keys it (a player joining, a forced bet, the deal)."""
+        ok = await self._send(words, event)
+        if ok:
+            self.amount.cents = 0
+        return ok
 
     async def poker_act(self, action: PokerAction) -> bool:
         """The action of the player whose turn it is at a poker table; a bet or raise to the amount

@@ -30,6 +30,7 @@ TITLES: Final = {
 }
 #: The banner outside a turn (the step of the round).
 BANNERS: Final = {
+    "button": "THE BUTTON",
     "seating": "PLAYERS JOIN",
     "dealing": "THE DEAL",
     "burning": "THE BURN",
@@ -103,6 +104,26 @@ class PokerPot:
 
 
 @dataclass(frozen=True)
+class ForcedBet:
+    """A forced bet the procedure takes now (the Straddle Bet is ``optional``)."""
+
+    seat: int
+    wager: str
+    amount: Decimal
+    optional: bool = False
+
+    @property
+    def title(self) -> str:
+        word = {"blind": "BLIND", "ante": "ANTE", "kill": "KILL BLIND", "straddle": "STRADDLE"}.get(
+            self.wager, ""
+        )
+        return f"S{self.seat} {word or self.wager.upper()} {_dollars(self.amount)}"
+
+    def event(self) -> dict[str, Any]:
+        return {"type": "wager", "seat": self.seat, "wager": self.wager, "amount": f"{self.amount:.2f}"}
+
+
+@dataclass(frozen=True)
 class PokerView:
     """The table now, from the status's ``round.table_view``."""
 
@@ -119,6 +140,29 @@ class PokerView:
     pots: tuple[PokerPot, ...]
     board: str
     draw: Mapping[str, Any] | None
+    places: int = 0
+    hand_size: int = 0
+    title: str = ""
+    forced: tuple[ForcedBet, ...] = ()
+
+    @property
+    def seating(self) -> bool:
+        """The players join and post the forced bets (§ 637a.19(b)-(e))."""
+        return self.phase == "seating"
+
+    @property
+    def placing_button(self) -> bool:
+        """The table's first round: the dealer places the button (§ 637a.19(c)(1)(i))."""
+        return self.phase == "button"
+
+    @property
+    def joined(self) -> tuple[int, ...]:
+        return tuple(s.seat for s in self.seats)
+
+    @property
+    def may_deal(self) -> bool:
+        """Two players or more and every forced bet posted (the Straddle Bet is the player's choice)."""
+        return self.seating and len(self.seats) >= 2 and all(f.optional for f in self.forced)
 
     @property
     def headline(self) -> str:
@@ -126,6 +170,14 @@ class PokerView:
         if self.turn is not None:
             owes = f"{_dollars(self.to_call)} to call" if self.to_call else "nothing to call"
             return f"Seat {self.turn} to act · betting round {self.betting_round} · {owes}"
+        if self.placing_button:
+            return "The button: the first player to the right of the dealer (§ 637a.19(c)(1)(i))"
+        if self.seating and self.button is None:
+            return "Players join, then a card each from the shoe: the high card takes the button"
+        if self.seating:
+            if len(self.seats) < 2 or not self.forced:
+                return "Players join with their chips: the seat, the amount, JOIN"
+            return "The forced bets, from the button's left (§ 637a.19(d))"
         if self.draw is not None:
             seat, owed = self.draw.get("seat"), self.draw.get("owed", 0)
             what = f"is owed {owed} card{'s' if owed != 1 else ''}" if owed else "stands pat or discards"
@@ -194,6 +246,10 @@ def poker_view(status: Mapping[str, Any]) -> PokerView | None:
         ),
         board=str(data.get("board") or ""),
         draw=data.get("draw") if isinstance(data.get("draw"), Mapping) else None,
+        places=_number(data.get("places", 0), "places"),
+        title=str(data.get("title") or ""),
+        hand_size=_number(data.get("hand_size", 0), "hand_size"),
+        forced=tuple(_forced(f) for f in _list(data, "forced")),
     )
 
 
@@ -275,6 +331,28 @@ def _action(data: object) -> PokerAction:
         _optional_money(data, "least"),
         _optional_money(data, "most"),
     )
+
+
+def _forced(data: object) -> ForcedBet:
+    if not isinstance(data, Mapping):
+        raise ValueError(f"status round.table_view.forced: a forced bet, not {data!r}")
+    return ForcedBet(
+        _number(data.get("seat"), "forced.seat"),
+        _text(data, "wager"),
+        _money(data.get("amount"), "forced.amount"),
+        data.get("optional") is True,
+    )
+
+
+def join_event(seat: int, chips: Decimal) -> tuple[str, dict[str, Any]]:
+    """A player joining the round with his chips (``decision participate``, § 637a.19(b)); ``ValueError``
+    without a seat or chips."""
+    if not seat:
+        raise ValueError("join: choose the seat first")
+    if chips <= 0:
+        raise ValueError(f"seat {seat} joins with his chips: key the amount first")
+    event = {"type": "decision", "seat": seat, "action": "participate", "amount": f"{chips:.2f}"}
+    return f"seat {seat}: joins with {_dollars(chips)}", event
 
 
 def _player(data: object) -> PokerSeat:

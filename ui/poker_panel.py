@@ -17,13 +17,14 @@ from functools import partial
 from typing import Final
 
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from .console import Console
 from .kivy_parts import Key, Text
 from .layout import Sizes
 from .money import dollars
-from .poker import TITLES, PokerAction, PokerView
+from .poker import TITLES, ForcedBet, PokerAction, PokerView, join_event
 from .theme import BLACK, BLUE, GREY_TEXT, KEY, WHITE, YELLOW
 
 #: The actions' colours: the one that raises the stakes stands out; a fold is plain.
@@ -35,12 +36,19 @@ def poker_key(c: Console) -> Hashable:
     view = c.poker
     if view is None:
         return None
-    return (view.phase, view.turn, view.betting_round, view.keys, view.draw and tuple(view.draw.items()))
+    draw = view.draw and tuple(view.draw.items())
+    return (view.phase, view.turn, view.betting_round, view.keys, draw, view.joined, view.forced)
 
 
 def build(box: Widget, c: Console, s: Sizes) -> None:
     view = c.poker
     if view is None:
+        return
+    if view.placing_button:
+        _button(box, c, s, view)
+        return
+    if view.seating:
+        _seating(box, c, s, view)
         return
     sized = next((a for a in view.keys if a.sized), None)
     words = view.headline
@@ -107,3 +115,151 @@ def _step_words(view: PokerView) -> str:
     if view.phase in ("dealing", "burning", "board", "drawing"):
         return "The shoe deals (a card reader reads every card); the dealer keys the discards."
     return ""
+
+
+def _seating(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
+    """The players join with their chips (the seat, the amount, JOIN: § 637a.19(b)), then the forced
+    bets the daemon says are due, each a key (§ 637a.19(d), (e)), then the deal where no shoe reads
+    the cards (the hands dealt face down, counted: § 637a.19(f)). The status line above says what is
+    due: the panel is the keys."""
+    if not view.blinds:  # players join before the first Blind Bet (§ 637a.19(d))
+        box.add_widget(_seat_strip(c, s, view))
+        pad = GridLayout(cols=7, spacing=s.spacing, size_hint_y=None)
+        pad.bind(minimum_height=pad.setter("height"))
+        for k in "1234567890":
+            pad.add_widget(Key(k, s, partial(_press, c, k), name=f"amount:{k}"))
+        pad.add_widget(Key("+25", s, partial(_chip, c, 25), font_px=s.small, name="chip:25"))
+        pad.add_widget(Key("+100", s, partial(_chip, c, 100), font_px=s.small, name="chip:100"))
+        pad.add_widget(Key("C", s, partial(_set, c, None), name="amount:clear"))
+        box.add_widget(pad)
+    actions = getattr(box, "bar", box)
+    if not view.blinds:  # players join before the first Blind Bet (§ 637a.19(d))
+        actions.add_widget(
+            Key(
+                "",
+                s,
+                partial(_join, c),
+                colour=BLUE,
+                font_px=s.small,
+                name="poker:join",
+                text_of=lambda: f"JOIN S{c.poker_seat or '?'} ${c.amount.text}",
+            )
+        )
+    for forced in view.forced:
+        colour = KEY if forced.optional else BLUE
+        actions.add_widget(
+            Key(
+                forced.title,
+                s,
+                partial(_post, c, forced),
+                colour=colour,
+                font_px=s.small,
+                name=f"poker:{forced.wager}",
+            )
+        )
+    if view.may_deal and c.table.keying_by_hand is not None:
+        actions.add_widget(
+            Key(
+                f"DEAL {view.hand_size} EACH",
+                s,
+                partial(_deal, c, view.hand_size),
+                colour=BLUE,
+                font_px=s.small,
+                name="poker:deal",
+            )
+        )
+    box.add_widget(Widget())
+
+
+def _button(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
+    """The table's first round: the seat the button goes to, then BUTTON AT (a ``position`` event)."""
+    box.add_widget(Text(view.headline, s.small, grow=True, bold=True))
+    box.add_widget(_seat_strip(c, s, view))
+    actions = getattr(box, "bar", box)
+    actions.add_widget(
+        Key(
+            "",
+            s,
+            partial(_place_button, c),
+            colour=BLUE,
+            font_px=s.small,
+            name="poker:button",
+            text_of=lambda: f"BUTTON AT S{c.poker_seat or '?'}",
+        )
+    )
+    box.add_widget(Widget())
+
+
+def _place_button(c: Console) -> None:
+    seat = c.poker_seat
+    if not seat:
+        c.message, c.message_ok = "the button: choose the seat first", False
+        c.changed()
+        return
+
+    async def send() -> None:
+        if await c.poker_send(f"the button to seat {seat}", {"type": "position", "value": seat}):
+            c.poker_seat = 0
+
+    c.spawn(send())
+
+
+def _seat_strip(c: Console, s: Sizes, view: PokerView) -> Widget:
+    """The seats in one row that scrolls sideways (nine at Badugi): the keypad stays in view."""
+    strip = ScrollView(do_scroll_x=True, do_scroll_y=False, size_hint_y=None, height=s.target)
+    strip.choices_list = True
+    line = GridLayout(rows=1, spacing=s.spacing, size_hint_x=None)
+    line.bind(minimum_width=line.setter("width"))
+    for seat in range(1, view.places + 1):
+        joined = seat in view.joined
+        key = Key(
+            f"S{seat}",
+            s,
+            partial(_choose_seat, c, seat),
+            enabled=not joined,
+            name=f"poker:seat:{seat}",
+            chosen=partial(lambda n: c.poker_seat == n, seat),
+            size_hint_x=None,
+            width=round(s.target * 1.3),
+        )
+        line.add_widget(key)
+    strip.add_widget(line)
+    return strip
+
+
+def _choose_seat(c: Console, seat: int) -> None:
+    c.poker_seat = seat
+    c.changed()
+
+
+def _chip(c: Console, dollars_: int) -> None:
+    c.key("chip", str(dollars_))
+
+
+def _join(c: Console) -> None:
+    try:
+        words, event = join_event(c.poker_seat, Decimal(c.amount.cents) / 100)
+    except ValueError as exc:
+        c.message, c.message_ok = str(exc), False
+        c.changed()
+        return
+
+    async def send() -> None:
+        if await c.poker_send(words, event):
+            c.poker_seat = 0
+
+    c.spawn(send())
+
+
+def _post(c: Console, forced: ForcedBet) -> None:
+    async def send() -> None:
+        await c.poker_send(f"seat {forced.seat}: {forced.wager} {dollars(forced.amount)}", forced.event())
+
+    c.spawn(send())
+
+
+def _deal(c: Console, size: int) -> None:
+    async def send() -> None:
+        await c.poker_send(f"the deal: {size} cards each, face down", {"type": "deal", "value": size})
+
+    c.spawn(send())

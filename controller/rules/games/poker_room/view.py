@@ -18,7 +18,22 @@ from ...core.engine import IllegalEvent
 from ...core.events import Event
 from ...core.money import Cents, format_money
 from . import procedure
-from .state import ALL_IN, BETTING, CALL, CHECK, DRAWING, FOLD, RAISE, PokerRoomState
+from .button import blind_seats, straddle_seat
+from .state import (
+    ALL_IN,
+    ANTE,
+    BETTING,
+    BLIND,
+    CALL,
+    CHECK,
+    DRAWING,
+    FOLD,
+    KILL,
+    RAISE,
+    SEATING,
+    STRADDLE,
+    PokerRoomState,
+)
 
 BET: Final = "bet"
 #: The order the screen offers the actions in.
@@ -27,15 +42,16 @@ OFFERED: Final = (FOLD, CHECK, CALL, BET, RAISE, ALL_IN)
 
 def table_view(state: PokerRoomState) -> dict[str, Any]:
     """The table now (``{}`` for a round record that gives the showdown only)."""
-    if not state.procedure and (state.button is None or state.started):
-        # A round record that gives the showdown; a table's round shows from its button on (the
-        # table carries it to each round, § 637a.19(c)(2)).
-        return {}
+    if not state.procedure and state.started:
+        return {}  # a round record that gives the showdown
     betting = state.betting
     turn = betting.turn if betting is not None and state.phase == BETTING else None
     out: dict[str, Any] = {
         "variant": state.variant.name,
-        "phase": state.phase,
+        "title": state.variant.title,
+        # Before anything: the dealer places the button (§ 637a.19(c)(1)(i)), or the players join and
+        # draw for it ((c)(1)(ii)); the table carries it after the first round ((c)(2)).
+        "phase": "button" if state.button is None and not procedure.draws_for_button(state) else state.phase,
         "button": state.button,
         "blinds": list(state.blinds),
         "straddle": state.straddle,
@@ -49,7 +65,44 @@ def table_view(state: PokerRoomState) -> dict[str, Any]:
         "board": format_cards(state.board),
         "draw": _draw(state),
         "draw_for_button": [{"seat": s, "card": str(c)} for s, c in state.button_draw],
+        "places": state.variant.players,
+        "hand_size": state.variant.hand_size,
+        "forced": _forced(state),
     }
+    return out
+
+
+def _forced(state: PokerRoomState) -> list[dict[str, Any]]:
+    """The forced bets the procedure takes now, each tried on the state: the Ante, the next Blind Bet
+    (§ 637a.19(d)), the kill blind, the Straddle Bet (optional, (e)); each at its amount, or all the
+    player's chips when he has less."""
+    if state.phase != SEATING or state.button is None or len(state.seats) < 2:
+        return []
+    rules = state.rules
+    players = state.players
+    wanted: list[tuple[int, str, Cents]] = []
+    wanted += [(s.seat, ANTE, rules.ante) for s in state.seats if rules.ante and not s.bet(ANTE)][:1]
+    blinds = min(len(rules.blind_bets), len(players))
+    if len(state.blinds) < blinds:
+        seat = blind_seats(state.button, players, blinds)[len(state.blinds)]
+        wanted.append((seat, BLIND, rules.blind_bets[len(state.blinds)]))
+    elif state.killer is not None and state.kill_seat is None:
+        wanted.append((state.killer, KILL, rules.kill_blind))
+    elif rules.straddle_offered and state.straddle is None and state.killer is None:
+        wanted.append((straddle_seat(state.button, players, blinds), STRADDLE, rules.straddle_bet))
+    out = []
+    for seat, wager, due in wanted:
+        player = state.seat(seat)
+        if player is None:
+            continue
+        amount = min(due, player.behind)
+        try:
+            procedure.forced_bet(state, Event("wager", seat=seat, wager=wager, amount=amount))
+        except IllegalEvent:
+            continue
+        out.append(
+            {"seat": seat, "wager": wager, "amount": format_money(amount), "optional": wager == STRADDLE}
+        )
     return out
 
 
