@@ -53,6 +53,7 @@ from typing import Any, Final, TypeVar
 
 from controller.rules.core.dispatch import did_you_mean
 from hw.pin_map import check_pin_map
+from wire.identity import certificate_name
 
 from .auth import DEFAULT_ATTEMPTS, DEFAULT_LOCKOUT_SECONDS, UsersFileError, load_users
 from .rules.core.options import OptionError, RulesError, boolean, integer, option, specs
@@ -294,7 +295,14 @@ class ApiSection:
         integer(1, 10000),
         50,
         section=f"{DOCS}#api",
-        help="requests a second per peer (Unix user), in bursts of twice that; none for the dealer's screen",
+        help="requests a second per peer (Unix user), in bursts of twice that",
+    )
+    dealer_requests_per_second: int = option(
+        "dealer_requests_per_second",
+        integer(1, 10000),
+        200,
+        section=f"{DOCS}#api",
+        help="requests a second from the dealer's screen (its Unix user), in bursts of twice that",
     )
 
 
@@ -487,14 +495,17 @@ def parse_config(text: str, where: str = "config", gpio_check: GpioCheck | None 
     under ``[gpio]``. It is the pin map's own check (:func:`check_gpio`); ``None`` checks only that
     the table is there.
     """
+    return config_from_mapping(_toml(text, where), where, gpio_check)
+
+
+def _toml(text: str, where: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(where, [f"not valid TOML: {exc}"]) from None
     except RecursionError:
         # tomllib recurses once per level of nesting: a file of thousands of "[" exhausts the stack.
         raise ConfigError(where, ["not a usable configuration: arrays or tables nested too deeply"]) from None
-    return config_from_mapping(data, where, gpio_check)
 
 
 def config_from_mapping(
@@ -560,14 +571,43 @@ def _opt(loaded: Mapping[str, object], name: str, cls: type[T]) -> T | None:
     return _get(loaded, name, cls) if name in loaded else None
 
 
+def drop_in_dir(path: Path) -> Path:
+    """The drop-ins read over ``path``: ``table-controller.d/`` beside ``table-controller.toml``."""
+    return path.with_name(f"{path.stem}.d")
+
+
 def load_config(path: Path, gpio_check: GpioCheck | None = check_gpio) -> Config:
-    """Read and check the configuration file; :class:`ConfigError` lists every problem."""
+    """Read and check the configuration file and its drop-ins; :class:`ConfigError` lists every problem.
+
+    The drop-ins are the ``*.toml`` files of :func:`drop_in_dir`, read in name order after the
+    file, each key over the same key before it (sections merged key by key). The package ships
+    the file with the defaults, as a conffile, and its installer writes the table's own answers
+    (``[table]``, ``[progressive_link]``) in ``table-controller.d/10-table.toml`` (docs/install.md).
+    """
+    drop_ins = sorted(drop_in_dir(path).glob("*.toml"))
+    merged: dict[str, Any] = {}
+    for file in (path, *drop_ins):
+        _merge(merged, _read_toml(file))
+    where = str(path) if not drop_ins else f"{path} with {', '.join(str(f) for f in drop_ins)}"
+    return config_from_mapping(merged, where, gpio_check)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ConfigError(str(path), [f"cannot read: {reason}"]) from None
-    return parse_config(text, str(path), gpio_check)
+    return _toml(text, str(path))
+
+
+def _merge(into: dict[str, Any], over: Mapping[str, Any]) -> None:
+    """``over``'s keys into ``into``: a table into the same table key by key, any other value replaced."""
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = dict(value) if isinstance(value, Mapping) else value
 
 
 def check_config_file(
@@ -577,7 +617,8 @@ def check_config_file(
 
     For ``tablectl check``. With ``system`` (on the table's own machine) it also checks what the
     file refers to: the Rules Submission is valid and is for this table, the API's group and the
-    dealer's user exist, the users file is usable, and the TLS and password files exist.
+    dealer's user exist, the users file is usable, the TLS and password files exist, and the
+    link's certificate names this table (its CN is the table id the broker knows it by).
     """
     try:
         config = load_config(path, gpio_check)
@@ -630,4 +671,29 @@ def check_system(config: Config) -> list[str]:
                 problems.append(f'[progressive_link] {key} = "{file}": no such file')
             except PermissionError:
                 continue  # the daemon's user can read it; the technician running the check may not
+    wrong = certificate_problem(config)
+    if wrong is not None:
+        problems.append(wrong)
     return problems
+
+
+def certificate_problem(config: Config) -> str | None:
+    """What is wrong if the link's certificate names another table than ``[table] id``: the
+    broker takes the table's name from its CN (docs/progressive-link.md, "Security"), so with it
+    this table would be refused its own topics. ``None`` when it names this table, or when there
+    is no certificate to read (a missing or unreadable file is said by the other checks)."""
+    link = config.progressive_link
+    if link is None or not link.enabled or link.cert_file is None:
+        return None
+    try:
+        name = certificate_name(link.cert_file)
+    except ValueError:
+        return None
+    table = config.table.id
+    if name == table:
+        return None
+    return (
+        f'[progressive_link] cert_file = "{link.cert_file}": the certificate names {name!r} (its CN), '
+        f'not this table ([table] id = "{table}"); the broker would take this table for {name!r}: '
+        f"install the certificate enrolled for {table!r} (progressive-link-enroll table {table})"
+    )

@@ -18,6 +18,7 @@ from typing import Any, Final, TypeVar
 
 from wire import AwardTerms, Fixed, Parameters, Share, Topics, WireError
 from wire import fields as wf
+from wire.identity import METER_IDENTITY, certificate_name
 
 from .claims import row_problems
 
@@ -117,6 +118,22 @@ _PROGRESSIVE: Final = ("initial", "reset", "rate_of_progression", "max_wager", "
 _TABLE: Final = ("site", "progressives", "seats")
 #: The hand rankings a paytable's rows may name (meter/claims.py judges with them).
 RANKINGS: Final = ("high",)
+
+
+def _identity_problems(cert: Path) -> list[str]:
+    """The broker names the meter by its certificate's CN: it must be the ACL's
+    ``user progressive-meter`` (docs/progressive-link.md, "Security")."""
+    try:
+        name = certificate_name(cert)
+    except ValueError as exc:
+        return [f"[broker] cert_file: {exc}"]
+    if name == METER_IDENTITY:
+        return []
+    return [
+        f"[broker] cert_file: {str(cert)!r} names {name!r} (its CN), not the meter "
+        f"({METER_IDENTITY!r}, its name on the broker and in the ACL): the broker would take the "
+        f"meter for {name!r}; install the meter's certificate (progressive-link-enroll floor)"
+    ]
 
 
 class _Reader:
@@ -281,6 +298,8 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         file = getattr(broker, key)
         if file is not None and not file.is_file():
             r.problems.append(f"[broker] {key}: {str(file)!r}: no such file")
+    if broker.cert_file is not None and broker.cert_file.is_file():
+        r.problems.extend(_identity_problems(broker.cert_file))
 
     progressives: dict[str, Parameters] = {}
     max_wagers: dict[str, int] = {}

@@ -47,7 +47,7 @@ from .sequencer import Sequencer
 from .store import Applied, Store, StoreFailed
 from .witness import Witness, witness_path
 
-log = logging.getLogger("progressive-meter")
+log = logging.getLogger(__name__)
 MAX_BATCH = 512
 MAX_INFLIGHT = 1000
 
@@ -111,7 +111,7 @@ class MeterService:
             socket_options=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),),
             # A batch's acks and amounts (one per table, per progressive) in flight at once.
             max_inflight_messages=MAX_INFLIGHT,
-            logger=logging.getLogger("progressive-meter.mqtt"),
+            logger=logging.getLogger(f"{__name__}.mqtt"),
         )
         client.pending_calls_threshold = 100_000  # a batch's acks and amounts go out together
         return client

@@ -37,7 +37,7 @@ from wire.errors import clip
 from .config import MeterConfig
 from .ledger import AWARD, KINDS, OPENED, Draft, FoldError, Item, Ledger, Record, decide, refused, reply
 
-log = logging.getLogger("progressive-meter")
+log = logging.getLogger(__name__)
 SCHEMA_VERSION: Final = 2
 """2: a refused message may carry a message id already used (a hostile or broken table's); the
 id stays unique among every other record. A version-1 store is brought to 2 when the meter opens

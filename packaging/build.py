@@ -6,8 +6,10 @@
   self-contained environment under ``/opt/table-controller`` (Debian's ``python3``, 3.11 in
   bookworm, with every other dependency a pinned wheel for that architecture: nothing is
   downloaded on the Pi), the units, sysusers, tmpfiles and udev rules, the debconf questions and
-  the maintainer scripts of ``packaging/table-controller/``, man pages made from each command's
-  ``--help``, and ``tablectl``'s bash completion;
+  the maintainer scripts of ``packaging/table-controller/``, the defaults of
+  ``/etc/table-controller/table-controller.toml`` as a conffile (the table's answers go in a
+  drop-in beside it: :func:`config_files`), man pages made from each command's ``--help``, and
+  ``tablectl``'s bash completion;
 - ``progressive-meter_<version>_<arch>.deb``: the meter under ``/opt/progressive-meter``, its
   unit and user, the Mosquitto configuration it expects, and ``progressive-link-enroll`` (the
   floor's certificates and passwords).
@@ -148,6 +150,9 @@ def install_environment(pkg: Package, arch: str, wheels: Path, venv_root: Path, 
         else:
             (site / shared).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src / shared, site / shared)
+        # As Debian ships them (the tree's own modes follow the checkout's umask).
+        for path in [site / shared, *(site / shared).rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
     # pip --target leaves the host's scripts and the wheels' data files (Kivy's examples) here.
     for extra in ("bin", "share"):
         shutil.rmtree(site / extra, ignore_errors=True)
@@ -246,9 +251,18 @@ def lay_out(pkg: Package, root: Path, ver: str, man: Path) -> list[str]:
         # The package's rules; a site's own adapters: a copy of the same name in /etc/udev/rules.d,
         # which udev reads instead (systemd/README.md), and an upgrade never touches.
         install(systemd / "99-table-controller.rules", root / "lib/udev/rules.d/99-table-controller.rules")
+        # The defaults, a conffile (dpkg keeps a technician's edits on upgrade, and asks when
+        # the package's own changed too); the table's answers are not in it but in a drop-in,
+        # table-controller.d/10-table.toml, that postinst writes from this template (config.md).
+        defaults, table = config_files()
         share = root / "usr/share/table-controller"
         share.mkdir(parents=True, exist_ok=True)
-        (share / "table-controller.toml").write_text(config_template())
+        for where in (root / "etc/table-controller", share):
+            where.mkdir(parents=True, exist_ok=True)
+            (where / "table-controller.toml").write_text(defaults)
+        (root / "etc/table-controller/table-controller.d").mkdir()
+        (share / "10-table.toml").write_text(table)
+        conffiles.append("/etc/table-controller/table-controller.toml")
         install(REPO / "examples/table-controller.toml", doc / "examples/table-controller.toml")
         for submission in sorted(REPO.glob("examples/*/rules-submission.toml")):
             install(submission, doc / "examples" / submission.parent.name / "rules-submission.toml")
@@ -285,24 +299,40 @@ def lay_out(pkg: Package, root: Path, ver: str, man: Path) -> list[str]:
     return conffiles
 
 
-def config_template() -> str:
-    """The table's first configuration, from which postinst writes /etc/table-controller's: the
-    example's, with the table id left to fill and no progressive link (postinst adds one from the
-    enrollment's bundle)."""
+def config_files() -> tuple[str, str]:
+    """The table's configuration as the package installs it, from the example's: the defaults
+    (every section but ``[table]`` and ``[progressive_link]``), shipped as the conffile
+    /etc/table-controller/table-controller.toml; and the template of the table's own drop-in,
+    ``[table]`` with the id left to fill, from which postinst writes
+    /etc/table-controller/table-controller.d/10-table.toml (and adds a ``[progressive_link]`` from
+    the enrollment's bundle)."""
     text = (REPO / "examples/table-controller.toml").read_text()
-    head, _, _ = text.partition("[progressive_link]")
-    lines = []
-    for line in head.rstrip().splitlines():
-        if line.startswith("id = "):
+    defaults: list[str] = []
+    table: list[str] = []
+    into: list[str] | None = None  # the example's own head comment (its table CS-3) is left out
+    for line in text.splitlines():
+        if line.startswith("["):
+            section = line[1:].split("]", 1)[0]
+            into = table if section == "table" else None if section == "progressive_link" else defaults
+        if into is None:
+            continue
+        if into is table and line.startswith("id = "):
             line = 'id = "@TABLE_ID@"' + line[len('id = "CS-3"') :]
-        lines.append(line)
-    if not any('"@TABLE_ID@"' in line for line in lines):
+        into.append(line)
+    if not any(line.startswith('id = "@TABLE_ID@"') for line in table):
         raise SystemExit("package: examples/table-controller.toml has no [table] id line to fill")
-    note = (
-        "# Written by table-controller's postinst from the installer's answers (docs/install.md);\n"
-        "# yours to edit: an upgrade never rewrites it. The pins and ports are the example's.\n"
+    head = (
+        "# table-controller's defaults for a table (docs/config.md), shipped by the package as a\n"
+        "# conffile: yours to edit, and an upgrade keeps your edits (dpkg asks when the package's\n"
+        "# own defaults changed too). The pins and ports are the example's. The table's own\n"
+        "# [table] and [progressive_link] are in table-controller.d/10-table.toml, which the\n"
+        "# installer wrote from its answers; keys of a drop-in there are read over these.\n\n"
     )
-    return note + "\n".join(lines) + "\n"
+    note = (
+        "# The table's own configuration, written by table-controller's installer from its answers\n"
+        "# (dpkg-reconfigure table-controller writes it again); read over table-controller.toml.\n"
+    )
+    return head + "\n".join(defaults).strip() + "\n", note + "\n".join(table).rstrip() + "\n"
 
 
 def control_files(pkg: Package, arch: str, ver: str, root: Path, control: Path, conffiles: list[str]) -> None:

@@ -36,7 +36,6 @@ def meter_config(
     """A meter configuration (TOML) in ``root`` for ``tables`` (id -> site) on ``broker``;
     ``paytable``: lines added to each progressive's section (``ranking``, ``rows``)."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "broker-password").write_text(pki.passwords["progressive-meter"] + "\n")
     lines = [
         "[link]",
         f'id = "{LINK}"',
@@ -46,8 +45,6 @@ def meter_config(
         "[broker]",
         f'host = "{broker.host}"',
         f"port = {broker.port}",
-        'username = "progressive-meter"',
-        'password_file = "broker-password"',
         f'ca_file = "{pki.ca_file}"',
         f'cert_file = "{pki.cert("progressive-meter")}"',
         f'key_file = "{pki.key("progressive-meter")}"',
@@ -81,15 +78,13 @@ def link_section(
     timeout: int = 30,
     meter_ids: Mapping[str, str] | None = None,
 ) -> str:
-    """The daemon's ``[progressive_link]`` for ``table`` (its certificate, user and password);
+    """The daemon's ``[progressive_link]`` for ``table`` (its certificate: the broker takes the
+    table's name from it, so no username or password);
     ``meter_ids``: the game's wager name -> the meter's progressive id (by default the
     Progressive Payout Wager on :data:`PROGRESSIVE`)."""
     ids = ", ".join(
         f'{wager} = "{pid}"' for wager, pid in (meter_ids or {"progressive": PROGRESSIVE}).items()
     )
-    password = root / f"{table}-broker-password"
-    password.write_text(pki.passwords[table] + "\n")
-    password.chmod(0o600)
     return f"""
 [progressive_link]
 host = "{broker.host}"
@@ -99,8 +94,6 @@ link = "{LINK}"
 ca_file = "{pki.ca_file}"
 cert_file = "{pki.cert(table)}"
 key_file = "{pki.key(table)}"
-username = "{table}"
-password_file = "{password}"
 timeout_seconds = {timeout}
 progressives = {{ {ids} }}
 """
@@ -125,7 +118,7 @@ class LinkRig:
     @contextlib.contextmanager
     def running(cls, table: str) -> Iterator[LinkRig]:
         root = Path(tempfile.mkdtemp(prefix="link-"))
-        pki = Pki(root / "pki", users=("progressive-meter", table))
+        pki = Pki(root / "pki", users=("progressive-meter", table, "observer"))
         broker = Broker(root, pki)
         broker.start()
         meter: subprocess.Popen[bytes] | None = None

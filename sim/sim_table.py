@@ -137,9 +137,7 @@ class SimTable:
         client = aiomqtt.Client(
             self.broker.host,
             self.broker.port,
-            username=self.table,
-            password=self.pki.passwords[self.table],
-            identifier=f"table-{self.table}-{uuid.uuid4().hex[:6]}",
+            identifier=self.table,  # the broker makes it the certificate's name in any case
             clean_session=True,
             keepalive=10,
             will=aiomqtt.Will(self.topics.table_status(self.site, self.table), offline, qos=1, retain=True),

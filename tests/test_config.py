@@ -73,7 +73,8 @@ def test_the_example_is_valid() -> None:
     assert set(config.serial_devices()) == {"shoe", "shuffler"}
     link = config.progressive_link
     assert link is not None and link.tls and link.port == 8883
-    assert link.password_file == Path("/etc/table-controller/link/password")
+    assert link.cert_file == Path("/etc/table-controller/link/cs-3.pem")
+    assert link.username is None and link.password_file is None  # the certificate names the table
 
 
 def test_left_out_sections_take_their_defaults() -> None:
@@ -345,3 +346,57 @@ def test_any_values_give_a_config_or_a_config_error(api: dict[str, Any], shoe: d
         assert all(p.startswith(("[api] ", "[shoe] ")) for p in exc.problems), exc.problems
     else:
         assert isinstance(config, Config)
+
+
+# --- the drop-ins: the package's defaults (a conffile) and the installer's answers beside them ----
+
+
+def _layered(tmp_path: Path, main: str, **drop_ins: str) -> Path:
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "table-controller.toml"
+    path.write_text(main)
+    if drop_ins:
+        (tmp_path / "table-controller.d").mkdir()
+        for name, text in drop_ins.items():
+            (tmp_path / "table-controller.d" / f"{name}.toml").write_text(text)
+    return path
+
+
+TABLE_ONLY = MINIMAL.split("[gpio]")[0]  # [table] id and rules_submission: the installer's answers
+
+
+def test_the_drop_ins_are_read_over_the_file_in_name_order_section_by_key(tmp_path: Path) -> None:
+    main = GPIO + "\n[api]\npin_attempts = 4\nlockout_seconds = 600\n"
+    path = _layered(
+        tmp_path,
+        main,
+        **{"10-table": TABLE_ONLY, "90-local": "[api]\npin_attempts = 3\n[gpio.seats.1]\nwon_lamp = 12\n"},
+    )
+    config = load_config(path)
+    assert config.table.id == "CS-3"
+    # 90-local's key over the file's; the file's other key of the same section kept.
+    assert config.api.pin_attempts == 3 and config.api.lockout_seconds == 600
+    assert dict(config.gpio["seats"]["1"]) == {"sensor": 5, "wager_lamp": 6, "won_lamp": 12}
+    # Files that are not *.toml are not read (dpkg's and editors' leftovers).
+    (tmp_path / "table-controller.d" / "10-table.toml.dpkg-old").write_text("[table]\nid = 'XX-1'\n")
+    assert load_config(path).table.id == "CS-3"
+
+
+def test_without_its_drop_in_the_packages_defaults_name_what_is_missing(tmp_path: Path) -> None:
+    path = _layered(tmp_path, GPIO)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert info.value.problems == ("[table]: missing; see docs/config.md#table",)
+
+
+def test_a_bad_drop_in_is_named(tmp_path: Path) -> None:
+    path = _layered(tmp_path / "a", GPIO, **{"10-table": "[table\nid = 1\n"})
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value).startswith(f"{path.parent}/table-controller.d/10-table.toml: 1 problem")
+    assert info.value.problems[0].startswith("not valid TOML")
+    path = _layered(tmp_path / "b", GPIO, **{"10-table": 'nope = 1\n[table]\nid = "CS-3"\n'})
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value).startswith(f"{path} with {path.parent}/table-controller.d/10-table.toml: ")
+    assert "nope: unknown section or key" in info.value.problems

@@ -10,7 +10,9 @@
 - its progressives are those its Rules Submission offers, with the submission's amounts, and a
   round begins with their meters; its devices are those the submission uses;
 - its vocabulary (what the dealer's screen offers) names only wagers, decisions and irregularities
-  its rules know, each with the dealer's words and a section.
+  its rules know, each with the dealer's words and a section;
+- its folder has the files of the layout, it answers every hook, an early settle is refused in one
+  shape, and its events go through the ``EVENTS`` handler table of its ``play`` module.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import email.parser
 import os
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -150,3 +151,30 @@ def test_the_meter_package_carries_every_module_its_claims_import(tmp_path: Path
         or m in ("controller", "controller.rules")
         for m in loaded
     ), loaded
+
+
+def test_the_packages_defaults_and_the_tables_drop_in_make_the_examples_configuration(tmp_path: Path) -> None:
+    """The conffile table-controller.toml (the defaults, no [table]) and the drop-in postinst writes
+    from the template (the table's id filled) read together as the example does, but for the table;
+    the defaults alone name what is missing."""
+    from controller.config import ConfigError, load_config
+
+    sys.path.insert(0, str(REPO / "packaging"))
+    try:
+        import build as packaging_build  # packaging/build.py
+    finally:
+        sys.path.remove(str(REPO / "packaging"))
+    defaults, table = packaging_build.config_files()
+    assert not {"table", "progressive_link"} & set(tomllib.loads(defaults)) and "CS-3" not in defaults
+    (tmp_path / "table-controller.toml").write_text(defaults)
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path / "table-controller.toml", gpio_check=None)
+    assert info.value.problems == ("[table]: missing; see docs/config.md#table",)
+    (tmp_path / "table-controller.d").mkdir()
+    (tmp_path / "table-controller.d/10-table.toml").write_text(table.replace("@TABLE_ID@", "CS-9"))
+    config = load_config(tmp_path / "table-controller.toml")
+    example = load_config(REPO / "examples/table-controller.toml")
+    assert config.table.id == "CS-9" and config.progressive_link is None
+    assert (config.journal, config.api, config.gpio, config.shoe, config.shuffler) == (
+        example.journal, example.api, example.gpio, example.shoe, example.shuffler
+    )  # fmt: skip

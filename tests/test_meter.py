@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -20,6 +21,8 @@ from meter.progression import pay, progress
 from meter.sequencer import Sequencer
 from meter.store import ConfigMismatch, Store, StoreBusy, StoreCorrupt
 from wire import Contribution, Declaration, Fixed, Hit, Parameters, Refusal, Share, TableMessage
+
+from .mosquitto import Pki
 
 PARAMS = Parameters(1_000_000, 1_000_000, Fraction(18))
 
@@ -274,10 +277,11 @@ def test_status_history_and_verify(
     assert "4 records, hash chain intact" in capsys.readouterr().out
 
 
-def test_the_example_configuration_reads(tmp_path: Path) -> None:
+def test_the_example_configuration_reads(tmp_path: Path, pki: Pki) -> None:
     example = Path(__file__).parent.parent / "meter" / "meter.example.toml"
-    for name in ("broker-password", "progressive-ca.crt", "progressive-meter.crt", "progressive-meter.key"):
-        (tmp_path / name).write_text("x\n")
+    shutil.copy(pki.ca_file, tmp_path / "progressive-ca.crt")
+    shutil.copy(pki.cert("progressive-meter"), tmp_path / "progressive-meter.crt")  # its CN checked
+    shutil.copy(pki.key("progressive-meter"), tmp_path / "progressive-meter.key")
     (tmp_path / "meter.toml").write_text(example.read_text())
     config = load(tmp_path / "meter.toml")
     assert sorted(config.progressives) == ["bad-beat", "cs-floor"]

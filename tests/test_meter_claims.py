@@ -30,11 +30,6 @@ STRAIGHT_FLUSH = ("9h", "8h", "7h", "6h", "5h")
 TWO_TWOS = ("2c", "2d", "9s", "Jh", "Kc")
 
 
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"))
-
-
 @contextlib.asynccontextmanager
 async def judged_link(root: Path, pki: Pki) -> AsyncIterator[Link]:
     broker = Broker(root, pki)

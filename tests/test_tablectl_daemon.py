@@ -333,6 +333,25 @@ async def test_check_tells_the_daemon_config_from_a_rules_submission(rig: BenchR
     assert bad.code == 1 and "synchronus" in bad.err
     submission = await tablectl("check", rig.path / "rules-submission.toml")
     assert submission.code == 0 and "table CS-BENCH, Caribbean Stud" in submission.out
+    # The package's layout: the defaults without [table] (a conffile), the table's answers in
+    # table-controller.d/10-table.toml beside it (docs/install.md); checked together.
+    layered = rig.path / "layered"
+    (layered / "table-controller.d").mkdir(parents=True)
+    defaults: list[str] = []
+    table: list[str] = []
+    into = defaults
+    for line in rig.config_path.read_text().splitlines(keepends=True):
+        if line.startswith("["):
+            into = table if line.startswith("[table]") else defaults
+        into.append(line)
+    (layered / "table-controller.toml").write_text("".join(defaults))
+    (layered / "table-controller.d" / "10-table.toml").write_text("".join(table))
+    assert table and "[table]" not in "".join(defaults)
+    split = await tablectl("check", layered / "table-controller.toml")
+    assert split.code == 0 and "the daemon's configuration: valid" in split.out, split.err
+    (layered / "table-controller.d" / "10-table.toml").unlink()
+    alone = await tablectl("check", layered / "table-controller.toml")
+    assert alone.code == 1 and "[table]: missing" in alone.err
 
 
 # --- sniff -----------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.ui_rig import console_on_rig, enter_wager, following, tap_pin, until
+from sim.screen_rig import console_on_rig, enter_wager, following, tap_pin, until
 from ui.connection import LinkState
 from ui.meter import MeterState
 from ui.table import Betting

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.ui_rig import console_on_rig, enter_wager, following, until
+from sim.screen_rig import console_on_rig, enter_wager, following, until
 from ui.console import Console
 from ui.entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from ui.meter import MeterState, meter_view

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.ui_kivy import (
+from sim.screen_display import (
     Screen,
     broken_words,
     cut_off,
@@ -22,7 +22,7 @@ from tests.ui_kivy import (
     small_targets,
     start_display,
 )
-from tests.ui_rig import FLOOR_PIN, FLOOR_USER, console_on_rig, until
+from sim.screen_rig import FLOOR_PIN, FLOOR_USER, console_on_rig, until
 from ui.console import Console
 from ui.table import Betting
 

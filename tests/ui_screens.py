@@ -13,7 +13,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from tests.ui_kivy import (
+from sim.screen_display import (
     Screen,
     broken_words,
     cut_off,
@@ -23,7 +23,7 @@ from tests.ui_kivy import (
     small_targets,
     start_display,
 )
-from tests.ui_rig import console_on_rig, enter_wager, following, tap_pin, until
+from sim.screen_rig import console_on_rig, enter_wager, following, tap_pin, until
 from ui.console import Console
 
 Scene = Callable[[Screen, Path], Awaitable[None]]

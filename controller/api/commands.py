@@ -16,7 +16,7 @@ from typing import Any, Final
 from controller.rules.core.dispatch import did_you_mean
 
 from ..auth import ROLE_WORDS, Role
-from .handler import OPEN_TOPICS, TOPIC_ROLES, TOPICS, Actor, ApiHandler, Result
+from .handler import OPEN_TOPICS, TOPIC_ROLES, TOPICS, ApiHandler, Caller, Result
 
 # --- commands and their arguments -----------------------------------------------------------------
 
@@ -154,7 +154,7 @@ class Command:
     name: str
     roles: frozenset[Role]
     args: tuple[Arg, ...]
-    call: Callable[[ApiHandler, Actor, Mapping[str, Any]], Awaitable[Result]]
+    call: Callable[[ApiHandler, Caller, Mapping[str, Any]], Awaitable[Result]]
     help: str
     #: Open: any peer the socket lets in may run it, signed in or not (it changes nothing).
     open: bool = False

@@ -321,13 +321,17 @@ def request_binding(command: str, body: Mapping[str, Any]) -> str:
 class RamClear:
     """A "RAM clear": the first record of a journal that follows an archived one (``tablectl
     journal new``, a technician with PIN, the actor). It names the archived file and its last
-    record, whose hash this journal's chain begins from, and carries the meters over."""
+    record, whose hash this journal's chain begins from, and carries the meters over; and where
+    the archive ended on the progressive link's count (``link_seq``, ``link_outbox_seq``), which
+    this journal's records and outbox messages count on from (:mod:`.link_count`)."""
 
     kind: ClassVar[str] = RAM_CLEAR
     previous_journal: str
     previous_seq: int
     previous_hash: str
     meters: Mapping[str, Cents] = field(default_factory=dict)
+    link_seq: int = 0
+    link_outbox_seq: int = 0
 
 
 TableEntry = (
@@ -416,12 +420,10 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
             out_request["binding"] = entry.binding
         return out_request
     if isinstance(entry, RamClear):
-        if (
-            isinstance(entry.previous_seq, bool)
-            or not isinstance(entry.previous_seq, int)
-            or entry.previous_seq < 0
-        ):
-            raise ValueError(f"previous_seq must be a seq, not {entry.previous_seq!r}")
+        for name in ("previous_seq", "link_seq", "link_outbox_seq"):
+            value = getattr(entry, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a seq, not {value!r}")
         meters: dict[str, object] = {}
         for name, cents in entry.meters.items():
             if isinstance(cents, bool) or not isinstance(cents, int):
@@ -432,6 +434,8 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
             "previous_seq": entry.previous_seq,
             "previous_hash": _nonempty(entry.previous_hash, "previous_hash"),
             "meters": meters,
+            "link_seq": entry.link_seq,
+            "link_outbox_seq": entry.link_outbox_seq,
         }
     if isinstance(entry, Started):
         if entry.previous_shutdown not in SHUTDOWNS:

@@ -134,7 +134,8 @@ class LinkPublisher:
             self.link.port,
             username=self.link.username,
             password=read_password(self.link.password_file),
-            identifier=f"table-{self.table}",
+            # The shipped broker makes the client id the certificate's CN, which is the table id.
+            identifier=self.table,
             clean_session=True,
             keepalive=10,
             max_inflight_messages=WINDOW,

@@ -40,7 +40,10 @@ WATCH_SECONDS: Final = 0.5
 
 
 class TableLink:
-    """The progressive link of one table: its plan, its publisher, its watch."""
+    """The progressive link of one table: its plan, its publisher, its watch.
+
+    Made by the table service it serves, when the service is built (``TableService(link=...)``):
+    the service asks it as its :class:`~controller.table.service.LinkHooks`."""
 
     def __init__(self, link: ProgressiveLinkSection, service: TableService, plan: LinkPlan) -> None:
         self.link = link
@@ -59,7 +62,6 @@ class TableLink:
         self._judged: object | None = None
         #: The link as last published on the API's ``link`` topic (:meth:`_shown`).
         self._last_shown: tuple[object, ...] = ()
-        service.link = self
 
     # -- what the table service asks (LinkHooks) --
 

@@ -103,9 +103,18 @@ class LinkHooks(Protocol):
         needs none, ``None`` while a hit's award is pending."""
 
 
-class TableService:
-    """The table's rounds on an open :class:`Journal`; ``gpio`` once the pins are set up.
+Pins = Callable[[TableState], ProgressiveTableGameSystem]
+"""``pins(state)``: the table's pins set up for the journal's recovered ``state`` (locked in a round
+past "no more bets", the chips the journal accepted, the progressive journaled unavailable)."""
 
+
+class TableService:
+    """The table's rounds on an open :class:`Journal`, with its collaborators given when it is built.
+
+    ``pins`` makes the pins (:data:`Pins`): :meth:`recover` calls it once, after the journal's
+    recovery, so that no pin is read before the journal says what the round is (docs/daemon.md,
+    "Start"); :attr:`gpio` is ``None`` until then and after :meth:`release_pins`. ``link`` makes
+    the progressive link from the service (``controller.link.TableLink``), here, at construction.
     ``status()`` is the table's state as the API shows it, published after every record.
     """
 
@@ -117,12 +126,16 @@ class TableService:
         *,
         publish: Publish,
         status: Callable[[], Mapping[str, Any]],
+        pins: Pins,
+        link: Callable[[TableService], LinkHooks] | None = None,
         shoe_installed: bool = False,
     ) -> None:
         self.journal = journal
         self.submission = submission
         self.game: Game[Any, Any] = submission.game
         self.refusals = refusals
+        self._pins = pins
+        #: The pins, once :meth:`recover` has set them up.
         self.gpio: ProgressiveTableGameSystem | None = None
         #: One change of the round at a time: an event and the settlement it completes.
         self.round_lock = asyncio.Lock()
@@ -134,8 +147,9 @@ class TableService:
         self.press_pending: object | None = None
         self._publish = publish
         self._status = status
-        #: The progressive link (``controller.link``), if the table is linked to a central meter.
-        self.link: LinkHooks | None = None
+        #: The progressive link (``controller.link``), if the table is linked to a central meter;
+        #: made last, from the service it asks.
+        self.link: LinkHooks | None = None if link is None else link(self)
 
     @property
     def state(self) -> TableState:
@@ -145,6 +159,30 @@ class TableService:
     def round_id(self) -> str | None:
         current = self.state.current
         return None if current is None else current.round_id
+
+    # --- the start and the end ----------------------------------------------------------------------
+
+    async def recover(self) -> None:
+        """The table as the journal left it, then the pins: a round the journal holds complete is
+        settled, a round begun if none is open, wagering opened again if the daemon was killed
+        between a round's beginning and its ``unlock`` (§ 639a.7(c)); only then are the pins set up
+        (``pins(state)``, from the state recovered) and the lamps shown (a payout still waiting
+        lights them again). Once: a second call is a :class:`RuntimeError`."""
+        if self.gpio is not None:
+            raise RuntimeError("the table service has recovered already: its pins are set up")
+        await self.settle_if_complete()
+        await self.ensure_round()
+        opened = self.state.current
+        if opened is not None and not opened.no_more_bets and self.state.locked_out:
+            await self.open_wagering(f"round {opened.round_id} open for wagers")
+        self.gpio = self._pins(self.state)
+        self.show_lamps()
+
+    def release_pins(self) -> None:
+        """Close the pins (the daemon's stop); nothing is shown on them from here."""
+        gpio, self.gpio = self.gpio, None
+        if gpio is not None:
+            gpio.close()
 
     # --- the round -------------------------------------------------------------------------------
 
@@ -397,6 +435,9 @@ class TableService:
         if self.gpio is not None:
             self.gpio.lock()
             if current is not None and not current.no_more_bets:
+                # The devices as they were at the lock-out's edge: a contact moving then is
+                # counted once still (docs/gpio.md, "The lock-out's edge").
+                await self.gpio.lock_out_counted()
                 devices = self.gpio.accepted_devices
                 if self.gpio.progressive_unavailable:
                     # The chips on the devices while the progressive is unavailable: journaled

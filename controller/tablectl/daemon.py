@@ -39,7 +39,7 @@ from ..auth import (
     add_user,
     remove_user,
 )
-from ..cli_args import whole_number
+from ..cli_args import DECIMAL, WHOLE, whole_number
 from ..config import check_config_file
 from ..journal import JournalBusy, JournalError
 from ..journal.chain_key import key_path, load_key, make_key
@@ -488,12 +488,14 @@ def cmd_user_remove(args: argparse.Namespace) -> int:
 
 
 def is_daemon_config(text: str) -> bool:
-    """The daemon's configuration has a ``[table]`` section; a Rules Submission has none."""
+    """The daemon's configuration has a ``[table]`` or a ``[gpio]`` section; a Rules Submission
+    has neither (its ``table`` is a key). The package's defaults have no ``[table]``: the table's
+    own is in a drop-in (:func:`controller.config.load_config`)."""
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError):
         return False  # parse_submission says what is wrong with it
-    return isinstance(data.get("table"), dict)
+    return any(isinstance(data.get(section), dict) for section in ("table", "gpio"))
 
 
 def check_daemon_config(path: str) -> int:
@@ -534,20 +536,18 @@ def _source_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not DECIMAL.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (ASCII digits)")
+    seconds = float(text)
     if not math.isfinite(seconds) or not 0 < seconds <= 86400:
         raise argparse.ArgumentTypeError(f"{text} seconds: give more than 0 and at most 86400 (a day)")
     return seconds
 
 
 def _seat(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seat {text!r} is not a whole number") from None
+    if not WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"seat {text!r} is not a whole number (ASCII digits)")
+    n = int(text)
     if n < 1:
         raise argparse.ArgumentTypeError(f"seat {n} is not a seat (seats count from 1)")
     return n

@@ -1,6 +1,6 @@
-"""The API façade: the local API's commands (``controller.api.ApiHandler``) turned into the table's.
+"""The table's API: the local API's commands (``controller.api.ApiHandler``) turned into the table's.
 
-Each command arrives with its :class:`~controller.api.Actor`; the façade checks what the table
+Each command arrives with its :class:`~controller.api.Caller`; it checks what the table
 must check (a verification names a waiting payout, lamps are tested between rounds, a device is
 connected), journals the command (``command`` records, refused ones included) and asks the
 :class:`.TableService`. A refusal is a :class:`~controller.api.CommandError` with the reason, never
@@ -16,7 +16,7 @@ from typing import Any
 from hw.gpio_devices import LampState
 from hw.serial_device import SerialDevice
 
-from ..api import Actor, CommandError, ErrorCode, Result
+from ..api import Caller, CommandError, ErrorCode, Result
 from ..journal import JournalError, Refused, UnknownRound
 from ..journal.records import Command, DeviceService, IrregularityDismissed, PayoutVerified, request_binding
 from ..journal.state import RequestOutcome, TableState
@@ -30,14 +30,14 @@ from .service import IdempotencyConflict, Repeated, RequestKey, TableService
 SERVICE_EVENTS = ("device_out_of_order", "device_in_service")
 
 
-def actor_name(actor: Actor) -> str:
+def actor_name(actor: Caller) -> str:
     """Who did it, as the journal names the actor: the user, else the peer's uid."""
     if actor.user is not None:
         return actor.user
     return f"uid:{actor.peer.uid}"
 
 
-def _source_of(actor: Actor) -> str:
+def _source_of(actor: Caller) -> str:
     role = "" if actor.role is None else str(actor.role)
     return {"floor": "floor", "tech": "tablectl"}.get(role, "dealer-ui")
 
@@ -59,14 +59,14 @@ class TableApi:
         self.devices = devices
         self._status = status
 
-    async def status(self, actor: Actor) -> Result:
+    async def status(self, actor: Caller) -> Result:
         return self._status()
 
-    async def subscribe(self, actor: Actor, topics: frozenset[str]) -> Result:
+    async def subscribe(self, actor: Caller, topics: frozenset[str]) -> Result:
         return self._status()
 
     async def submit_event(
-        self, actor: Actor, event: Mapping[str, Any], idempotency_key: str | None = None
+        self, actor: Caller, event: Mapping[str, Any], idempotency_key: str | None = None
     ) -> Result:
         """An event from the dealer's screen or a floorperson; with ``idempotency_key`` a retry is
         answered with the first result and applied once (the key is journaled with the records,
@@ -78,7 +78,7 @@ class TableApi:
         except IdempotencyConflict as conflict:
             raise CommandError(ErrorCode.IDEMPOTENCY_CONFLICT, str(conflict)) from None
 
-    async def _submit_event(self, actor: Actor, event: Mapping[str, Any], key: str | None) -> Result:
+    async def _submit_event(self, actor: Caller, event: Mapping[str, Any], key: str | None) -> Result:
         kind = event.get("type")
         if key is not None and kind in ("verification", "irregularity_dismissed", *SERVICE_EVENTS):
             # These answer a retry by themselves (already verified, not declared...): no key.
@@ -135,7 +135,7 @@ class TableApi:
             result["waiting_for"] = f"a floorperson to confirm it: {record.body.get('why')}"
         return result
 
-    async def _device_service(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+    async def _device_service(self, actor: Caller, event: Mapping[str, Any]) -> Result:
         """A floorperson or technician declares a device out of order, or returns it to service
         (§ 639a.13(g)): cards are keyed by hand while the shoe is out of order."""
         kind = str(event.get("type"))
@@ -168,7 +168,7 @@ class TableApi:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"device": device, "in_service": in_service, "seq": record.seq}
 
-    async def _dismiss(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+    async def _dismiss(self, actor: Caller, event: Mapping[str, Any]) -> Result:
         """A floorperson dismisses the reported irregularity the round waits on."""
         reason = event.get("reason")
         if set(event) - {"type", "reason"} or not isinstance(reason, str) or not reason.strip():
@@ -189,7 +189,7 @@ class TableApi:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"round": record.round_id, "seq": record.seq, "dismissed": True}
 
-    async def _verify_payout(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+    async def _verify_payout(self, actor: Caller, event: Mapping[str, Any]) -> Result:
         """A floorperson verifies a flagged payout: ``seat``, ``wager`` and, if more than one
         round waits, ``round`` (§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii))."""
         unknown = sorted(set(event) - {"type", "seat", "wager", "round"})
@@ -242,7 +242,7 @@ class TableApi:
             "pending": [p.to_json() for p in service.state.pending_payouts()],
         }
 
-    async def settle_round(self, actor: Actor) -> Result:
+    async def settle_round(self, actor: Caller) -> Result:
         """The dealer settles a round that waits only for the players' optional decisions."""
         service = self.service
         source, who = _source_of(actor), actor_name(actor)
@@ -264,12 +264,12 @@ class TableApi:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"round": settled[0], "seq": record.seq, "next_round": service.round_id}
 
-    async def _command(self, actor: Actor, command: str, args: Mapping[str, object]) -> None:
+    async def _command(self, actor: Caller, command: str, args: Mapping[str, object]) -> None:
         role = "none" if actor.role is None else str(actor.role)
         source = {"dealer": "dealer-ui", "floor": "floor"}.get(role, "tablectl")
         await self.service.journal_entry(Command(command, role, dict(args)), source, actor_name(actor))
 
-    async def recall_round(self, actor: Actor, round_id: str) -> Result:
+    async def recall_round(self, actor: Caller, round_id: str) -> Result:
         await self._command(actor, "recall_round", {"round": round_id})
         try:
             recalled = await self.service.journal.recall(round_id)
@@ -285,18 +285,18 @@ class TableApi:
             "verifications": [r.to_json() for r in recalled.verifications],
         }
 
-    async def export_round(self, actor: Actor, round_id: str) -> Result:
+    async def export_round(self, actor: Caller, round_id: str) -> Result:
         await self._command(actor, "export_round", {"round": round_id})
         try:
             return await self.service.journal.export_round(round_id)
         except UnknownRound as exc:
             raise CommandError(ErrorCode.NOT_FOUND, str(exc)) from None
 
-    async def list_rounds(self, actor: Actor, limit: int) -> Result:
+    async def list_rounds(self, actor: Caller, limit: int) -> Result:
         rounds = await self.service.journal.recent_rounds(limit)
         return {"rounds": [r.to_json() for r in rounds]}
 
-    async def toggle_lamp(self, actor: Actor, lamp: str, on: bool) -> Result:
+    async def toggle_lamp(self, actor: Caller, lamp: str, on: bool) -> Result:
         gpio = self.service.gpio
         if gpio is None:
             raise CommandError(ErrorCode.UNAVAILABLE, "the GPIO is not started")
@@ -333,7 +333,7 @@ class TableApi:
             target.off()
         return {"lamp": lamp, "on": on}
 
-    async def send_test_frame(self, actor: Actor, device: str, frame: bytes) -> Result:
+    async def send_test_frame(self, actor: Caller, device: str, frame: bytes) -> Result:
         driver = self.devices.get(device)
         if driver is None or driver.state != "online":
             raise CommandError(ErrorCode.UNAVAILABLE, f"the {device} is not connected")
@@ -344,6 +344,6 @@ class TableApi:
             raise CommandError(ErrorCode.UNAVAILABLE, f"the {device} did not answer: {exc}") from None
         return {"device": device, "round_trip_ms": round(seconds * 1000, 3)}
 
-    async def command_refused(self, actor: Actor, cmd: str | None, code: str, message: str) -> None:
+    async def command_refused(self, actor: Caller, cmd: str | None, code: str, message: str) -> None:
         with contextlib.suppress(JournalError, ValueError):
             await self._command(actor, cmd or "(unreadable)", {"refused": code, "message": message})
