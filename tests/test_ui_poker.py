@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from sim.screen_display import Screen, kivy_environment, running_app, start_display
+from sim.screen_rig import FLOOR_PIN, FLOOR_USER, following, until
 from tests.test_ui_widgets import check_drawn
-from tests.ui_kivy import Screen, kivy_environment, running_app, start_display
-from tests.ui_rig import FLOOR_PIN, FLOOR_USER, following, until
 from ui.console import Console
 
 

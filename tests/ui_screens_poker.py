@@ -14,8 +14,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from tests.ui_kivy import Screen, kivy_environment, running_app, start_display
-from tests.ui_rig import until
+from sim.screen_display import Screen, kivy_environment, running_app, start_display
+from sim.screen_rig import until
 from tests.ui_screens import _snap
 
 
