@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -73,11 +74,13 @@ async def seated_by_touch(screen: Screen, rig: Any, console: Console, hands: dic
         await check_drawn(screen)
         await screen.tap("poker:join")
         await until(
-            lambda s=seat: console.poker is not None and s in console.poker.joined, f"seat {seat} joined"
+            partial(lambda s: console.poker is not None and s in console.poker.joined, seat), "joined"
         )
     for seat, amount in ((1, "$1.00"), (2, "$2.00")):
         await until(
-            lambda s=seat: console.poker is not None and any(f.seat == s for f in console.poker.forced),
+            partial(
+                lambda s: console.poker is not None and any(f.seat == s for f in console.poker.forced), seat
+            ),
             f"seat {seat}'s blind",
         )
         await screen.frames()
@@ -172,7 +175,10 @@ async def test_a_triple_draw_round_by_touch(display: str) -> None:
                     await rig.deal(1, "3s 2c")
                     continue
                 await until(
-                    lambda s=seat: console.poker is not None and (console.poker.draw or {}).get("seat") == s,
+                    partial(
+                        lambda s: console.poker is not None and (console.poker.draw or {}).get("seat") == s,
+                        seat,
+                    ),
                     f"seat {seat}'s draw",
                 )
                 await screen.frames()

@@ -4,11 +4,13 @@ status's ``round.table_view`` as the daemon writes it, the keys it offers, the e
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 import pytest
 
-from ui.poker import PokerAction, action_event, poker_view, seat_lines
+from ui.console import Console
+from ui.poker import PokerAction, PokerView, action_event, counted_steps, join_event, poker_view, seat_lines
 
 TABLE: dict[str, Any] = {
     "variant": "omaha-high",
@@ -113,3 +115,62 @@ def test_another_game_has_no_poker_view_and_a_malformed_one_names_the_field() ->
         poker_view(status(to_call="lots"))
     with pytest.raises(ValueError, match=r"table_view.seats"):
         poker_view(status(seats=["seat 1"]))
+
+
+@pytest.mark.asyncio
+async def test_a_table_without_a_reader_counts_the_burn_and_the_draw_from_the_screens_keys() -> None:
+    """The console on a real daemon at a Badugi table without a card reader: every step sent as its key
+    sends it: BUTTON AT S3, JOIN with 20 dollars, the Blind Bets due, DEAL 4 EACH, CALL / CALL / CHECK,
+    BURN 1, seat 1's DISCARD 2 and DEAL 2 TO S1, STAND PAT for seats 2 and 3; the daemon takes each."""
+    from sim.screen_rig import following, until
+
+    from .test_daemon_poker import poker_table, submission
+
+    async with (
+        poker_table(submission("badugi")) as table,
+        following(table.directory / "run" / "api.sock") as c,
+    ):
+        await until(lambda: c.poker is not None and c.poker.placing_button, "the button")
+        assert await c.poker_send("the button", {"type": "position", "value": 3})
+        for seat in (1, 2, 3):
+            await until(lambda: c.poker is not None and c.poker.seating, "seating")
+            assert await c.poker_send(*join_event(seat, Decimal(20)))
+        for _ in range(2):
+            await until(
+                lambda: c.poker is not None and any(not f.optional for f in c.poker.forced), "a blind"
+            )
+            view = c.poker
+            assert view is not None
+            forced = next(f for f in view.forced if not f.optional)
+            assert await c.poker_send(forced.title, forced.event())
+        await until(lambda: c.poker is not None and c.poker.may_deal, "the deal")
+        assert c.table.keying_by_hand is not None  # no reader: the dealer deals face down, counted
+        assert await c.poker_send("the deal", {"type": "deal", "value": shown(c).hand_size})
+        for seat, action in ((3, "call"), (1, "call"), (2, "check")):
+            await until(
+                partial(lambda s: c.poker is not None and c.poker.turn == s, seat), f"seat {seat}'s turn"
+            )
+            assert await c.poker_act(next(a for a in shown(c).keys if a.action == action)), c.message
+        await until(lambda: c.poker is not None and c.poker.phase == "burning", "the burn")
+        ((name, _, event),) = counted_steps(shown(c))
+        assert name == "burn" and await c.poker_send("burn", event)
+        await until(lambda: c.poker is not None and c.poker.draw is not None, "the draw")
+        steps = {n: e for n, _, e in counted_steps(shown(c))}
+        assert list(steps) == ["discard:1", "discard:2", "discard:3", "discard:4"]
+        assert await c.poker_send("discard 2", steps["discard:2"])
+        await until(lambda: c.poker is not None and (c.poker.draw or {}).get("owed") == 2, "seat 1 owed 2")
+        ((name, title, event),) = counted_steps(shown(c))
+        assert (name, title) == ("deal:2", "DEAL 2 TO S1") and await c.poker_send(title, event)
+        for seat in (2, 3):
+            await until(
+                partial(lambda s: c.poker is not None and (c.poker.draw or {}).get("seat") == s, seat), "draw"
+            )
+            assert await c.poker_act(shown(c).keys[0]), c.message
+        await until(lambda: c.poker is not None and c.poker.turn == 1, "the second betting round")
+        assert c.message_ok
+
+
+def shown(c: Console) -> PokerView:
+    view = c.poker
+    assert view is not None
+    return view

@@ -344,6 +344,25 @@ def _forced(data: object) -> ForcedBet:
     )
 
 
+def counted_steps(view: PokerView) -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    """At a table without a card reader, the steps the dealer counts (§ 637a.19(f)-(h), § 637a.20(h)):
+    the burn, and in the draw the player's discards (1 to his hand's size) or his new cards, as many as
+    he discarded. ``(name, title, event)`` for each key."""
+    if view.phase == "burning":
+        return (("burn", "BURN 1", {"type": "deal", "to": "burn", "value": 1}),)
+    if view.draw is None:
+        return ()
+    seat, owed = view.draw.get("seat"), view.draw.get("owed") or 0
+    if owed:
+        return (
+            (f"deal:{owed}", f"DEAL {owed} TO S{seat}", {"type": "deal", "to": str(seat), "value": owed}),
+        )
+    return tuple(
+        (f"discard:{n}", f"DISCARD {n}", {"type": "deal", "to": "dealer", "value": n})
+        for n in range(1, view.hand_size + 1)
+    )
+
+
 def join_event(seat: int, chips: Decimal) -> tuple[str, dict[str, Any]]:
     """A player joining the round with his chips (``decision participate``, § 637a.19(b)); ``ValueError``
     without a seat or chips."""

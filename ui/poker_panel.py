@@ -24,7 +24,7 @@ from .console import Console
 from .kivy_parts import Key, Text
 from .layout import Sizes
 from .money import dollars
-from .poker import TITLES, ForcedBet, PokerAction, PokerView, join_event
+from .poker import TITLES, ForcedBet, PokerAction, PokerView, counted_steps, join_event
 from .theme import BLACK, BLUE, GREY_TEXT, KEY, WHITE, YELLOW
 
 #: The actions' colours: the one that raises the stakes stands out; a fold is plain.
@@ -73,9 +73,32 @@ def build(box: Widget, c: Console, s: Sizes) -> None:
                 text_colour=text_colour,
             )
         )
-    if not view.keys:
+    if c.table.keying_by_hand is not None:
+        _counted(box, c, s, view)
+    elif not view.keys:
         box.add_widget(Text(_step_words(view), s.small, grow=True, color=GREY_TEXT))
     box.add_widget(Widget())
+
+
+def _counted(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
+    """No card reader: the burn and the draw's counts, each a key (``deal`` events)."""
+    steps = counted_steps(view)
+    if not steps:
+        return
+    grid = GridLayout(cols=min(len(steps), 5), spacing=s.spacing, size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    for name, title, event in steps:
+        grid.add_widget(
+            Key(title, s, partial(_count, c, title, event), font_px=s.small, name=f"poker:{name}")
+        )
+    box.add_widget(grid)
+
+
+def _count(c: Console, title: str, event: dict[str, object]) -> None:
+    async def send() -> None:
+        await c.poker_send(title.lower(), event)
+
+    c.spawn(send())
 
 
 def _amount_keys(box: Widget, c: Console, s: Sizes) -> None:
