@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from .games import Choice, GameScreen, screen_for
 from .house_way import HouseWayView
 from .observable import Observable
 from .pin_pad import PinPad, Purpose
+from .poker import PokerAction, PokerView, action_event, poker_view
 from .table import Betting, Hand, TableModel
 from .words import dealer_words
 
@@ -45,6 +47,8 @@ class Console(Observable):
         #: one of them changes: a seat whose hands were just set keeps no keys).
         self._setting_for: tuple[int, int, tuple[str, ...]] = (0, 0, ())
         self.seat = 0
+        #: The seat chosen on the poker table's panel (a player joining).
+        self.poker_seat = 0
         self.hand = 0
         self.wager = ""
         self.card_to = ""
@@ -111,7 +115,14 @@ class Console(Observable):
         if not self.table.connected_once:
             return "the dealer's screen: not connected to the controller yet"
         screen = self.screen
-        name = screen.title if screen else self.table.game or "table"
+        poker = self.poker
+        name = (
+            screen.title
+            if screen
+            else poker.title
+            if poker is not None and poker.title
+            else str(self.table.status.get("title") or self.table.game or "table")
+        )
         table = self.table.status.get("table", "")
         return f"{name}  ·  table {table}  ·  round {self.round_on_screen or '-'}"
 
@@ -129,6 +140,9 @@ class Console(Observable):
         payout waits for a floorperson) until then."""
         if self.settlement_open:
             return Betting.HOLD if self.table.pending_payouts else Betting.PAYING
+        poker = self.poker
+        if poker is not None:  # a poker table has no "bets open": whose turn, or the step of the round
+            return poker.banner
         return self.table.betting
 
     @property
@@ -146,6 +160,14 @@ class Console(Observable):
     def seats_offered(self) -> tuple[int, ...]:
         screen = self.screen
         return tuple(range(1, screen.seats + 1)) if screen else ()
+
+    @property
+    def poker(self) -> PokerView | None:
+        """The poker table the daemon shows (``round.table_view``), or ``None`` at another game."""
+        try:
+            return poker_view(self.table.status)
+        except ValueError:
+            return None
 
     @property
     def settlement_open(self) -> bool:
@@ -199,7 +221,12 @@ class Console(Observable):
         screen = self.screen
         if self.pin.open:
             return ("pin",)
-        if not self.online or screen is None:
+        if not self.online:
+            return ()
+        if self.poker is not None or (screen is None and self.settlement_open):
+            # The poker room (ui/poker.py): its table, then the settlement of its pots.
+            return ("settlement",) if self.settlement_open else ("poker",)
+        if screen is None:
             return ()
         if self.settlement_open:
             return ("settlement",)
@@ -228,11 +255,11 @@ class Console(Observable):
             return "offline" if not self.online else ""
         if self.tab in tabs and self._tab_waits == self._moment:
             return self.tab
+        if len(tabs) == 1:
+            return tabs[0]
         step = self.table.waiting_step
         screen = self.screen
         assert screen is not None
-        if len(tabs) == 1:
-            return tabs[0]
         if screen.dice_game:
             # Three Dice Football: the Quarterback's decision on the dice, the throw, else wagers.
             return "decisions" if step == "decision" else "dice" if step == "dice" else "wagers"
@@ -390,6 +417,30 @@ class Console(Observable):
             event["hand"] = self.hand
         where = f"seat {self.seat}" + (f" hand {self.hand + 1}" if self.hand else "")
         return await self._send(f"{where}: {action}", event)
+
+    async def poker_send(self, words: str, event: Mapping[str, Any]) -> bool:
+        """A poker table's step as the dealer keys it (a player joining, a forced bet, the deal)."""
+        ok = await self._send(words, event)
+        if ok:
+            self.amount.cents = 0
+        return ok
+
+    async def poker_act(self, action: PokerAction) -> bool:
+        """The action of the player whose turn it is at a poker table; a bet or raise to the amount
+        keyed (the least when none is), within the least and most the daemon gives."""
+        view = self.poker
+        if view is None:
+            self._say(False, f"{action.action}: no poker round on the table")
+            return False
+        try:
+            words, event = action_event(view, action, Decimal(self.amount.cents) / 100)
+        except ValueError as exc:
+            self._say(False, str(exc))
+            return False
+        ok = await self._send(words, event)
+        if ok:
+            self.amount.cents = 0
+        return ok
 
     async def set_hands(self) -> bool:
         try:

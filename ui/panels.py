@@ -14,6 +14,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from . import poker_panel
 from .console import Console
 from .entry import JOKER, RANKS, SUITS
 from .faces import face, faces
@@ -47,6 +48,7 @@ TAB_TITLES: Final = {
     "setting": "Set hands",
     "cards": "Key cards",
     "irregularity": "Irregular",
+    "poker": "Poker",
 }
 
 
@@ -105,6 +107,7 @@ def key(c: Console) -> Hashable:
         "irregularity": lambda: (t.floor_to_confirm, t.keying_by_hand),
         "settlement": lambda: t.settlement,
         "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.message),
+        "poker": lambda: poker_panel.poker_key(c),
     }
     part = parts.get(c.panel)
     return (c.panel, c.online, t.game, part() if part else None)
@@ -558,6 +561,7 @@ BUILDERS: Final[dict[str, Callable[[Widget, Console, Sizes], None]]] = {
     "irregularity": _irregularity,
     "settlement": _settlement,
     "pin": _pin,
+    "poker": poker_panel.build,
 }
 
 

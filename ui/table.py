@@ -317,7 +317,9 @@ class TableModel(Observable):
         view = settlement_view(last[0], self.pending_payouts)
         if view is None:
             return None
-        if self.round is not None and int(self.round.get("events", 0)) > 0 and view.can_close:
+        # The events the table carried into the round (the poker room's button) are not the dealer's.
+        begun = int(self.round.get("events", 0)) > int(self.round.get("carried", 0)) if self.round else False
+        if begun and view.can_close:
             return None
         return view
 

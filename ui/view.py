@@ -35,6 +35,7 @@ from .kivy_parts import (
 from .layout import PANEL_SHARE, Sizes
 from .meter import MeterState
 from .money import dollars
+from .poker import seat_lines as poker_seat_lines
 from .table import Betting
 from .theme import (
     BACKGROUND,
@@ -273,6 +274,10 @@ class ConsoleView(Filled):
     # -- the seats -------------------------------------------------------------------------------
 
     def _seat_lines(self) -> list[Line]:
+        poker = self.console.poker
+        if poker is not None and not self.console.settlement_open:
+            # The poker room's players, pots and board (ui/poker.py).
+            return [(name, text, WHITE, KEY) for name, text in poker_seat_lines(poker, self.sizes.small)]
         t = self.console.table
         hands = self.console.hands_shown
         out: list[Line] = []

@@ -12,7 +12,8 @@ branch. The handlers turn them into the table's events:
 - a chip placed while the progressive is unavailable is shown, not journaled: the lock-out
   journals it as a refused ``wager`` (N.J.A.C. 13:69E-1.39B);
 - a stack from the shoe is a ``cards`` event to its position; an incomplete one is left to the
-  dealer to key in (§ 639a.13(g));
+  dealer to key in (§ 639a.13(g)); a burn is one where the game's round takes it (its
+  ``devices(rules).burns``: the poker room, § 637a.19(h)-(j), § 637a.20(h)-(j)), else dropped;
 - a device's fault mid-round is the game's irregularity (its ``faults`` hook: ``shoe_jam``,
   § 639a.13(f));
 - the reader's answer is ``hole_card_reader`` (§ 633a.7(h));
@@ -349,9 +350,11 @@ class HardwareBridge:
         await self._fact(event.device, "frames_lost", {"expected": event.expected, "got": event.got})
 
     async def _stack(self, stack: StackDelivered) -> None:
-        if stack.position == "burn":
-            return
         service = self.service
+        if stack.position == "burn" and not service.game.devices(service.submission.rules).burns:
+            # A house-banked game's burn is no event of its round; the poker room's is
+            # ("The dealer shall then burn the top card of the deck", § 637a.20(h)).
+            return
         if not stack.complete:
             # A frame was lost: the cards are keyed in by the dealer (§ 639a.13(g)).
             message = f"shoe stack for {stack.position} incomplete ({len(stack.cards)} of {stack.count})"

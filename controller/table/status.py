@@ -14,7 +14,7 @@ from hw.serial_device import SerialDevice
 
 from .. import __version__
 from ..config import Config
-from ..journal.state import AwaitingFloor, TableState
+from ..journal.state import AwaitingFloor, OpenRound, TableState
 from ..rules.core.hooks import Actor, Screen, Step, Vocabulary, Waiting, in_words
 from ..rules.core.money import format_money
 from . import authority, game_hooks
@@ -64,9 +64,14 @@ def table_status(
             "no_more_bets": current.no_more_bets,
             "wagers": [e.to_json() for e in current.wagers()],
             "events": len(current.events),
+            # The events the table began the round with itself (the poker room's button and kill,
+            # carried from the last round): the dealer has done nothing in the round before them.
+            "carried": _carried(state, current),
             # The cards dealt so far, as their events were journaled: a screen (re)connecting
             # mid-round shows them. A peer with no role is shown them withheld (api/face_down.py).
             "cards": [e.to_json() for e in current.events if e.type == "cards"],
+            # The table as the game's screen draws it (the poker room's button, turn, actions, pots).
+            "table_view": dict(current.round.game.table_view(current.round.state)),
             "meters": {k: format_money(v) for k, v in current.meters.items()},
             # The words and the data from one answer of the game's, so they never disagree.
             "waiting_for": _waiting_for(state, waiting),
@@ -119,3 +124,8 @@ def _waiting(state: TableState, items: tuple[Waiting, ...]) -> list[dict[str, ob
         return [w.to_json() for w in items]
     item = Waiting(Actor.FLOORPERSON, _floor_words(waiting), step=Step.FLOORPERSON).to_json()
     return [{**item, "irregularity": str(waiting.event.get("kind")), "reporter": waiting.reporter}]
+
+
+def _carried(state: TableState, current: OpenRound) -> int:
+    carried = state.next_round
+    return len(carried) if current.events[: len(carried)] == tuple(carried) else 0

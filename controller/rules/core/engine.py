@@ -139,6 +139,20 @@ class Game(Protocol[R, S]):
         """Why a table does not take ``event`` now although a round record may (``""``: it does):
         the poker room's table deals the procedure step by step, a record may give the showdown."""
 
+    def chosen_cards(self, state: S, event: Event) -> str:
+        """Why the dealer keys ``event``'s cards although the shoe works (``""``: he does not): they
+        are a player's choice among cards the shoe already read (the poker room's discards,
+        § 637a.20(h)), not cards from the deck."""
+
+    def floor_decides(self, state: S, event: Event) -> str:
+        """Why ``event`` takes effect only from a floorperson signed in (``""``: it does not need
+        one): the game's irregularities that are the floorperson's decision (the poker room's
+        disputed pot)."""
+
+    def table_view(self, state: S) -> Mapping[str, Any]:
+        """The table as the dealer's screen draws it, as data (``{}``: the screen's own panels do):
+        the poker room's button, turn, legal actions, stacks and pots."""
+
 
 class GameBase(ABC, Generic[R, S]):
     """What every game derives from: the hooks each game writes (``start``, ``apply``, ``settle``,
@@ -212,6 +226,20 @@ class GameBase(ABC, Generic[R, S]):
     def not_at_table(self, state: S, event: Event) -> str:
         """Nothing: a table takes what a round record takes."""
         return ""
+
+    def chosen_cards(self, state: S, event: Event) -> str:
+        """None: every card the dealer keys is a card from the deck (by hand only while the shoe is
+        out of order, § 639a.13(g))."""
+        return ""
+
+    def floor_decides(self, state: S, event: Event) -> str:
+        """None beyond the table's own rule (an irregularity that voids wagers waits for a
+        floorperson)."""
+        return ""
+
+    def table_view(self, state: S) -> Mapping[str, Any]:
+        """Nothing: the house-banked games' screens are drawn from the status's other parts."""
+        return {}
 
 
 @dataclass

@@ -220,6 +220,10 @@ class Devices:
     """A hole-card reader that tells whether the dealer holds a Blackjack (the daemon's ``[reader]``)."""
     section: str = ""
     """Where the text requires them."""
+    burns: bool = False
+    """The shoe's burn card is an event of the round (``cards`` to ``burn``: the poker room's burn
+    before each draw and each part of the board, § 637a.19(h)-(j)); otherwise the table does not
+    journal it."""
 
     @classmethod
     def for_cards(cls, shuffler: str, dealing: str, section: str) -> Devices:

@@ -50,11 +50,11 @@ and the button are :mod:`.pots`, :mod:`.draw` and :mod:`.button`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from ...core.engine import GameBase, IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Actor, Step, Waiting
+from ...core.hooks import Actor, Devices, Step, Waiting
 from ...core.money import Cents
 from ...core.settlement import Settlement, void_all
 from . import procedure
@@ -63,6 +63,7 @@ from .play import EVENTS
 from .rules import ALL_SECTIONS, NAME, RULES_CHECKS, VARIANTS, PokerRoomRules
 from .settle import PotAward, kill_winner, pot_awards, settle_round, waiting_for
 from .state import KILL_FLAG, KILLS, OVER, PARTICIPATE, SHOWDOWN, VOID, PokerRoomState
+from .view import table_view
 
 # --- the game -------------------------------------------------------------------------------
 
@@ -128,12 +129,35 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
             out.append(Event("decision", seat=killer, action=KILLS))
         return tuple(out)
 
+    def devices(self, rules: PokerRoomRules) -> Devices:
+        """None required (a table without a card reader counts the cards); where the table's shoe
+        reads them, its burn is an event ("The dealer shall then burn the top card of the deck",
+        § 637a.20(h); § 637a.19(h)-(j))."""
+        return Devices(burns=True, section="§ 637a.19(f)-(j), § 637a.20(f)-(j), § 637a.21(f)-(j)")
+
+    def chosen_cards(self, state: PokerRoomState, event: Event) -> str:
+        return procedure.chosen_cards(state, event)
+
+    def floor_decides(self, state: PokerRoomState, event: Event) -> str:
+        return procedure.floor_decides(state, event)
+
+    def table_view(self, state: PokerRoomState) -> Mapping[str, Any]:
+        return table_view(state)
+
     def not_at_table(self, state: PokerRoomState, event: Event) -> str:
         """A poker table deals every round step by step: the button, then the players joining; the
         bets as totals and "no more bets" belong to round records of a showdown."""
         if state.procedure:
             return ""
         v = state.variant
+        if procedure.draws_for_button(state):
+            if event.type == "decision" and event.action == PARTICIPATE:
+                return ""  # the players join, then draw for the button
+            return (
+                f'this table places the button by the draw (button.start = "high_card", '
+                f"{v.at('(c)')}(1)(ii)): the players join first (decision participate with their chips), "
+                "then a single card to each"
+            )
         if event.type == "position":
             return ""  # the rules place the button once, before anything else
         if event.type == "decision" and event.action in (PARTICIPATE, KILLS) and state.button is not None:

@@ -35,6 +35,11 @@ from .state import (
 
 def position_event(state: PokerRoomState, event: Event) -> PokerRoomState:
     v = state.variant
+    if state.procedure and state.button is None:
+        raise IllegalEvent(
+            f'this table\'s Rules Submission places the button by the draw (button.start = "high_card", '
+            f"{v.at('(c)')}(1)(ii)): a single card to each player, the highest takes it"
+        )
     if state.started or state.button is not None:
         raise IllegalEvent(
             f"the button is placed before any bet or card of the round ({v.at('(c)')}, {v.at('(d)')}): give "
@@ -430,8 +435,10 @@ def _decision(state: PokerRoomState, event: Event) -> PokerRoomState:
     if state.procedure:
         return procedure.decision(state, event)
     if event.action in (PARTICIPATE, KILLS):
-        # The round is dealt step by step from here (§§ 637a.19-637a.21): only the button came before.
-        if state.button is None or state.started:
+        # The round is dealt step by step from here (§§ 637a.19-637a.21): only the button came before,
+        # or nothing, where the players draw for it (§ 637a.19(c)(1)(ii)).
+        drawing = event.action == PARTICIPATE and procedure.draws_for_button(state)
+        if (state.button is None and not drawing) or state.started:
             raise IllegalEvent(
                 "a round dealt step by step begins with the button (a position event), then the players "
                 f"join ({state.variant.at('(c)')}, {state.variant.at('(b)')})"
