@@ -258,6 +258,58 @@ async def test_blackjack_asia_poker_and_three_dice_football_by_touch(display: st
             await until(lambda: "throw of play 2" in console.table.waiting_for, "the second throw")
 
 
+def decision_keys(screen: Screen) -> list[str]:
+    from ui.kivy_parts import Key
+
+    return sorted(w.name for w in screen.walk() if isinstance(w, Key) and w.name.startswith("decision:"))
+
+
+def label_texts(screen: Screen) -> list[str]:
+    from kivy.uix.label import Label
+
+    return [w.text for w in screen.walk() if isinstance(w, Label) and not hasattr(w, "name")]
+
+
+@pytest.mark.asyncio
+async def test_blackjack_offers_only_the_decisions_the_rules_take_beside_the_up_card_and_totals(
+    display: str,
+) -> None:
+    async with running_app(800, 480) as screen, console_on_rig("blackjack") as (rig, console):
+        await screen.show(console)
+        await tap_wager(screen, console, 3, "blackjack", 10)
+        await tap_wager(screen, console, 5, "blackjack", 10)
+        await rig.press_lock_out()
+        for position, card in (("3", "Th"), ("5", "As"), ("dealer", "9c"), ("3", "6d"), ("5", "6s")):
+            await rig.deal(position, card)
+        await until(lambda: "(hard 16)" in console.table.waiting_for, "seat 3 to decide")
+        await screen.frames()
+        await check_drawn(screen)
+        # A 9 up: no Insurance, no Even money (§ 633a.8), no Rescue (not Spanish 21), no Split
+        # of a ten and a six (§ 633a.11); late surrender on the two cards (§ 633a.9, offered).
+        assert decision_keys(screen) == [
+            "decision:double_down",
+            "decision:hit",
+            "decision:stand",
+            "decision:surrender",
+        ]
+        texts = "\n".join(label_texts(screen))
+        assert "Dealer  9♣" in label_texts(screen), texts  # the up card in the panel, in view
+        assert "[b]hard 16[/b]" in texts and "[b]soft 17[/b]" in texts and "[b]hard 9[/b]" in texts, texts
+        await screen.tap("decision:hit")
+        await until(lambda: decision_keys(screen) == [], "no decision while the card is dealt")
+        await rig.deal("3", "2s")
+        await until(lambda: "(hard 18)" in console.table.waiting_for, "seat 3 with 18")
+        await screen.frames()
+        # Three cards: no surrender (§ 633a.9), no double down on three (§ 633a.10).
+        assert decision_keys(screen) == ["decision:hit", "decision:stand"]
+        await check_drawn(screen)
+        await screen.tap("decision:stand")
+        await until(lambda: console.seat == 5, "seat 5 to decide")
+        await screen.frames()
+        assert "decision:split" not in decision_keys(screen)
+        assert "[b]soft 17[/b]" in screen.view.panel_box.children[-2].text
+
+
 # -- Only what changed is drawn again ---------------------------------------------------------
 # Under llvmpipe a new text texture costs milliseconds and every discarded widget is garbage the
 # collector walks: a touch to the daemon's answer drawn stays under 100 ms only if an answer

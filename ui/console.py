@@ -187,6 +187,25 @@ class Console(Observable):
         return "\n".join(h.text for h in shown if h is not None)
 
     @property
+    def decisions_offered(self) -> tuple[Choice, ...]:
+        """The decision keys shown: those the daemon says the rules take now where it lists them
+        (Blackjack: no Insurance with a 9 up, § 633a.8), else the game's every decision."""
+        screen = self.screen
+        if screen is None:
+            return ()
+        open_now = self.table.open_decisions
+        return tuple(d for d in screen.decisions if open_now is None or d.name in open_now)
+
+    def total_of(self, to: str, hand: int = 0) -> str:
+        """The daemon's total of a hand (``"soft 17"``), ``""`` at a game whose hands are ranked."""
+        return self.table.totals.get((to, hand), "")
+
+    @property
+    def dealer_cards(self) -> tuple[str, ...]:
+        """The dealer's cards as the shoe dealt them (the up card while the players decide)."""
+        return next((h.cards for h in self.table.hands if h.to == "dealer"), ())
+
+    @property
     def seat_cards(self) -> tuple[str, ...]:
         for hand in self.table.hands:
             if hand.to == str(self.seat) and hand.hand == self.hand:

@@ -92,7 +92,12 @@ def key(c: Console) -> Hashable:
     seats = tuple(s.seat for s in t.seats)
     parts: dict[str, Callable[[], Hashable]] = {
         "wagers": lambda: (),
-        "decisions": lambda: (seats, c.may_settle),
+        "decisions": lambda: (
+            seats,
+            c.may_settle,
+            tuple(d.name for d in c.decisions_offered),
+            bool(c.dealer_cards),
+        ),
         "dice": lambda: tuple(c.dice.dice),
         "position": lambda: (),
         "setting": lambda: (
@@ -243,7 +248,8 @@ def _decisions(box: Widget, c: Console, s: Sizes) -> None:
 
     def where() -> str:
         seat = f"Seat {c.seat}" + (f" hand {c.hand + 1}" if c.hand else "") if c.seat else "Choose the seat"
-        return seat + "  " + faces(c.seat_cards, True)
+        total = c.total_of(str(c.seat), c.hand) if c.seat else ""
+        return seat + "  " + faces(c.seat_cards, True) + (f"  [b]{total}[/b]" if total else "")
 
     box.add_widget(
         Text(
@@ -255,9 +261,23 @@ def _decisions(box: Widget, c: Console, s: Sizes) -> None:
             height=s.target,
         )
     )
-    # Four across when there are many (Blackjack's eight): every decision in view at 800x480.
-    grid = _grid(3 if len(screen.decisions) <= 6 else 4, s)
-    for choice in screen.decisions:
+    if c.dealer_cards:
+        # The dealer's up card in view while the player decides (the seats' column may scroll).
+        box.add_widget(
+            Text(
+                text_of=lambda: "Dealer  " + faces(c.dealer_cards, True),
+                size_px=s.font,
+                markup=True,
+                font_name=CARD_FONT,
+                size_hint_y=None,
+                height=s.target,
+            )
+        )
+    # Only the decisions the daemon says the rules take now, where it lists them (Blackjack);
+    # four across when there are many: every decision in view at 800x480.
+    offered = c.decisions_offered
+    grid = _grid(3 if len(offered) <= 6 else 4, s)
+    for choice in offered:
         decide = _tap(c, partial(c.decide, choice.name))
         grid.add_widget(Key(choice.title, s, decide, font_px=s.small, name=f"decision:{choice.name}"))
     box.add_widget(grid)

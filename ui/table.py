@@ -253,6 +253,29 @@ class TableModel(Observable):
         return None
 
     @property
+    def open_decisions(self) -> frozenset[str] | None:
+        """The decisions the rules take now, as the daemon lists them in ``round.waiting`` (a game
+        that lists them: Blackjack); ``None`` when the daemon lists none (the screen offers the
+        game's every decision and the rules refuse what they do not take)."""
+        listed = [w["decisions"] for w in self.waiting if isinstance(w.get("decisions"), list)]
+        if not listed:
+            return None
+        return frozenset(str(name) for names in listed for name in names)
+
+    @property
+    def totals(self) -> Mapping[tuple[str, int], str]:
+        """Each hand's total as the daemon's game counts it (``round.totals``: Blackjack's soft
+        and hard), by where the cards went and the hand."""
+        found = self.round.get("totals", ()) if self.round else ()
+        if not isinstance(found, list | tuple):
+            return {}
+        return {
+            (str(t.get("to")), int(t.get("hand", 0))): str(t.get("total"))
+            for t in found
+            if isinstance(t, Mapping) and isinstance(t.get("total"), str)
+        }
+
+    @property
     def seats(self) -> tuple[SeatView, ...]:
         return seat_views(self.round.get("wagers", ())) if self.round else ()
 

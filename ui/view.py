@@ -290,12 +290,17 @@ class ConsoleView(Filled):
                 lines.append(f"◆ progressive accepted ×{seat.progressive}")
             for hand in hands:
                 if hand.to == str(seat.seat):
-                    lines.append((f"hand {hand.hand + 1}: " if hand.hand else "") + faces(hand.cards, True))
+                    lines.append(
+                        (f"hand {hand.hand + 1}: " if hand.hand else "")
+                        + faces(hand.cards, True)
+                        + self._total(hand.to, hand.hand)
+                    )
                     shown.add((hand.to, hand.hand))
             out.append((f"seat:{seat.seat}", "\n".join(lines), WHITE, KEY))
         for hand in hands:
             if (hand.to, hand.hand) not in shown:
-                text = f"[b]{hand.title}[/b]  {faces(hand.cards, markup=True)}"
+                total = self._total(hand.to, hand.hand)
+                text = f"[b]{hand.title}[/b]  {faces(hand.cards, markup=True)}{total}"
                 out.append((f"hand:{hand.to}:{hand.hand}", text, WHITE, KEY))
         if t.shoe_reading:
             out.append(("shoe", "shoe reading: " + faces(t.shoe_reading, markup=True), GREY_TEXT, PANEL))
@@ -312,6 +317,12 @@ class ConsoleView(Filled):
             out.append(("unseen", note, GREY_TEXT, PANEL))
         out.extend((f"entered:{i}", line, GREY_TEXT, PANEL) for i, line in enumerate(t.entered[-3:]))
         return out
+
+    def _total(self, to: str, hand: int) -> str:
+        """A hand's total beside its cards (Blackjack's "soft 17"), the daemon's; "" elsewhere.
+        Not after the round is settled: the settlement names the hands then."""
+        total = "" if self.console.settlement_open else self.console.total_of(to, hand)
+        return f"  [b]{total}[/b]" if total else ""
 
     def _show_message(self) -> None:
         c = self.console

@@ -11,8 +11,9 @@ card value and no hole-card reading while a round is being dealt:
 - ``event`` records of the round (``event``, ``refused``): every ``cards``/``card`` value, and
   the hole-card reader's ``result``, are withheld;
 - the table's state (``status``, ``subscribe``'s answer, the ``state`` topic): the round's
-  ``cards`` (the same ``cards`` events) and ``house_way`` (the settings' ``cards``) withheld the
-  same way: where they went, not what they are.
+  ``cards`` (the same ``cards`` events), ``house_way`` (the settings' ``cards``), ``totals`` (each
+  hand's ``total``) and the ``decisions`` a ``waiting`` item offers withheld the same way: where
+  they went, not what they are.
 
 Cards written in words are withheld as well, wherever they are: a string anywhere in a record of
 the round (any kind but the settlement) or in the round's part of the state that names a card
@@ -34,7 +35,9 @@ from typing import Any, Final
 WITHHELD: Final = "withheld"
 """What a withheld card or reading reads as."""
 
-_CARD_KEYS: Final = frozenset({"cards", "card"})
+#: A hand's total (``round.totals``) and the decisions the rules take (``round.waiting``) tell
+#: what the cards are: withheld as the cards are.
+_CARD_KEYS: Final = frozenset({"cards", "card", "total", "decisions"})
 #: Published whole: the hands are shown down by then.
 _SHOWN_DOWN: Final = frozenset({"round_settled"})
 #: A card written in text (``cards.py``'s form: rank and suit, ``10`` for ten, the joker ``JKR``).

@@ -73,6 +73,8 @@ def table_status(
             "waiting": _waiting(state, waiting),
             # § 659a.11(a)(1), (c): the house way's settings, beside the dealer's hand-setting keys.
             "house_way": [h.to_json() for h in game_hooks.house_way(current)],
+            # Each hand's total as the game counts it (Blackjack's soft and hard, § 633a.1).
+            "totals": [t.to_json() for t in current.round.totals()],
         }
     out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
     out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
