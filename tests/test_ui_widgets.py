@@ -90,6 +90,14 @@ async def test_caribbean_stud_by_touch_with_a_floorperson_and_a_shoe_out_of_orde
         await check_drawn(screen)
         await rig.deal("2", "9d 9c 3d 7d 2h")
         await rig.deal("1", "As Ks Qs Js Ts")
+        # The royal flush dealt: named at once with DO NOT MUCK ... CALL THE FLOOR, before the award.
+        await until(lambda: bool(console.table.jackpot_hands), "the jackpot hand dealt")
+        await screen.frames()
+        assert "JACKPOT PENDING - HOLD" in screen.view.banner.text
+        assert "JACKPOT seat 1 royal flush: DO NOT MUCK, CALL THE FLOOR" in screen.view.waits.text
+        assert "DO NOT MUCK, CALL THE FLOOR" in seat_label(screen, 1).text
+        assert "PENDING" in screen.view.meter.text and "$10,000.00" in screen.view.meter.text
+        await check_drawn(screen)
         await rig.deal("dealer", "Ah Kd 7s 5c 3h")
         await until(lambda: console.seat == 1, "seat 1 to decide")
         await screen.frames()
@@ -292,6 +300,13 @@ async def test_blackjack_offers_only_the_decisions_the_rules_take_beside_the_up_
             "decision:stand",
             "decision:surrender",
         ]
+        # Blackjack's three progressives, each by name with its own amount, in view.
+        assert [text.text for _, text in screen.view.strip.lines] == [
+            "Bad Beat  $2,500.00",
+            "Hit and Run  $1,000.00",
+            "Straight Jack  $5,000.00",
+        ]
+        assert screen.view.meter_box.parent is None  # not the one unnamed meter
         texts = "\n".join(label_texts(screen))
         assert "Dealer  9♣" in label_texts(screen), texts  # the up card in the panel, in view
         assert "[b]hard 16[/b]" in texts and "[b]soft 17[/b]" in texts and "[b]hard 9[/b]" in texts, texts

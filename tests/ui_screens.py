@@ -74,6 +74,8 @@ async def progressive_hit(screen: Screen, out: Path, problems: list[str]) -> Non
         await rig.place_chip(1)
         await rig.press_lock_out()
         await rig.deal("1", "As Ks Qs Js Ts")
+        await until(lambda: bool(console.table.jackpot_hands), "the jackpot hand dealt")
+        await _snap(screen, out / "04a-jackpot-dealt.png", problems)
         await rig.deal("dealer", "Ah Kd 7s 5c 3h")
         await until(lambda: console.seat == 1, "seat 1 to decide")
         await console.decide("bet")

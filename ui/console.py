@@ -129,6 +129,8 @@ class Console(Observable):
         payout waits for a floorperson) until then."""
         if self.settlement_open:
             return Betting.HOLD if self.table.pending_payouts else Betting.PAYING
+        if self.table.jackpot_hands:
+            return Betting.HOLD  # a jackpot hand dealt: nothing mucked until the floor comes
         return self.table.betting
 
     @property
@@ -288,9 +290,21 @@ class Console(Observable):
                 return f"Next: DO NOT MUCK seat {waiting[0].get('seat', '?')}: CALL THE FLOOR (PIN)"
             return "Next: pay and collect, then CLOSE THE ROUND"
         text = dealer_words(self.table.waiting_for)
+        dealt = self.table.jackpot_hands
+        if dealt:
+            # The moment the cards make a jackpot hand, before the meter's award comes.
+            hands = "; ".join(f"seat {j.get('seat')} {j.get('hand')}" for j in dealt)
+            return f"JACKPOT {hands}: DO NOT MUCK, CALL THE FLOOR" + (f". Then: {text}" if text else "")
         if not text:
             return "" if self.table.round is None else "ready to settle"
         return text[0].upper() + text[1:]
+
+    def jackpots_at(self, seat: int) -> tuple[str, ...]:
+        """The jackpot hands dealt to ``seat`` as the seat's line names them: ``"JACKPOT royal
+        flush"`` (the daemon's ``round.jackpot_hands``), while the round is in play."""
+        if self.settlement_open:
+            return ()
+        return tuple(f"JACKPOT {j.get('hand')}" for j in self.table.jackpot_hands if j.get("seat") == seat)
 
     # -- what the dealer keys in -------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .house_way import HouseWayView, house_way_views
-from .meter import MeterView, meter_view
+from .meter import MeterView, meter_view, meter_views
 from .observable import Observable
 from .seats import SeatView, WagerCount, seat_views, wager_count
 from .settlement import SettlementView, settlement_view
@@ -290,10 +290,34 @@ class TableModel(Observable):
 
     @property
     def meter(self) -> MeterView:
+        """The Progressive's meter (at a game of several, the first by name)."""
+        pending = self.status.get("pending_payouts", ())
+        return meter_view(
+            self._meter_amounts, self.status.get("link", {}), pending, jackpots=self.jackpot_hands
+        )
+
+    @property
+    def meters(self) -> tuple[MeterView, ...]:
+        """Every meter by its own name, amount and state (Blackjack's Bad Beat, Hit and Run and
+        Straight Jack), in the daemon's order."""
+        pending = self.status.get("pending_payouts", ())
+        return meter_views(self._meter_amounts, self.status.get("link", {}), pending, self.jackpot_hands)
+
+    @property
+    def _meter_amounts(self) -> Mapping[str, Any]:
         meters = self.round.get("meters", {}) if self.round else {}
         if not meters and self.status.get("last_rounds"):
             meters = (self.status["last_rounds"][0].get("settlement") or {}).get("meters", {})
-        return meter_view(meters, self.status.get("link", {}), self.status.get("pending_payouts", ()))
+        return meters if isinstance(meters, Mapping) else {}
+
+    @property
+    def jackpot_hands(self) -> tuple[Mapping[str, Any], ...]:
+        """The hands dealt that make a row paid from a meter (``round.jackpot_hands``: seat,
+        progressive, the hand's name), from the dealer's right: DO NOT MUCK, CALL THE FLOOR."""
+        found = self.round.get("jackpot_hands", ()) if self.round else ()
+        if not isinstance(found, list | tuple):
+            return ()
+        return tuple(j for j in found if isinstance(j, Mapping))
 
     @property
     def hands(self) -> tuple[Hand, ...]:

@@ -75,6 +75,8 @@ def table_status(
             "house_way": [h.to_json() for h in game_hooks.house_way(current)],
             # Each hand's total as the game counts it (Blackjack's soft and hard, § 633a.1).
             "totals": [t.to_json() for t in current.round.totals()],
+            # A hand dealt that a meter pays: DO NOT MUCK, CALL THE FLOOR before the meter's award.
+            "jackpot_hands": [h.to_json() for h in current.round.jackpot_hands()],
         }
     out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
     out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]

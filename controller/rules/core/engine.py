@@ -11,9 +11,10 @@ complete, and otherwise raises :class:`IllegalEvent` saying what the round is wa
 Every other hook is declared here with its default (:class:`GameBase`, which every game derives
 from), so callers ask the game and never probe for attributes: ``waiting_for`` (what the round
 waits for, as :class:`~.hooks.Waiting` data), ``open_decisions``, ``hand_dealt_to``,
-``progressives``, ``devices``, ``house_way``, ``totals``, ``vocabulary``, ``screen`` and ``faults``
-(:mod:`.hooks`). A game's events go through its :class:`EventTable`, each handler registered once;
-an early ``settle`` is refused as :class:`RoundIncomplete` (:meth:`GameBase.require_complete`).
+``progressives``, ``devices``, ``house_way``, ``totals``, ``jackpot_hands``, ``vocabulary``,
+``screen`` and ``faults`` (:mod:`.hooks`). A game's events go through its :class:`EventTable`,
+each handler registered once; an early ``settle`` is refused as :class:`RoundIncomplete`
+(:meth:`GameBase.require_complete`).
 
 :class:`Round` drives a game: it keeps the state and the events accepted so
 far, which is exactly what the journal stores and a round record replays.
@@ -33,6 +34,7 @@ from .hooks import (
     Faults,
     HandTotal,
     HouseWaySetting,
+    JackpotHand,
     Progressive,
     Screen,
     Vocabulary,
@@ -135,6 +137,10 @@ class Game(Protocol[R, S]):
     def totals(self, state: S) -> tuple[HandTotal, ...]:
         """Each hand's total as the game counts it, for the screen (:class:`~.hooks.HandTotal`)."""
 
+    def jackpot_hands(self, state: S) -> tuple[JackpotHand, ...]:
+        """The hands dealt that make a row paid from a progressive's meter, before the round is
+        settled (:class:`~.hooks.JackpotHand`)."""
+
     def vocabulary(self, rules: R) -> Vocabulary:
         """What the dealer's screen offers (:class:`~.hooks.Vocabulary`)."""
 
@@ -208,6 +214,10 @@ class GameBase(ABC, Generic[R, S]):
         """None: a game whose hands are ranked, not counted (Blackjack's are counted)."""
         return ()
 
+    def jackpot_hands(self, state: S) -> tuple[JackpotHand, ...]:
+        """None known before the settlement (the settlement's hand pays name them then)."""
+        return ()
+
     def vocabulary(self, rules: R) -> Vocabulary:
         """None: a game the dealer's screen does not deal (the poker room's games)."""
         return Vocabulary()
@@ -268,6 +278,10 @@ class Round(Generic[R, S]):
     def totals(self) -> tuple[HandTotal, ...]:
         """Each hand's total as the game counts it (:meth:`Game.totals`)."""
         return self.game.totals(self.state)
+
+    def jackpot_hands(self) -> tuple[JackpotHand, ...]:
+        """The hands dealt that make a row paid from a meter (:meth:`Game.jackpot_hands`)."""
+        return self.game.jackpot_hands(self.state)
 
 
 def open_decisions(game: Game[Any, S], state: S) -> str:

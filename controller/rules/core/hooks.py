@@ -139,6 +139,31 @@ class HandTotal:
 
 
 @dataclass(frozen=True, slots=True)
+class JackpotHand:
+    """A hand dealt that makes a progressive paytable's row paid from the meter, known the moment
+    its cards are: the dealer does not muck it and calls the floor before the meter's award comes
+    (the payout is not from the table inventory, § 639a.11(c)(5)(iii), (iv))."""
+
+    seat: int
+    wager: str
+    """The progressive wager's name, which is also its meter's (``"progressive"``)."""
+    hand: str
+    """The paytable's row: ``"royal flush"``."""
+    award: str
+    """The row's award as the paytable writes it: ``"100% of meter"``."""
+    section: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "wager": self.wager,
+            "hand": self.hand,
+            "award": self.award,
+            "section": self.section,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Progressive:
     """One progressive wager a Rules Submission offers, as the game declares it."""
 
