@@ -325,6 +325,28 @@ async def test_blackjack_offers_only_the_decisions_the_rules_take_beside_the_up_
         assert "[b]soft 17[/b]" in screen.view.panel_box.children[-2].text
 
 
+@pytest.mark.asyncio
+async def test_a_wager_changed_and_removed_by_touch_before_no_more_bets(display: str) -> None:
+    async with running_app(800, 480) as screen, console_on_rig() as (_rig, console):
+        await screen.show(console)
+        await tap_wager(screen, console, 2, "ante", 10)
+        await screen.tap("amount:clear")
+        for digit in "25":
+            await screen.tap(f"amount:{digit}")
+        # Seat 2 has its ante: the PLACE key changes it.
+        place = screen.keys("PLACE WAGER")[0]
+        assert place.text == "CHANGE TO $25.00"
+        await check_drawn(screen)
+        await screen.tap("PLACE WAGER")
+        await until(lambda: console.placed == 25, "the ante changed to $25.00")
+        await screen.frames()
+        assert "ante $25.00" in seat_label(screen, 2).text
+        await screen.tap("REMOVE WAGER")
+        await until(lambda: console.table.seats == (), "the ante removed")
+        await screen.frames()
+        assert place.text == "PLACE $25.00"
+
+
 # -- Only what changed is drawn again ---------------------------------------------------------
 # Under llvmpipe a new text texture costs milliseconds and every discarded widget is garbage the
 # collector walks: a touch to the daemon's answer drawn stays under 100 ms only if an answer
@@ -372,7 +394,9 @@ async def test_a_wager_redraws_its_own_row_and_a_seat_key_only_its_colour(displa
         # A seat key chosen: the panel's keys stay; only the two keys' colours change.
         keys = seat_keys(screen)
         assert len(keys) == 7
-        amount = [w for w in screen.walk() if getattr(w, "text", None) == "PLACE $10.00"]
+        # Seat 2 has its ante: the key changes it (CHANGE TO); at seat 5, with none, it places.
+        amount = screen.keys("PLACE WAGER")
+        assert amount and amount[0].text == "CHANGE TO $10.00"
         await screen.tap("seat:5")
         after = seat_keys(screen)
         assert all(after[name] is key for name, key in keys.items())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from .connection import Connection, LinkState
 from .entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from .games import Choice, GameScreen, screen_for
 from .house_way import HouseWayView
+from .money import dollars
 from .observable import Observable
 from .pin_pad import PinPad, Purpose
 from .table import Betting, Hand, TableModel
@@ -290,6 +292,9 @@ class Console(Observable):
                 return f"Next: DO NOT MUCK seat {waiting[0].get('seat', '?')}: CALL THE FLOOR (PIN)"
             return "Next: pay and collect, then CLOSE THE ROUND"
         text = dealer_words(self.table.waiting_for)
+        limits = self.limits_text
+        if limits and self.table.open_for_bets:
+            text = f"{text} · {limits}" if text else limits
         dealt = self.table.jackpot_hands
         if dealt:
             # The moment the cards make a jackpot hand, before the meter's award comes.
@@ -298,6 +303,27 @@ class Console(Observable):
         if not text:
             return "" if self.table.round is None else "ready to settle"
         return text[0].upper() + text[1:]
+
+    @property
+    def limits_text(self) -> str:
+        """The table's limits as posted, in the wagers' titles: ``"Ante $5.00-$500.00"`` (the
+        daemon's ``limits``, from the Rules Submission); ``""`` at a table that files none."""
+        screen = self.screen
+        titles = {w.name: w.title for w in screen.wagers} if screen is not None else {}
+        shown = []
+        for name, (low, high) in self.table.limits.items():
+            span = (
+                f"{dollars(low)}-{dollars(high)}"
+                if low is not None and high is not None
+                else f"from {dollars(low)}"
+                if low is not None
+                else f"up to {dollars(high)}"
+                if high is not None
+                else ""
+            )
+            if span:
+                shown.append(f"{titles.get(name, name)} {span}")
+        return ", ".join(shown)
 
     def jackpots_at(self, seat: int) -> tuple[str, ...]:
         """The jackpot hands dealt to ``seat`` as the seat's line names them: ``"JACKPOT royal
@@ -410,6 +436,36 @@ class Console(Observable):
         event = {"type": "wager", "seat": self.seat, "wager": self.wager, "amount": amount}
         # The amount and the wager stay: the next seat often bets the same (C clears them).
         return await self._send(f"seat {self.seat} {self.wager} {amount}", event)
+
+    @property
+    def placed(self) -> Decimal | None:
+        """The chosen seat's chosen wager as the daemon has it (its amount), ``None`` if not made:
+        the PLACE key then changes it (CHANGE TO), and REMOVE removes it."""
+        seat = next((s for s in self.table.seats if s.seat == self.seat), None)
+        made = [w.amount for w in seat.wagers if w.wager == self.wager] if seat is not None else []
+        return made[-1] if made else None
+
+    async def place_or_change(self) -> bool:
+        """The PLACE key: a new wager, or the one the seat has changed to the amount typed."""
+        return await (self.change_wager() if self.placed is not None else self.place_wager())
+
+    async def change_wager(self) -> bool:
+        """The chosen seat's chosen wager changed to the amount typed, before "no more bets"
+        (§ 639a.7(c)); the daemon journals it with the actor, or refuses with the reason."""
+        if not self.seat or not self.wager or not self.amount.cents:
+            self._say(False, "choose the seat, the wager and the new amount")
+            return False
+        amount = self.amount.text
+        event = {"type": "wager_changed", "seat": self.seat, "wager": self.wager, "amount": amount}
+        return await self._send(f"seat {self.seat} {self.wager} changed to {amount}", event)
+
+    async def remove_wager(self) -> bool:
+        """The chosen seat's chosen wager removed, before "no more bets" (§ 639a.7(c))."""
+        if not self.seat or not self.wager:
+            self._say(False, "choose the seat and the wager to remove")
+            return False
+        event = {"type": "wager_changed", "seat": self.seat, "wager": self.wager, "amount": None}
+        return await self._send(f"seat {self.seat} {self.wager} removed", event)
 
     async def no_more_bets(self) -> bool:
         return await self._send("no more bets", {"type": "no_more_bets"})

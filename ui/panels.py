@@ -203,18 +203,32 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
     pad.add_widget(Key("C", s, _tap(c, c.clear_amount), name="amount:clear"))
     box.add_widget(pad)
     actions = bar(box)
-    # The amount typed is read on the key that places it.
+    # The amount typed is read on the key that places it; on a wager the seat has made, the key
+    # changes it (CHANGE TO), and REMOVE takes it off: before "no more bets" only (§ 639a.7(c)).
     actions.add_widget(
         Key(
             "",
             s,
-            _tap(c, c.place_wager),
+            _tap(c, c.place_or_change),
             colour=BLUE,
             name="PLACE WAGER",
-            text_of=lambda: f"PLACE ${c.amount.text}",
+            text_of=lambda: f"{'PLACE' if c.placed is None else 'CHANGE TO'} ${c.amount.text}",
+            font_px=s.small,
+            size_hint_x=1.5,
         )
     )
-    actions.add_widget(Key("NO MORE BETS", s, _tap(c, c.no_more_bets), colour=YELLOW, text_colour=BLACK))
+    actions.add_widget(Key("REMOVE", s, _tap(c, c.remove_wager), font_px=s.small, name="REMOVE WAGER"))
+    actions.add_widget(
+        Key(
+            "NO MORE BETS",
+            s,
+            _tap(c, c.no_more_bets),
+            colour=YELLOW,
+            text_colour=BLACK,
+            font_px=s.small,
+            size_hint_x=1.3,
+        )
+    )
     box.add_widget(Widget())
 
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Final
 
 from .house_way import HouseWayView, house_way_views
 from .meter import MeterView, meter_view, meter_views
+from .money import amount
 from .observable import Observable
 from .seats import SeatView, WagerCount, seat_views, wager_count
 from .settlement import SettlementView, settlement_view
@@ -251,6 +253,23 @@ class TableModel(Observable):
                 hand = item.get("hand")
                 return seat, hand if isinstance(hand, int) else 0
         return None
+
+    @property
+    def limits(self) -> Mapping[str, tuple[Decimal | None, Decimal | None]]:
+        """The table's minimum and maximum of each wager the dealer enters (the daemon's
+        ``limits``, from the Rules Submission), by wager; a malformed one is a ``ValueError``."""
+        found = self.status.get("limits")
+        if not isinstance(found, Mapping):
+            return {}
+        out: dict[str, tuple[Decimal | None, Decimal | None]] = {}
+        for name, both in found.items():
+            if isinstance(both, Mapping):
+                low, high = (both.get(k) for k in ("minimum", "maximum"))
+                out[str(name)] = (
+                    None if low is None else amount(low, f"status limits.{name}.minimum"),
+                    None if high is None else amount(high, f"status limits.{name}.maximum"),
+                )
+        return out
 
     @property
     def open_decisions(self) -> frozenset[str] | None:

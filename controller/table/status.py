@@ -17,6 +17,7 @@ from ..config import Config
 from ..journal.state import AwaitingFloor, TableState
 from ..rules.core.hooks import Actor, Screen, Step, Vocabulary, Waiting, in_words
 from ..rules.core.money import format_money
+from ..rules.core.submission import WagerLimits
 from . import authority, game_hooks
 from .lamps import progressive_unavailable
 
@@ -39,12 +40,14 @@ def table_status(
     vocabulary: Vocabulary | None = None,
     screen: Screen | None = None,
     title: str = "",
+    limits: Mapping[str, WagerLimits] | None = None,
 ) -> dict[str, Any]:
     """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds; the
     game's ``vocabulary`` (the wagers, decisions and irregularities the dealer's screen offers,
     each with the dealer's words and its section), its ``title`` and its ``screen`` hints (the
     seats, whether hands are set, how the starting position is given, whether throws are
-    entered): the game's hooks, so the screen keeps no copy of any game."""
+    entered): the game's hooks, so the screen keeps no copy of any game; the table's ``limits``
+    (each entered wager's minimum and maximum, the Rules Submission's ``[limits]``)."""
     current = state.current
     out: dict[str, Any] = {
         "table": config.table.id,
@@ -52,6 +55,8 @@ def table_status(
         "title": title or game,
         "vocabulary": (vocabulary or Vocabulary()).to_json(),
         "screen": (screen or Screen()).to_json(),
+        # The table's minimum and maximum of each wager the dealer enters (the Rules Submission).
+        "limits": {name: w.to_json() for name, w in (limits or {}).items()},
         "version": __version__,
         "seq": state.last_seq,
         "locked_out": state.locked_out,
