@@ -351,3 +351,10 @@ def test_the_dealers_words_drop_citations_and_internal_names() -> None:
     assert dealer_words("Seat 2's decision, bet or fold (§ 639a.11(b))") == "Seat 2's decision, bet or fold"
     assert dealer_words("The dealer's 'no more bets' (§ 639a.8(b))") == "The dealer's 'no more bets'"
     assert dealer_words("seat 1 hand 0: shoe_jam reported") == "seat 1: shoe jam reported"
+    # The game's own names in its vocabulary's words; the peer's uid as the dealer's station.
+    titles = {"shoe_jam": "Shoe jammed", "accept_dice": "Accept the dice", "bet": "Bet"}
+    assert dealer_words("a floorperson to confirm or dismiss the shoe_jam reported by uid:0", titles) == (
+        "a floorperson to confirm or dismiss the shoe jammed reported by the dealer's station"
+    )
+    assert dealer_words("seat 4: accept_dice", titles) == "seat 4: accept the dice"
+    assert dealer_words("seat 2: bet", titles) == "seat 2: bet"

@@ -291,7 +291,7 @@ class Console(Observable):
             if waiting:
                 return f"Next: DO NOT MUCK seat {waiting[0].get('seat', '?')}: CALL THE FLOOR (PIN)"
             return "Next: pay and collect, then CLOSE THE ROUND"
-        text = dealer_words(self.table.waiting_for)
+        text = dealer_words(self.table.waiting_for, self.titles)
         limits = self.limits_text
         if limits and self.table.open_for_bets:
             text = f"{text} · {limits}" if text else limits
@@ -303,6 +303,15 @@ class Console(Observable):
         if not text:
             return "" if self.table.round is None else "ready to settle"
         return text[0].upper() + text[1:]
+
+    @property
+    def titles(self) -> dict[str, str]:
+        """The game's own names in the dealer's words, from its vocabulary (``accept_dice`` ->
+        "Accept the dice"): the daemon's words are shown in them."""
+        screen = self.screen
+        if screen is None:
+            return {}
+        return {c.name: c.title for c in (*screen.wagers, *screen.decisions, *screen.irregularities)}
 
     @property
     def limits_text(self) -> str:

@@ -435,6 +435,8 @@ def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
     screen = c.screen
     assert screen is not None
     reported = c.table.floor_to_confirm
+    # The irregularity in the game's own words ("Shoe jammed"), not its name in events.
+    reported = c.titles.get(reported, reported)
     if reported:
         # docs/authority.md: the round waits until a floorperson confirms or dismisses the report:
         # that step first, in view without scrolling, above the irregularities the dealer reports.

@@ -362,7 +362,11 @@ class ConsoleView(Filled):
                 "their cards are shown, the decisions entered then are not listed"
             )
             out.append(("unseen", note, GREY_TEXT, PANEL))
-        out.extend((f"entered:{i}", line, GREY_TEXT, PANEL) for i, line in enumerate(t.entered[-3:]))
+        titles = self.console.titles
+        out.extend(
+            (f"entered:{i}", dealer_words(line, titles), GREY_TEXT, PANEL)
+            for i, line in enumerate(t.entered[-3:])
+        )
         return out
 
     def _total(self, to: str, hand: int) -> str:
@@ -377,7 +381,8 @@ class ConsoleView(Filled):
         if shown:
             # A refusal: its own line above the seats, reddish purple with a cross (not PENDING's
             # orange), in the dealer's words; the next action clears it.
-            self.message.show("[font=DejaVuSans]✖[/font] " + dealer_words(c.message), BLACK, PURPLE)
+            words = dealer_words(c.message, c.titles)
+            self.message.show("[font=DejaVuSans]✖[/font] " + words, BLACK, PURPLE)
         if shown and self.message.parent is None:
             self.message_box.add_widget(self.message)
         elif not shown and self.message.parent is not None:
