@@ -377,6 +377,7 @@ class Daemon:
             game.vocabulary(rules),
             game.screen(rules),
             game.title,
+            self.submission.limits,
         )
 
     def _publish(self, topic: str, data: Mapping[str, Any]) -> None:

@@ -109,6 +109,8 @@ def _frame(raw: object) -> bytes:
 #: Who may submit each type of event over the API. Types not listed come only from elsewhere.
 EVENT_ROLES: Final[Mapping[str, frozenset[Role]]] = {
     "wager": frozenset({Role.DEALER, Role.FLOOR}),
+    # A wager changed or removed before "no more bets" (§ 639a.7(c)), journaled with the actor.
+    "wager_changed": frozenset({Role.DEALER, Role.FLOOR}),
     "no_more_bets": frozenset({Role.DEALER, Role.FLOOR}),
     "cards": frozenset({Role.DEALER, Role.FLOOR}),  # by hand, with a device out of order (§ 639a.13(g))
     "decision": frozenset({Role.DEALER, Role.FLOOR}),

@@ -40,6 +40,7 @@ IRREGULARITY_REPORTED: Final = "irregularity_reported"
 IRREGULARITY_DISMISSED: Final = "irregularity_dismissed"
 REQUEST: Final = "request"
 RAM_CLEAR: Final = "ram_clear"
+WAGER_CHANGED: Final = "wager_changed"
 
 KINDS: Final = (
     ROUND_BEGIN,
@@ -61,6 +62,7 @@ KINDS: Final = (
     IRREGULARITY_DISMISSED,
     REQUEST,
     RAM_CLEAR,
+    WAGER_CHANGED,
 )
 ROUND_CLOSES: Final = (ROUND_SETTLED, ROUND_CANCELLED)
 LOCK_KINDS: Final = (LOCK_OUT, UNLOCK)
@@ -253,6 +255,20 @@ class PayoutVerified:
 
 
 @dataclass(frozen=True)
+class WagerChanged:
+    """The dealer changes ``seat``'s ``wager`` to ``amount``, or removes it (``amount`` ``None``),
+    before "no more bets": a wager may be withdrawn until then, never after (§ 639a.7(c), and each
+    chapter's like it); the actor is the record's. The round's events are those accepted with
+    this one wager changed or left out, replayed by the rules core (which may refuse: a Bonus
+    Wager without its Ante)."""
+
+    kind: ClassVar[str] = WAGER_CHANGED
+    seat: int
+    wager: str
+    amount: Cents | None
+
+
+@dataclass(frozen=True)
 class HardwareFact:
     """What a device reported that is not a rules event: an incomplete stack, a wrong shuffler
     count, frames lost, a lock-out press while locked, a journal write that failed. Journaled for
@@ -352,6 +368,7 @@ TableEntry = (
     | IrregularityDismissed
     | Request
     | RamClear
+    | WagerChanged
 )
 Entry = Event | TableEntry
 """What :meth:`TableState.prepare` accepts: a round event of the rules core, or a table entry."""
@@ -385,6 +402,18 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
             "round": _nonempty(entry.round_id, "round"),
             "seat": entry.seat,
             "wager": _nonempty(entry.wager, "wager"),
+        }
+    if isinstance(entry, WagerChanged):
+        if isinstance(entry.seat, bool) or not isinstance(entry.seat, int) or entry.seat < 1:
+            raise ValueError(f"seat must be a seat number, not {entry.seat!r}")
+        if entry.amount is not None and (
+            isinstance(entry.amount, bool) or not isinstance(entry.amount, int) or entry.amount <= 0
+        ):
+            raise ValueError(f"amount must be whole cents above 0, or None to remove, not {entry.amount!r}")
+        return {
+            "seat": entry.seat,
+            "wager": _nonempty(entry.wager, "wager"),
+            "amount": None if entry.amount is None else format_money(entry.amount),
         }
     if isinstance(entry, HardwareFact):
         return {

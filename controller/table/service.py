@@ -340,6 +340,16 @@ class TableService:
             await self._journal_pending_press()
             return await self._submit_locked(event, source, actor, request)
 
+    def limit_refusal(
+        self, seat: int | None, wager: str | None, amount: int | None, kind: str = "wager"
+    ) -> str | None:
+        """Why a wager of ``amount`` is outside the table's minimum or maximum for ``wager`` (the
+        Rules Submission's ``[limits]``), or ``None``."""
+        limits = self.submission.limits.get(wager or "")
+        if kind != "wager" or limits is None or amount is None or wager is None:
+            return None
+        return limits.refusal(seat, wager, amount)
+
     def _check_request(self, request: RequestKey | None) -> None:
         # Inside the round lock: a retry racing its first try sees the first's records.
         if request is None or request.key not in self.state.requests:
@@ -357,7 +367,9 @@ class TableService:
             entry: Entry = IrregularityReported(event.to_json(), verdict.await_floor)
             outcome = await self._append(Step(entry, source, actor), request)
         else:
-            step = Step(event, source, actor, verdict.refuse, self._link_outbox(event))
+            # The table's minimum and maximum (the Rules Submission's [limits]): journaled refused.
+            refuse = verdict.refuse or self.limit_refusal(event.seat, event.wager, event.amount, event.type)
+            step = Step(event, source, actor, refuse, self._link_outbox(event))
             outcome = await self._append(step, request)
         if isinstance(outcome, Refused):
             if verdict.refuse is not None:

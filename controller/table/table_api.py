@@ -18,10 +18,17 @@ from hw.serial_device import SerialDevice
 
 from ..api import Caller, CommandError, ErrorCode, Result
 from ..journal import JournalError, Refused, UnknownRound
-from ..journal.records import Command, DeviceService, IrregularityDismissed, PayoutVerified, request_binding
+from ..journal.records import (
+    Command,
+    DeviceService,
+    IrregularityDismissed,
+    PayoutVerified,
+    WagerChanged,
+    request_binding,
+)
 from ..journal.state import RequestOutcome, TableState
 from ..rules.core.events import EventError, parse_event
-from ..rules.core.money import parse_money
+from ..rules.core.money import MoneyError, parse_money
 from . import game_hooks
 from .authority import NotAuthorized
 from .lamps import payout_lamps
@@ -85,6 +92,7 @@ class TableApi:
             "verification",
             "irregularity_dismissed",
             "claim_hand_pay",
+            "wager_changed",
             *SERVICE_EVENTS,
         ):
             # These answer a retry by themselves (already verified, not declared...): no key.
@@ -97,6 +105,8 @@ class TableApi:
             return await self._dismiss(actor, event)
         if kind == "claim_hand_pay":
             return await self._claim_hand_pay(actor, event)
+        if kind == "wager_changed":
+            return await self._change_wager(actor, event)
         service = self.service
         game = service.game
         try:
@@ -175,6 +185,42 @@ class TableApi:
         if record is None:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"device": device, "in_service": in_service, "seq": record.seq}
+
+    async def _change_wager(self, actor: Caller, event: Mapping[str, Any]) -> Result:
+        """The dealer changes a seat's wager to ``amount``, or removes it (``amount`` null), before
+        "no more bets" (§ 639a.7(c)): journaled with the actor (:class:`~..journal.records.WagerChanged`)."""
+        seat, wager, amount = event.get("seat"), event.get("wager"), event.get("amount")
+        usage = (
+            'wager_changed: give seat, wager and amount (money, or null to remove), such as {"type": '
+            '"wager_changed", "seat": 3, "wager": "ante", "amount": "25.00"}'
+        )
+        if (
+            set(event) - {"type", "seat", "wager", "amount"}
+            or isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or seat < 1
+            or not isinstance(wager, str)
+            or not wager
+            or not (amount is None or isinstance(amount, str))
+        ):
+            raise CommandError(ErrorCode.BAD_ARGS, usage)
+        try:
+            cents = None if amount is None else parse_money(amount, "amount")
+        except MoneyError as exc:
+            raise CommandError(ErrorCode.BAD_ARGS, f"wager_changed: {exc}") from None
+        if cents is not None and cents <= 0:
+            raise CommandError(
+                ErrorCode.BAD_ARGS, "wager_changed: amount is more than 0.00 (null removes it)"
+            )
+        service = self.service
+        beyond = None if cents is None else service.limit_refusal(seat, wager, cents)
+        if beyond is not None:
+            raise CommandError(ErrorCode.REFUSED, beyond)
+        entry = WagerChanged(seat, wager, cents)
+        record = await service.journal_entry(entry, _source_of(actor), actor_name(actor))
+        if record is None:
+            raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
+        return {"round": record.round_id, "seq": record.seq, "removed" if cents is None else "changed": True}
 
     async def _dismiss(self, actor: Caller, event: Mapping[str, Any]) -> Result:
         """A floorperson dismisses the reported irregularity the round waits on."""
