@@ -11,7 +11,7 @@ import pytest
 
 from controller.api_client import ApiError, Credentials
 from sim.bench_rig import RULES_SUBMISSION
-from tests.ui_rig import FLOOR_PIN, FLOOR_USER, console_on_rig, enter_wager, until
+from sim.screen_rig import FLOOR_PIN, FLOOR_USER, console_on_rig, enter_wager, until
 from ui.table import Betting
 
 FLOOR = Credentials(FLOOR_USER, FLOOR_PIN)
