@@ -29,17 +29,19 @@ wager's name in the Rules Submission: which names the game offers is the daemon'
 ``controller/table/sensors.py``). Every seat has at least one device.
 :func:`load_pin_map` checks the whole table and raises :class:`PinMapError`
 listing *every* problem at once, each naming its key (``gpio.seats.3.sensor: pin
-17 is already used by gpio.lock_out``), with a "did you mean" for an unknown key.
-It is the same manner as the Rules Submission loader (``controller/rules/core/options.py``),
-written again here because ``hw/`` imports nothing of the rules.
+17 is already used by gpio.lock_out``), with a "did you mean" for an unknown key
+(``wire.hints``, the one helper every part shares). It is the same manner as the Rules
+Submission loader (``controller/rules/core/options.py``), written again here because ``hw/``
+imports nothing of the rules.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
+
+from wire.hints import did_you_mean
 
 Pull = Literal["up", "down", "none"]
 Level = Literal["low", "high"]
@@ -242,10 +244,8 @@ class _Reader:
     def unknown_keys(self, table: Mapping[str, object], known: tuple[str, ...], prefix: str) -> None:
         for k in table:
             if k not in known:
-                close = difflib.get_close_matches(str(k), known, n=1, cutoff=0.6)
-                hint = (
-                    f"; did you mean {_key(prefix, close[0])}?" if close else f" (known: {', '.join(known)})"
-                )
+                hint = did_you_mean(k, known, show=lambda name: _key(prefix, name))
+                hint = hint or f" (known: {', '.join(known)})"
                 self.problems.append(f"{_key(prefix, str(k))}: unknown key{hint}")
 
     def number(self, raw: Mapping[str, object], name: str, default: int, low: int, high: int) -> int:
@@ -267,8 +267,7 @@ class _Reader:
         v = raw[name]
         if isinstance(v, str) and v in allowed:
             return allowed[v]
-        close = difflib.get_close_matches(str(v), list(allowed), n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(v, list(allowed), 0.5)
         words = ", ".join(map(repr, allowed))
         self.problems.append(f"{_key(self.where, name)} {v!r}: must be one of {words}{hint}")
         return default

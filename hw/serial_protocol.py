@@ -21,10 +21,11 @@ message types (:func:`register_codec`); the device modules then work unchanged.
 from __future__ import annotations
 
 import binascii
-import difflib
 import re
 from dataclasses import dataclass
 from typing import Final, Protocol
+
+from wire.hints import closest
 
 STX: Final = 0x02
 ETX: Final = 0x03
@@ -228,8 +229,8 @@ def codec_named(name: str) -> Codec:
     try:
         return _CODECS[name]
     except KeyError:
-        close = difflib.get_close_matches(name, list(_CODECS), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        close = closest(name, list(_CODECS))
+        hint = "" if close is None else f" (did you mean {close!r}?)"
         known = ", ".join(sorted(_CODECS))
         raise KeyError(f"no serial protocol {name!r}{hint}; known: {known}") from None
 

@@ -8,7 +8,6 @@ file: the broker password is read from ``password_file``.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any, Final, TypeVar
 
 from wire import DEFAULT_AWARD_TIMEOUT, AwardTerms, Fixed, Parameters, Share, Topics, WireError
 from wire import fields as wf
+from wire.hints import did_you_mean
 from wire.identity import METER_IDENTITY, certificate_name
 from wire.messages import MAX_AWARD_TIMEOUT
 
@@ -148,8 +148,7 @@ class _Reader:
     def table(self, raw: Mapping[str, Any], section: str, known: tuple[str, ...]) -> Mapping[str, Any]:
         for key in raw:
             if key not in known:
-                close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-                hint = f"; did you mean {close[0]!r}?" if close else f" (options: {', '.join(known)})"
+                hint = did_you_mean(key, known) or f" (options: {', '.join(known)})"
                 self.problems.append(f"[{section}] {key}: unknown option{hint}")
         return raw
 
@@ -371,8 +370,7 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         seats = r.get(body, section, "seats", _int_in(1, wf.MAX_SEAT), 7) or 7
         for pid in linked or ():
             if pid not in named:
-                close = difflib.get_close_matches(pid, sorted(named), n=1, cutoff=0.6)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
+                hint = did_you_mean(pid, sorted(named))
                 r.problems.append(
                     f"[{section}] progressives: {pid!r} is not a progressive of this meter{hint}"
                 )

@@ -5,6 +5,7 @@
   (but Fortune Asia Poker Asia Poker), a ranking more than cards and hand values, the controller
   imports ``sim``, or the screen reaches past the local API (each shown on a copy of the tree with
   one import added);
+- one "did you mean" helper (``wire/hints.py``): no other module asks ``difflib`` for a close name;
 - no test or script reads anything beside the repository (the research folder next to it).
 """
 
@@ -84,6 +85,9 @@ def test_the_contracts_are_kept_by_the_tree_as_it_is() -> None:
         ("ui/__init__.py", "from controller import journal", "The screen speaks the local API only"),
         ("controller/tablectl/cli.py", "import kivy", "The controller does not draw the screen"),
         ("wire/messages.py", "import asyncio", "The wire format stands alone"),
+        # The rules core's one door to the wire is dispatch's "did you mean" (wire/hints.py).
+        ("controller/rules/core/money.py", "from wire import messages", "The rules core is pure"),
+        ("controller/rules/core/dispatch.py", "from wire.reader import Obj", "The rules core is pure"),
         ("meter/ledger.py", "from controller.rules import money", "The meter is its own service"),
         ("controller/daemon.py", "from meter import store", "The table reaches the meter only over the wire"),
         (
@@ -201,3 +205,56 @@ def test_each_module_logs_under_its_own_name() -> None:
         and not name.startswith('f"{__name__}.')
     ]
     assert offenders == []
+
+
+#: The one module that asks difflib for the closest name: every "did you mean" is its hint.
+HINTS = REPO / "wire" / "hints.py"
+
+
+def hand_written_hints(path: Path) -> list[str]:
+    """Where ``path`` finds a close name itself instead of through :mod:`wire.hints`: an import of
+    ``difflib`` (``import difflib``, ``from difflib import ...``) or a call of its
+    ``get_close_matches`` however it was imported."""
+    text = path.read_text("utf-8")
+    found = [f"imports {name}" for name in imports_of(path) if name.split(".")[0] == "difflib"]
+    if "get_close_matches" in text:
+        found.append("calls get_close_matches")
+    return found
+
+
+def test_one_did_you_mean_helper() -> None:
+    """Every "did you mean" of the table, the meter, the hardware layer, the wire and the bench rig
+    comes from ``wire.hints`` (issue 22 point 3): no other module asks difflib itself, and the
+    rules core's ``did_you_mean`` is that helper, not a second one."""
+    from controller.rules.core import dispatch
+    from wire import hints
+
+    modules = [
+        p
+        for package in (*PACKAGES, "bench", "scripts", "packaging")
+        for p in sorted((REPO / package).rglob("*.py"))
+        if "build" not in p.parts
+    ]
+    assert HINTS in modules and len(modules) >= 200, len(modules)
+    offenders = [
+        f"{path.relative_to(REPO)}: {what}"
+        for path in modules
+        if path != HINTS
+        for what in hand_written_hints(path)
+    ]
+    assert offenders == []
+    assert dispatch.did_you_mean is hints.did_you_mean
+    assert hints.did_you_mean("antee", ("ante", "blind")) == "; did you mean 'ante'?"
+    assert hints.did_you_mean("x" * 65, ("x" * 64,)) == ""
+
+
+def test_hand_written_hints_sees_every_way_to_ask_difflib(tmp_path: Path) -> None:
+    module = tmp_path / "x.py"
+    module.write_text("import difflib\n", "utf-8")
+    assert hand_written_hints(module) == ["imports difflib"]
+    module.write_text("from difflib import get_close_matches as near\n", "utf-8")
+    assert hand_written_hints(module) == ["imports difflib", "calls get_close_matches"]
+    module.write_text("def f():\n    return __import__('difflib').get_close_matches\n", "utf-8")
+    assert hand_written_hints(module) == ["calls get_close_matches"]
+    module.write_text("from wire.hints import did_you_mean\n", "utf-8")
+    assert hand_written_hints(module) == []

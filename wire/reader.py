@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Callable, Iterable
 from typing import Any, Final, TypeVar
 
 from .errors import WireError, shown
+from .hints import did_you_mean
 
 T = TypeVar("T")
 
@@ -89,9 +89,7 @@ class Obj:
         known = self._seen | set(also_known)
         for key in self.value:
             if key not in known:
-                close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
-                hint = f"; did you mean {shown(close[0])}?" if close else ""
-                raise WireError(self.field(key), f"unknown field{hint}")
+                raise WireError(self.field(key), f"unknown field{did_you_mean(key, known, show=shown)}")
 
 
 def exactly(expected: object) -> Callable[[object, str], object]:
@@ -106,8 +104,7 @@ def exactly(expected: object) -> Callable[[object, str], object]:
 def one_of(choices: tuple[str, ...]) -> Callable[[object, str], str]:
     def read(value: object, field: str) -> str:
         if not isinstance(value, str) or value not in choices:
-            close = difflib.get_close_matches(str(value), choices, n=1, cutoff=0.6)
-            hint = f"; did you mean {shown(close[0])}?" if close else ""
+            hint = did_you_mean(value, choices, show=shown)
             raise WireError(field, f"{shown(value)} is not one of {', '.join(choices)}{hint}")
         return value
 

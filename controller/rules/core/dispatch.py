@@ -7,31 +7,23 @@ type is registered once, where the handler is written (as Klipper's ``register_c
 there are. A new event is a new handler, not a new branch.
 
 :func:`did_you_mean` is the hint every refusal of an unknown name ends with (a misspelt option,
-wager, game, source, device): ``"; did you mean 'ante'?"``, or nothing when no name is close.
+wager, game, source, device): ``"; did you mean 'ante'?"``, or nothing when no name is close. It
+is :func:`wire.hints.did_you_mean`, the one helper the hardware layer, the meter and the wire use
+too, re-exported here for the rules and the daemon.
 
-Standard library only: the rankings and the daemon use it alike.
+Standard library only (and the wire's standard-library helper): the rankings and the daemon use
+it alike.
 """
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
+
+from wire.hints import did_you_mean as did_you_mean
 
 K = TypeVar("K")
 H = TypeVar("H", bound=Callable[..., object])
-
-
-def did_you_mean(word: object, known: Iterable[str], cutoff: float = 0.6) -> str:
-    """``"; did you mean 'x'?"`` for the name of ``known`` closest to ``word``; ``""`` when none is
-    as close as ``cutoff`` (difflib's ratio, 0 to 1). ``known`` in any other order than a list's
-    or tuple's is sorted (the same hint every time)."""
-    text = str(word)
-    if len(text) > 64:
-        return ""  # no name is that long: not worth difflib's time on a megabyte key
-    names = list(known) if isinstance(known, list | tuple) else sorted(known)
-    close = difflib.get_close_matches(text, names, n=1, cutoff=cutoff)
-    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 class Handlers(Generic[K, H]):
