@@ -36,9 +36,8 @@ NOBODY = 65534
 
 FLOOD = r"""
 import asyncio, collections, json, sys
-async def main(path, rate, seconds):
+async def main(path, rate, seconds, line):
     reader, writer = await asyncio.open_unix_connection(path, limit=2**20)
-    line = b'{"id": 1, "cmd": "submit_event", "args": {"event": {"type": "no_more_bets"}}}\n'
     codes = collections.Counter()
     loop = asyncio.get_running_loop()
     async def read():
@@ -58,7 +57,7 @@ async def main(path, rate, seconds):
     await asyncio.sleep(0.5)
     task.cancel()
     print(json.dumps({"sent": sent, "seconds": loop.time() - start, "answers": dict(codes)}), flush=True)
-asyncio.run(main(sys.argv[1], float(sys.argv[2]), float(sys.argv[3])))
+asyncio.run(main(sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4].encode() + b"\n"))
 """
 
 
@@ -79,7 +78,16 @@ async def presses(rig: BenchRig, n: int) -> list[float]:
     return out
 
 
-async def run(n: int, rate: float) -> dict[str, Any]:
+#: What the flood sends: as a peer with no role, a lock-out its role may not ask for; as the
+#: dealer's screen, a wager the table refuses (seat 9 of 7), each refusal one the journal would hold.
+NO_ROLE_LINE = '{"id": 1, "cmd": "submit_event", "args": {"event": {"type": "no_more_bets"}}}'
+DEALER_LINE = (
+    '{"id": 1, "cmd": "submit_event", "args": {"event": '
+    '{"type": "wager", "seat": 9, "wager": "ante", "amount": "5.00"}}}'
+)
+
+
+async def run(n: int, rate: float, as_dealer: bool = False) -> dict[str, Any]:
     python = shutil.which("python3", path="/usr/bin:/bin")
     if os.geteuid() != 0 or python is None:
         raise SystemExit("run as root (the flood runs as the user nobody), with /usr/bin/python3")
@@ -97,7 +105,9 @@ async def run(n: int, rate: float) -> dict[str, Any]:
                 str(rig.socket),
                 str(rate),
                 str(3600),
-                user=NOBODY,
+                DEALER_LINE if as_dealer else NO_ROLE_LINE,
+                # The bench rig's dealer_user is the user running it.
+                user=os.geteuid() if as_dealer else NOBODY,
                 group=os.getgid(),
                 stdout=subprocess.PIPE,
             )
@@ -112,7 +122,13 @@ async def run(n: int, rate: float) -> dict[str, Any]:
             await flood.wait()
             api = rig.daemon.api
             refusals = api.tally.total if api is not None else None
-        return {"quiet": quiet, "flood": flooded, "seconds": seconds, "records": records, "tally": refusals}
+        return {
+            "quiet": quiet,
+            "flood": flooded,
+            "seconds": seconds,
+            "records": records,
+            "tally": refusals,
+        }
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
@@ -121,8 +137,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--rate", type=float, default=1000.0)
+    parser.add_argument(
+        "--as-dealer",
+        action="store_true",
+        help="flood from the dealer's screen's own user (refused wagers), not a peer with no role",
+    )
     args = parser.parse_args()
-    out = asyncio.run(run(args.presses, args.rate))
+    out = asyncio.run(run(args.presses, args.rate, args.as_dealer))
     for name in ("quiet", "flood"):
         values = out[name]
         print(

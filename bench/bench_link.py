@@ -4,7 +4,7 @@ the lock-out to the new meter amount on the table's API.
 Run: ``PYTHONPATH=. .venv/bin/python bench/bench_link.py [--backlog 5000] [--rounds 200]``
 (needs ``mosquitto``: scripts/system-deps).
 
-A real Mosquitto with the shipped configuration (TLS with client certificates, passwords, ACL)
+A real Mosquitto with the shipped configuration (TLS, each client named by its certificate, ACL)
 on loopback and the central meter as its own process (``python -m meter run``, its store with
 ``synchronous=FULL``), both from ``sim.link_rig``.
 
@@ -254,16 +254,16 @@ async def peer_round_trip(rig: LinkRig, n: int) -> list[float]:
         "tls_context": rig.pki.context(rig.table),
     }
     out: list[float] = []
-    # The table's user may write its status topic but not read it: the meter's user reads it.
+    # The table's user may write its status topic but not read it: the rig's observer reads it
+    # (not the meter's identity: the broker binds the client id to the certificate, so a second
+    # "progressive-meter" would knock the running meter off).
     async with (
         aiomqtt.Client(rig.broker.host, rig.broker.port, identifier="peer-pub", **kw) as pub,
         aiomqtt.Client(
             rig.broker.host,
             rig.broker.port,
             identifier="peer-sub",
-            username="progressive-meter",
-            password=rig.pki.passwords["progressive-meter"],
-            tls_context=rig.pki.context("progressive-meter"),
+            tls_context=rig.pki.context("observer"),
         ) as sub,
     ):
         await sub.subscribe(topic, qos=1)

@@ -3,8 +3,8 @@
 Run: ``PYTHONPATH=. .venv/bin/python bench/bench_meter.py [--tables 200] [--per-table 100]``
 (needs ``mosquitto``: scripts/system-deps).
 
-A real Mosquitto with the shipped configuration (TLS with client certificates, passwords,
-ACL, ``persistence true``) on loopback; the meter as its own process (``python -m meter
+A real Mosquitto with the shipped configuration (TLS, each client named by its certificate,
+the ACL, ``persistence true``) on loopback; the meter as its own process (``python -m meter
 run``, its store with ``synchronous=FULL``); 200 tables in this process, each its own MQTT
 connection, each with ``--per-table`` contributions in its outbox, sent as the table will
 (QoS 1, 20 in flight, in seq order, again after the meter's ack). Timed: from the first

@@ -37,9 +37,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.ui_kivy import kivy_environment, running_app, start_display  # noqa: E402
-from tests.ui_rig import console_on_rig, following, until  # noqa: E402
+from sim.screen_display import kivy_environment, running_app, start_display  # noqa: E402
+from sim.screen_rig import console_on_rig, following, until  # noqa: E402
 from ui.console import Console  # noqa: E402
+from ui.words import dealer_words  # noqa: E402
 
 PROBE = """
 import os, sys, time
@@ -175,8 +176,12 @@ async def touch_to_answer(touches: int, same_process: bool = False) -> tuple[lis
             return any(name == f"seat:{seat}" for name, *_ in view.seats.shown)
 
         def refusal_drawn() -> bool:
-            row = view.message  # the daemon's last refusal, its own line
-            return bool(console.message) and row.parent is not None and row.label.text == console.message
+            row = view.message  # the daemon's last refusal, its own line, in the dealer's words
+            return (
+                bool(console.message)
+                and row.parent is not None
+                and row.label.text.endswith(dealer_words(console.message))
+            )
 
         for seat in range(1, 8):
             await screen.tap(f"seat:{seat}")
@@ -192,7 +197,7 @@ async def touch_to_answer(touches: int, same_process: bool = False) -> tuple[lis
             console.changed()  # the left column drawn without it, so its return is a change
             await screen.frames(2)
             took = await drawn(refusal_drawn, partial(press, "decision:bet"))
-            if i >= 5:  # warm-up
+            if i >= min(5, touches - 1):  # warm-up
                 refused.append(took)
     return refused, accepted
 

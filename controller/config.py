@@ -53,6 +53,7 @@ from typing import Any, Final, TypeVar
 
 from controller.rules.core.dispatch import did_you_mean
 from hw.pin_map import check_pin_map
+from wire.identity import certificate_name
 
 from .auth import DEFAULT_ATTEMPTS, DEFAULT_LOCKOUT_SECONDS, UsersFileError, load_users
 from .rules.core.options import OptionError, RulesError, boolean, integer, option, specs
@@ -294,7 +295,14 @@ class ApiSection:
         integer(1, 10000),
         50,
         section=f"{DOCS}#api",
-        help="requests a second per peer (Unix user), in bursts of twice that; none for the dealer's screen",
+        help="requests a second per peer (Unix user), in bursts of twice that",
+    )
+    dealer_requests_per_second: int = option(
+        "dealer_requests_per_second",
+        integer(1, 10000),
+        200,
+        section=f"{DOCS}#api",
+        help="requests a second from the dealer's screen (its Unix user), in bursts of twice that",
     )
 
 
@@ -609,7 +617,8 @@ def check_config_file(
 
     For ``tablectl check``. With ``system`` (on the table's own machine) it also checks what the
     file refers to: the Rules Submission is valid and is for this table, the API's group and the
-    dealer's user exist, the users file is usable, and the TLS and password files exist.
+    dealer's user exist, the users file is usable, the TLS and password files exist, and the
+    link's certificate names this table (its CN is the table id the broker knows it by).
     """
     try:
         config = load_config(path, gpio_check)
@@ -662,4 +671,29 @@ def check_system(config: Config) -> list[str]:
                 problems.append(f'[progressive_link] {key} = "{file}": no such file')
             except PermissionError:
                 continue  # the daemon's user can read it; the technician running the check may not
+    wrong = certificate_problem(config)
+    if wrong is not None:
+        problems.append(wrong)
     return problems
+
+
+def certificate_problem(config: Config) -> str | None:
+    """What is wrong if the link's certificate names another table than ``[table] id``: the
+    broker takes the table's name from its CN (docs/progressive-link.md, "Security"), so with it
+    this table would be refused its own topics. ``None`` when it names this table, or when there
+    is no certificate to read (a missing or unreadable file is said by the other checks)."""
+    link = config.progressive_link
+    if link is None or not link.enabled or link.cert_file is None:
+        return None
+    try:
+        name = certificate_name(link.cert_file)
+    except ValueError:
+        return None
+    table = config.table.id
+    if name == table:
+        return None
+    return (
+        f'[progressive_link] cert_file = "{link.cert_file}": the certificate names {name!r} (its CN), '
+        f'not this table ([table] id = "{table}"); the broker would take this table for {name!r}: '
+        f"install the certificate enrolled for {table!r} (progressive-link-enroll table {table})"
+    )

@@ -8,7 +8,7 @@ parts, and starts and stops them in order. One asyncio loop; nothing blocks it.
   payout lamps (a pure function of the journaled state, :mod:`controller.table.lamps`);
 - :mod:`controller.table.bridge`: the GPIO's and the serial drivers' events, in order, through
   a handler table keyed by the event's type, into the service;
-- :mod:`controller.table.facade`: the local API's commands (``controller.api``) into the service;
+- :mod:`controller.table.table_api`: the local API's commands (``controller.api``) into the service;
 - :mod:`controller.table.status`: the table's state as the API shows it.
 
 Start: the journal opens and recovers (a complete round is settled, a round begun), then the
@@ -26,7 +26,7 @@ import hashlib
 import logging
 import signal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -44,7 +44,14 @@ from hw.shuffler import Shuffler
 
 from . import __version__, sd_notify
 from .api import ApiServer, ApiStartError, api_server_from_config
-from .config import DEFAULT_PATH, Config, ConfigError, load_config
+from .config import (
+    DEFAULT_PATH,
+    Config,
+    ConfigError,
+    ProgressiveLinkSection,
+    certificate_problem,
+    load_config,
+)
 from .frame_pump import FRAMES_TOPIC, FramePumps
 from .journal import Journal, JournalError, read_boot_id
 from .journal.records import ConfigLoaded, HardwareFact, Started
@@ -59,12 +66,12 @@ from .rules.core.submission import Submission, parse_submission
 from .rules.games import GAMES
 from .table import game_hooks, write_failures
 from .table.bridge import HardwareBridge
-from .table.facade import TableApi
 from .table.lamps import progressive_unavailable
 from .table.refusals import RefusalLog
 from .table.sensors import devices_of, sensor_problems
 from .table.service import TableService
 from .table.status import table_status
+from .table.table_api import TableApi
 
 log = logging.getLogger(__name__)
 
@@ -154,17 +161,18 @@ class Daemon:
             raise ConfigError(str(self.config_path or "the configuration"), [f"[gpio] {p}" for p in problems])
         self.notifier.status(f"recovering the journal {self.config.journal.path}")
         self.journal = journal = await Journal.open(self.config.journal.path, self.config.table.id)
+        link = self.config.progressive_link
         self.service = service = TableService(
             journal,
             self.submission,
             self.refusals,
             publish=self._publish,
             status=self.snapshot,
+            pins=self._pins,
+            link=None if link is None or not link.enabled else self._link_of(link),
             shoe_installed="shoe" in self.config.serial_devices(),
         )
-        link = self.config.progressive_link
-        if link is not None and link.enabled:
-            self.link = TableLink(link, service, TableLink.plan_of(link, service))
+        self.bridge = bridge = HardwareBridge(service, self._publish)
         # The table declares its progressives to the meter each time it loads its Rules
         # Submission (docs/progressive-link.md, "Declaration").
         declaration = [] if self.link is None else [self.link.plan.declaration()]
@@ -189,29 +197,8 @@ class Daemon:
             await journal.append(
                 ConfigLoaded(str(self.config_path), digest, {"game": self.game.name}), source="daemon"
             )
-        await service.settle_if_complete()
-        await service.ensure_round()
-        opened = journal.state.current
-        if opened is not None and not opened.no_more_bets and journal.state.locked_out:
-            # Killed between a round's beginning and its ``unlock``: wagering is open (§ 639a.7(c)).
-            await service.open_wagering(f"round {opened.round_id} open for wagers")
-
-        current = journal.state.current
-        # A restart in the middle of a round: the devices whose wagers the journal accepted.
-        journaled = [] if current is None else [(w.seat, w.wager) for w in current.wagers()]
-        accepted = devices_of(pin_map, self.submission, [(s, w) for s, w in journaled if s is not None and w])
-        self.bridge = bridge = HardwareBridge(service, self._publish)
-        service.gpio = ProgressiveTableGameSystem(
-            pin_map,
-            bridge.on_event,
-            loop=asyncio.get_running_loop(),
-            pin_factory=self.pin_factory,
-            locked=current is not None and current.no_more_bets,
-            accepted=accepted,
-            # A restart while the link is journaled down: no chip is a wager from the first edge.
-            unavailable=progressive_unavailable(journal.state) is not None,
-        )
-        service.show_lamps()  # after a restart: a payout still waiting lights them again
+        # The round as the journal left it, and only then the pins (:meth:`_pins`).
+        await service.recover()
         bridge.start()
         on_event: EventCallback = bridge.on_event
         for name, section in self.config.serial_devices().items():
@@ -233,6 +220,38 @@ class Daemon:
         self._watchdog = self.notifier.start_watchdog(self.healthy)
         self.notifier.ready(f"{self.config.table.id}: {self.game.title}, round {self.round_id}")
         log.info("table %s ready: %s, round %s", self.config.table.id, self.game.title, self.round_id)
+
+    def _pins(self, state: TableState) -> ProgressiveTableGameSystem:
+        """The pins, set up for the journal's recovered ``state`` (the service calls this once it
+        has recovered, :meth:`TableService.recover`): locked in a round past "no more bets", the
+        devices whose wagers the journal accepted counted, and no chip a wager from the first edge
+        while the progressive link is journaled down."""
+        assert self.pin_map is not None and self.bridge is not None
+        current = state.current
+        # A restart in the middle of a round: the devices whose wagers the journal accepted.
+        journaled = [] if current is None else [(w.seat, w.wager) for w in current.wagers()]
+        accepted = devices_of(
+            self.pin_map, self.submission, [(s, w) for s, w in journaled if s is not None and w]
+        )
+        return ProgressiveTableGameSystem(
+            self.pin_map,
+            self.bridge.on_event,
+            loop=asyncio.get_running_loop(),
+            pin_factory=self.pin_factory,
+            locked=current is not None and current.no_more_bets,
+            accepted=accepted,
+            unavailable=progressive_unavailable(state) is not None,
+        )
+
+    def _link_of(self, section: ProgressiveLinkSection) -> Callable[[TableService], TableLink]:
+        """What makes the table's link from its service (``TableService(link=...)``), kept as
+        :attr:`link` for its start and stop."""
+
+        def made(service: TableService) -> TableLink:
+            self.link = TableLink(section, service, TableLink.plan_of(section, service))
+            return self.link
+
+        return made
 
     def healthy(self) -> bool:
         """For the watchdog: the journal writes and the hardware events are still being handled."""
@@ -303,9 +322,8 @@ class Daemon:
             await link.stop()
 
     async def _release_pins(self) -> None:
-        if self.service is not None and self.service.gpio is not None:
-            gpio, self.service.gpio = self.service.gpio, None
-            gpio.close()
+        if self.service is not None:
+            self.service.release_pins()
 
     async def _close_journal(self) -> None:
         if self.journal is not None:
@@ -359,6 +377,7 @@ class Daemon:
             game.vocabulary(rules),
             game.screen(rules),
             game.title,
+            self.submission.limits,
         )
 
     def _publish(self, topic: str, data: Mapping[str, Any]) -> None:
@@ -402,6 +421,9 @@ def prepare(path: Path) -> tuple[Config, Submission]:
             LinkPlan.of(game_hooks.progressives(submission), link)
         except LinkPlanError as exc:
             raise ConfigError(str(path), [f"[progressive_link]: {exc}"]) from None
+        wrong = certificate_problem(config)
+        if wrong is not None:
+            raise ConfigError(str(path), [wrong])
     return config, submission
 
 

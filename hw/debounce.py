@@ -66,6 +66,11 @@ class Debouncer:
         return self._level
 
     @property
+    def taken_ticks(self) -> float | None:
+        """The ticks of the edge that brought the debounced level (``None`` before the first)."""
+        return self._taken_ticks
+
+    @property
     def raw_level(self) -> bool:
         """The level of the last edge seen, bounce or not."""
         return self._raw

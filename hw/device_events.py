@@ -52,6 +52,18 @@ class DeviceFault(DeviceEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class FaultsCoalesced(DeviceEvent):
+    """A fault storm: ``count`` more faults of ``kind`` from the device after the first one (which
+    was reported on its own), the first of them at ``first_at`` and the last at ``last_at``
+    (``time.time()`` seconds). One for each interval a storm lasts, however fast it faults."""
+
+    kind: str
+    count: int
+    first_at: float
+    last_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class FramesLost(DeviceEvent):
     """The device's sequence number skipped from ``expected`` to ``got``: frames were lost
     (or the device restarted, which also starts it again at 0)."""

@@ -41,7 +41,17 @@ from functools import partial
 from types import MappingProxyType, TracebackType
 from typing import ClassVar, Final, Self, TypeAlias
 
-from .gpio_devices import DebouncedInput, Handler, Lamp, LampState, LockOutButton, PinFactory, WagerSensor
+from .gpio_devices import (
+    DebouncedInput,
+    EdgeHandler,
+    Handler,
+    Lamp,
+    LampState,
+    LockOutButton,
+    PinFactory,
+    WagerSensor,
+)
+from .lock_out_edge import ContactHistory
 from .pin_map import SINGLE, PinMap, Pull, device_key
 
 Device: TypeAlias = tuple[int, str]
@@ -238,6 +248,16 @@ class ProgressiveTableGameSystem:
         self.lock_out_presses = 0
         #: Sensor edges not recognized because wagering was locked (placements and removals).
         self.ignored_while_locked = 0
+        # The lock-out's edge rule (hw/lock_out_edge.py): the ticks of the edge that locked, the
+        # devices still moving then (their count waits until they are still), whether the
+        # judgement of the devices at the edge is still to run, and when it is all counted.
+        self._lock_ticks: float | None = None
+        self._moving: dict[Device, float] = {}
+        self._judge_due = False
+        self._watch: asyncio.TimerHandle | None = None
+        self._counted = asyncio.Event()
+        self._counted.set()
+        self._histories: dict[Device, ContactHistory] = {}
 
         taken = [(a, SINGLE) if isinstance(a, int) else a for a in accepted]
         unknown = [d for d in taken if d not in self._accepted]
@@ -255,8 +275,12 @@ class ProgressiveTableGameSystem:
             self._open(pin_map, pin_factory)
             # Hand over to the loop before the levels are read: an edge racing the start is then
             # delivered after the read, and recognized as a repeat (see _sensor_changed).
-            self.lock_out_button.when_pressed = self._to_loop(self._lock_out_pressed)
+            self.lock_out_button.when_pressed = self._press_to_loop(self.lock_out_button)
             for device, sensor in self._sensors.items():
+                self._histories[device] = ContactHistory(
+                    sensor.debounce_ms / 1000, sensor.raw_active, sensor.ticks_diff
+                )
+                sensor.when_edge = self._edge_to_loop(device)
                 sensor.when_placed = self._to_loop(partial(self._sensor_changed, device, True))
                 sensor.when_removed = self._to_loop(partial(self._sensor_changed, device, False))
             at_start: list[Device] = []  # devices with a chip on them, filled once read
@@ -327,9 +351,34 @@ class ProgressiveTableGameSystem:
 
         return handler
 
+    def _press_to_loop(self, button: LockOutButton) -> Handler:
+        loop = self._loop
+
+        def handler(at_ns: int) -> None:
+            # Under the button's lock: its taken ticks are this press's edge.
+            ticks = button.taken_ticks
+            try:
+                loop.call_soon_threadsafe(self._lock_out_pressed, at_ns, ticks)
+            except RuntimeError:
+                log.debug("lock-out at %d ns after the event loop closed; dropped", at_ns)
+
+        return handler
+
+    def _edge_to_loop(self, device: Device) -> EdgeHandler:
+        loop = self._loop
+
+        def handler(ticks: float, level: bool) -> None:
+            at_ns = time.monotonic_ns()
+            try:
+                loop.call_soon_threadsafe(self._sensor_edge, device, ticks, level, at_ns)
+            except RuntimeError:
+                log.debug("sensor edge after the event loop closed; dropped")
+
+        return handler
+
     # --- the loop --------------------------------------------------------------------------
 
-    def _lock_out_pressed(self, at_ns: int) -> None:
+    def _lock_out_pressed(self, at_ns: int, ticks: float | None = None) -> None:
         if self._closed:
             return
         self.lock_out_presses += 1
@@ -337,13 +386,117 @@ class ProgressiveTableGameSystem:
             log.debug("lock-out pressed again; wagering is already locked")
             self._emit(LockOutRepeated(at_ns, self.lock_out_presses))
             return
+        self._begin_lock(self.lock_out_button.ticks() if ticks is None else ticks)
+        log.info("lock-out: no more bets; the progressive wagers are counted at its edge")
+        self._emit(LockOutPressed(at_ns))
+
+    # --- the lock-out's edge (hw/lock_out_edge.py; docs/gpio.md "The lock-out's edge") -----------
+
+    def _begin_lock(self, lock_ticks: float) -> None:
+        """Lock at ``lock_ticks``: from here nothing is recognized; the devices are judged as they
+        were at that edge on the loop's next turn (after every edge already on its way)."""
         self._locked = True
+        self._lock_ticks = lock_ticks
+        self._counted.clear()
+        self._judge_due = True
+        self._loop.call_soon(self._judge_at_edge)
+
+    def _judge_at_edge(self) -> None:
+        if not self._judge_due or self._closed or self._lock_ticks is None:
+            return
+        self._judge_due = False
+        lock_ticks = self._lock_ticks
+        for device, history in self._histories.items():
+            at = history.at(lock_ticks)
+            if at.moving_since is not None:
+                self._moving[device] = at.moving_since  # begun before the edge: counted once settled
+                continue
+            self._count_at_edge(device, at.level, "still at the lock-out's edge")
+            self._refuse_begun(device, history.begun_from(lock_ticks))
+        self._watch_moving()
+
+    def _refuse_begun(self, device: Device, began: list[bool]) -> None:
+        for placed in began:
+            if placed:
+                self._refuse(device, time.monotonic_ns())
+
+    def _watch_moving(self) -> None:
+        self._watch = None
+        if self._closed or self._lock_ticks is None:
+            return
+        if self._moving:
+            now = self.lock_out_button.ticks()
+            wait: float | None = None
+            for device, begin in sorted(self._moving.items()):
+                history = self._histories[device]
+                if not history.settled(begin, now):
+                    due = history.settles_in(begin, now)
+                    wait = due if wait is None else min(wait, due)
+                    continue
+                del self._moving[device]
+                self._count_at_edge(device, history.settled_level(begin), "moving at the lock-out's edge")
+                self._refuse_begun(device, history.begun_from(self._lock_ticks, past=begin))
+            if wait is not None:
+                self._watch = self._loop.call_later(max(wait, 0.001), self._watch_moving)
+                return
         log.info(
-            "lock-out: no more bets; %d progressive wager(s) accepted %s",
+            "lock-out counted: %d progressive wager(s) accepted %s",
             self.accepted_total,
             list(self.accepted_devices),
         )
-        self._emit(LockOutPressed(at_ns))
+        self._counted.set()
+
+    def _count_at_edge(self, device: Device, present: bool, why: str) -> None:
+        counted = present and not self._unavailable
+        if counted != self._accepted[device]:
+            log.info(
+                "%s: %s at the lock-out (%s; the debounced state at its edge)",
+                _words(device),
+                "counted" if counted else "not counted",
+                why,
+            )
+            self._accept(device, counted)
+
+    def _sensor_edge(self, device: Device, ticks: float, level: bool, at_ns: int) -> None:
+        """Every raw edge of a sensor: kept for the lock-out's edge; while locked, a movement
+        beginning toward a chip put down is refused (once a movement, not once an edge)."""
+        if self._closed:
+            return
+        begins = self._histories[device].edge(ticks, level)
+        if not self._locked or self._judge_due or device in self._moving:
+            return  # open: the debounced edges decide; else part of what the edge's judgement sees
+        if begins and level:
+            self._refuse(device, at_ns)
+
+    def _refuse(self, device: Device, at_ns: int) -> None:
+        seat, name = device
+        self._refused[seat] += 1
+        log.warning(
+            "%s: progressive wager placed after the lock-out; not recognized (§ 639a.2(c)(2), § 633a.2(c))",
+            _words(device),
+        )
+        self._emit(WagerRefused(seat, at_ns, name))
+
+    async def lock_out_counted(self, timeout: float = 2.0) -> bool:
+        """Until the devices are counted as they were at the lock-out's edge (at once, unless a
+        contact was moving then: at most one debounce
+        window); ``False`` if ``timeout`` seconds passed first (the counts as they are)."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._counted.wait()
+        except TimeoutError:
+            log.error("the lock-out's count did not settle in %.1f s; taken as it is", timeout)
+            return False
+        return True
+
+    def _stop_judging(self) -> None:
+        self._lock_ticks = None
+        self._judge_due = False
+        self._moving.clear()
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+        self._counted.set()
 
     def _sensor_changed(self, device: Device, present: bool, at_ns: int) -> None:
         if self._closed:
@@ -363,16 +516,10 @@ class ProgressiveTableGameSystem:
                 self._emit(WagerNotRecognized(seat, at_ns, name))
             return
         if self._locked:
+            # Not recognized; a chip put down is refused from its raw edges (_sensor_edge), as
+            # the lock-out's edge rule says, not from this debounced one.
             self.ignored_while_locked += 1
-            if present:
-                self._refused[seat] += 1
-                log.warning(
-                    "%s: progressive wager placed after the lock-out; not recognized "
-                    "(§ 639a.2(c)(2), § 633a.2(c))",
-                    _words(device),
-                )
-                self._emit(WagerRefused(seat, at_ns, name))
-            else:
+            if not present:
                 log.debug("%s: chip taken off while locked (the dealer collecting)", _words(device))
             return
         self._accept(device, present)
@@ -424,8 +571,8 @@ class ProgressiveTableGameSystem:
         """
         if self._locked or self._closed:
             return False
-        self._locked = True
-        log.info("wagering locked by the daemon; %d progressive wager(s) accepted", self.accepted_total)
+        self._begin_lock(self.lock_out_button.ticks())
+        log.info("wagering locked by the daemon; the progressive wagers are counted at this instant")
         return True
 
     def unlock(self) -> None:
@@ -438,6 +585,7 @@ class ProgressiveTableGameSystem:
         """
         if not self._locked or self._closed:
             return
+        self._stop_judging()
         self._locked = False
         self._refused = dict.fromkeys(self._seats, 0)
         log.info("wagering open for the next round")
@@ -576,6 +724,7 @@ class ProgressiveTableGameSystem:
     def close(self) -> None:
         """Stop delivering events, turn the lamps off and release every pin (idempotent)."""
         self._closed = True
+        self._stop_judging()
         self._close_devices()
 
     def _close_devices(self) -> None:

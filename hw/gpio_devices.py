@@ -40,6 +40,10 @@ log = logging.getLogger(__name__)
 Handler = Callable[[int], None]
 """An input's handler: called with the monotonic time of the edge in ns, in gpiozero's thread."""
 
+EdgeHandler = Callable[[float, bool], None]
+"""An input's raw-edge handler: every edge, bounce or not, with the pin factory's ticks and the
+active level it brings (gpiozero's thread, before the debounced handlers of the same edge)."""
+
 PinFactory = Any
 """A gpiozero pin factory (``gpiozero.pins.Factory``), or ``None`` for gpiozero's default."""
 
@@ -75,6 +79,8 @@ class DebouncedInput:
         self._closed = False
         self.when_activated: Handler | None = None
         self.when_deactivated: Handler | None = None
+        #: Every raw edge (for the lock-out's edge rule, :mod:`hw.lock_out_edge`).
+        self.when_edge: EdgeHandler | None = None
         self._device: Any = GPIODevice(pin, pin_factory=pin_factory)
         try:
             p = self._device.pin
@@ -84,7 +90,7 @@ class DebouncedInput:
                 p.pull = pull
             p.bounce = None  # ours, below: the factories disagree on what bounce does
             p.edges = "both"
-            factory = self._device.pin_factory
+            factory = self._factory = self._device.pin_factory
             self._debouncer = Debouncer(debounce_ms / 1000, self._is_active(p.state), factory.ticks_diff)
             # Last: setting the pull drives a mock pin, which must not reach a half-built device.
             p.when_changed = self._pin_changed
@@ -98,6 +104,26 @@ class DebouncedInput:
     def is_active(self) -> bool:
         """The debounced level: pressed, or a chip on the device."""
         return self._debouncer.level
+
+    @property
+    def raw_active(self) -> bool:
+        """The level of the last raw edge seen, bounce or not (active: pressed, chip present)."""
+        return self._debouncer.raw_level
+
+    @property
+    def taken_ticks(self) -> float | None:
+        """The factory's ticks of the edge that brought the debounced level (``None``: none yet).
+
+        Read it in a debounced handler (called under the input's lock) for that edge's time."""
+        return self._debouncer.taken_ticks
+
+    def ticks(self) -> float:
+        """The pin factory's ticks now (compare only through :meth:`ticks_diff`)."""
+        return float(self._factory.ticks())
+
+    def ticks_diff(self, later: float, earlier: float) -> float:
+        """Seconds from ``earlier`` to ``later``, two of the factory's ticks."""
+        return float(self._factory.ticks_diff(later, earlier))
 
     @property
     def bounces(self) -> int:
@@ -124,6 +150,12 @@ class DebouncedInput:
         with self._lock:
             if self._closed:
                 return
+            raw = self.when_edge
+            if raw is not None:
+                try:
+                    raw(ticks, active)
+                except Exception:
+                    log.exception("raw-edge handler of %r failed", self)
             changes = self._debouncer.edge(ticks, active)
             for level in changes:
                 self._fire(level, at_ns)

@@ -398,11 +398,14 @@ class SerialDevice:
         kind, detail = frame.fields[1], frame.fields[2]
         if not kind or not kind.replace("_", "").isalpha() or not kind.islower():
             raise FrameError("bad_field", f"fault kind {kind!r}: lower-case letters and '_'")
+        # Rate-limited (once a second a kind, with the count left out): a fault storm, hundreds a
+        # second, must not flood the log; the daemon coalesces the events (controller/table/bridge.py).
         if kind not in self.FAULT_KINDS:
-            _LOGGER.warning(
-                "%s: fault of a kind not in its protocol: %r (reported all the same)", self.name, kind
+            self._warnings.warn(
+                f"fault-kind:{self.name}:{kind}",
+                f"{self.name}: fault of a kind not in its protocol: {kind!r} (reported all the same)",
             )
-        _LOGGER.warning("%s: fault %s %s", self.name, kind, detail)
+        self._warnings.warn(f"fault:{self.name}:{kind}", f"{self.name}: fault {kind} {detail}")
         self._fault = kind
         return DeviceFault(self.name, kind, detail, seq)
 

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Final
 
-_LOGGER: Final = logging.getLogger("hw.serial_device")
+_LOGGER: Final = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)

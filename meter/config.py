@@ -16,10 +16,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from wire import AwardTerms, Fixed, Parameters, Share, Topics, WireError
+from wire import DEFAULT_AWARD_TIMEOUT, AwardTerms, Fixed, Parameters, Share, Topics, WireError
 from wire import fields as wf
+from wire.identity import METER_IDENTITY, certificate_name
+from wire.messages import MAX_AWARD_TIMEOUT
 
-from .claims import row_problems
+from .claims import RANKINGS, row_problems
 
 T = TypeVar("T")
 DEFAULT_PATH: Final = Path("/etc/progressive-meter/meter.toml")
@@ -86,8 +88,11 @@ class MeterConfig:
     tables: Mapping[str, TableConfig]
     max_wagers: Mapping[str, int] = dataclasses.field(default_factory=dict)
     """Each progressive's largest wager in cents (``max_wager``), where the file gives one."""
+    award_timeout_seconds: int = DEFAULT_AWARD_TIMEOUT
+    """How long a table waits for the award of a claim before it is the floorperson's
+    (``[link] award_timeout_seconds``; told to the tables in the meter's status)."""
     paytables: Mapping[str, Paytable] = dataclasses.field(default_factory=dict)
-    """Each progressive's paytable (``ranking`` and ``rows``), where the file gives one."""
+    """Each progressive's paytable (``ranking`` and ``rows``): every progressive has one."""
 
     def max_wager(self, progressive: str) -> int:
         """The largest progressive wager the Rules Submission allows on ``progressive`` (cents)."""
@@ -99,7 +104,10 @@ class MeterConfig:
 
 
 _SECTIONS: Final = ("link", "store", "broker", "progressives", "tables")
-_LINK: Final = ("id", "root", "heartbeat_seconds")
+_LINK: Final = ("id", "root", "heartbeat_seconds", "award_timeout_seconds")
+#: The bounds of ``[link] award_timeout_seconds``: long enough for a round trip through a cut
+#: broker, short enough that a claim is never left PENDING for long (an hour at most).
+AWARD_TIMEOUT_BOUNDS: Final = (10, MAX_AWARD_TIMEOUT)
 _STORE: Final = ("path",)
 _BROKER: Final = (
     "host",
@@ -115,8 +123,22 @@ _BROKER: Final = (
 )
 _PROGRESSIVE: Final = ("initial", "reset", "rate_of_progression", "max_wager", "ranking", "rows")
 _TABLE: Final = ("site", "progressives", "seats")
-#: The hand rankings a paytable's rows may name (meter/claims.py judges with them).
-RANKINGS: Final = ("high",)
+
+
+def _identity_problems(cert: Path) -> list[str]:
+    """The broker names the meter by its certificate's CN: it must be the ACL's
+    ``user progressive-meter`` (docs/progressive-link.md, "Security")."""
+    try:
+        name = certificate_name(cert)
+    except ValueError as exc:
+        return [f"[broker] cert_file: {exc}"]
+    if name == METER_IDENTITY:
+        return []
+    return [
+        f"[broker] cert_file: {str(cert)!r} names {name!r} (its CN), not the meter "
+        f"({METER_IDENTITY!r}, its name on the broker and in the ACL): the broker would take the "
+        f"meter for {name!r}; install the meter's certificate (progressive-link-enroll floor)"
+    ]
 
 
 class _Reader:
@@ -204,7 +226,7 @@ def _rate(value: object) -> Fraction:
 
 def _ranking(value: object) -> str:
     if value not in RANKINGS:
-        raise ValueError(f"must be one of {', '.join(RANKINGS)}")
+        raise ValueError(f"must be one of {', '.join(RANKINGS)} (the hand ranking that names the rows)")
     return str(value)
 
 
@@ -253,6 +275,9 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
     link_id = r.get(link, "link", "id", _id, required=True)
     root = r.get(link, "link", "root", _str, "progressive")
     heartbeat = r.get(link, "link", "heartbeat_seconds", _int_in(1, 3600), 10)
+    award_timeout = r.get(
+        link, "link", "award_timeout_seconds", _int_in(*AWARD_TIMEOUT_BOUNDS), DEFAULT_AWARD_TIMEOUT
+    )
 
     store = r.table(r.section(raw, "store"), "store", _STORE)
     store_path = r.get(store, "store", "path", here, required=True)
@@ -281,6 +306,8 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         file = getattr(broker, key)
         if file is not None and not file.is_file():
             r.problems.append(f"[broker] {key}: {str(file)!r}: no such file")
+    if broker.cert_file is not None and broker.cert_file.is_file():
+        r.problems.extend(_identity_problems(broker.cert_file))
 
     progressives: dict[str, Parameters] = {}
     max_wagers: dict[str, int] = {}
@@ -307,14 +334,23 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
             max_wagers[pid] = most
         if initial is not None and reset is not None and rate is not None:
             progressives[pid] = Parameters(initial, reset, rate)
-        rows = r.get(body, section, "rows", _rows)
+        # The paytable is the meter's, filed with the Rules Submission (§ 601a.2, § 639a.12(d)(1)):
+        # a claim's own terms are never paid, so a progressive without its rows cannot be linked.
         ranking = r.get(body, section, "ranking", _ranking)
-        if rows is not None:
-            if ranking is None:
-                r.problems.append(f"[{section}] ranking: missing; the rows are named by a hand ranking")
-            else:
-                r.problems.extend(f"[{section}] rows: {p}" for p in row_problems(ranking, rows))
-                paytables[pid] = Paytable(ranking, rows)
+        rows = r.get(body, section, "rows", _rows)
+        if "ranking" not in body:
+            r.problems.append(
+                f"[{section}] ranking: missing; the hand ranking that names the rows "
+                f"(one of {', '.join(RANKINGS)})"
+            )
+        if "rows" not in body:
+            r.problems.append(
+                f"[{section}] rows: missing; the meter pays only its own paytable, filed with the "
+                'Rules Submission (§ 601a.2): rows = { "royal flush" = "100%", ... }'
+            )
+        if rows is not None and ranking is not None:
+            r.problems.extend(f"[{section}] rows: {p}" for p in row_problems(ranking, rows))
+            paytables[pid] = Paytable(ranking, rows)
     if not named:
         r.problems.append("[progressives]: at least one progressive ([progressives.<id>])")
 
@@ -352,5 +388,15 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         raise ConfigError(path, r.problems)
     assert link_id is not None and root is not None and heartbeat is not None and store_path is not None
     return MeterConfig(
-        path, link_id, root, heartbeat, store_path, broker, progressives, tables, max_wagers, paytables
+        path,
+        link_id,
+        root,
+        heartbeat,
+        store_path,
+        broker,
+        progressives,
+        tables,
+        max_wagers,
+        award_timeout_seconds=award_timeout or DEFAULT_AWARD_TIMEOUT,
+        paytables=paytables,
     )

@@ -19,17 +19,20 @@ from wire import (
     Ack,
     Amount,
     Award,
+    Closed,
     Contribution,
     Declaration,
     Fixed,
     Hit,
     LastAward,
+    Paid,
     Parameters,
     Pending,
     Refusal,
     Share,
     TableMessage,
     Verdict,
+    Void,
     format_money,
 )
 from wire import fields as wf
@@ -44,8 +47,12 @@ DECLARATION: Final = "declaration"
 CONTRIBUTION: Final = "contribution"
 AWARD: Final = "award"
 REFUSED: Final = "refused"
-KINDS: Final = (OPENED, DECLARATION, CONTRIBUTION, AWARD, REFUSED)
-TABLE_KINDS: Final = (DECLARATION, CONTRIBUTION, AWARD, REFUSED)
+PAID: Final = "paid"
+VOID: Final = "void"
+KINDS: Final = (OPENED, DECLARATION, CONTRIBUTION, AWARD, REFUSED, PAID, VOID)
+TABLE_KINDS: Final = (DECLARATION, CONTRIBUTION, AWARD, REFUSED, PAID, VOID)
+CLOSES: Final = (PAID, VOID)
+"""The table's word that ends a hit: paid (the hand pay verified) or void (a floorperson's decision)."""
 
 
 class FoldError(Exception):
@@ -85,8 +92,8 @@ class ProgressiveState:
     paid: int = 0
     last_award: LastAward | None = None
     pending: Pending | None = None
-    """The Jackpot Lock: the hit being awarded (from its award record until the hitting table's
-    next contribution to this progressive, the round after the hit; a later award takes it)."""
+    """The Jackpot Lock: the hit being awarded (from its award record until the table's ``paid``
+    or ``void`` of it; a later award takes it, and the latest award still open holds it)."""
 
     def amount_message(self) -> Amount:
         return Amount(self.id, self.amount, self.record_seq, self.last_award, self.pending)
@@ -136,12 +143,33 @@ class Draft:
     body: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class OpenAward:
+    """An award the hitting table has not yet reported paid or void (its Jackpot Lock's)."""
+
+    progressive: str
+    award_seq: int
+    record_seq: int
+    seat: int
+    paid: int
+    meter_before: int
+    meter_after: int
+    hit_wall_ns: int | None
+
+
 @dataclass
 class Ledger:
     progressives: dict[str, ProgressiveState] = field(default_factory=dict)
     tables: dict[str, TableState] = field(default_factory=dict)
     last_seq: int = 0
     award_count: int = 0
+    open_awards: dict[tuple[str, int], OpenAward] = field(default_factory=dict)
+    """(table, the hit's seq) -> its award, until the table's ``paid`` or ``void``."""
+    refused_hits: set[tuple[str, int]] = field(default_factory=set)
+    """(table, the hit's seq) of the claims the meter refused and the table has not yet closed."""
+    legacy_locks: set[int] = field(default_factory=set)
+    """The award seqs of awards recorded before the handshake (store schema 2): not closed by a
+    ``paid``; their lock ends at the hitting table's next contribution, as it did then."""
 
     def table(self, table_id: str) -> TableState:
         return self.tables.setdefault(table_id, TableState(table_id))
@@ -200,8 +228,20 @@ class Ledger:
             p.wagers += int(b["wagers"])
             p.wagered += wagered
             p.record_seq = r.seq
-            if p.pending is not None and p.pending.table == r.table_id:
-                p.pending = None  # the hitting table has dealt on: its award is paid
+            if (
+                p.pending is not None
+                and p.pending.table == r.table_id
+                and p.pending.award_seq in self.legacy_locks
+            ):
+                # An award recorded before the handshake (no ``handshake`` in its body): its lock
+                # ended at the hitting table's next contribution, as it did then.
+                self.legacy_locks.discard(p.pending.award_seq)
+                p.pending = None
+        elif r.kind == REFUSED:
+            if b.get("message_kind") == "hit":
+                self.refused_hits.add((r.table_id, r.table_seq))
+        elif r.kind in CLOSES:
+            self._closed(r)
         elif r.kind == AWARD:
             p = self._progressive(r)
             terms = _terms(b["award"])
@@ -223,6 +263,43 @@ class Ledger:
                 self.award_count,
                 None if hit_wall_ns is None else int(hit_wall_ns),
             )
+            if not b.get("handshake"):
+                self.legacy_locks.add(self.award_count)
+                return
+            self.open_awards[r.table_id, r.table_seq] = OpenAward(
+                p.id, self.award_count, r.seq, int(b["seat"]), paid.paid, wf.money(b["meter_before"], ""),
+                paid.meter_after, p.pending.hit_wall_ns,
+            )  # fmt: skip
+
+    def _closed(self, r: Record) -> None:
+        """The table's ``paid`` or ``void`` of a hit: its award closed (a void returns to the meter
+        what the award took off it), the lock passed to the latest award still open, or none."""
+        assert r.table_id is not None
+        b = r.body
+        key = (r.table_id, int(b["hit_seq"]))
+        if b.get("award_seq") is None:
+            if key not in self.refused_hits:
+                raise FoldError(r.seq, f"closes hit {key[1]} of {key[0]!r}, which is no refused claim")
+            self.refused_hits.discard(key)
+            return
+        award = self.open_awards.pop(key, None)
+        if award is None or award.award_seq != int(b["award_seq"]):
+            raise FoldError(r.seq, f"closes award {b['award_seq']}, which is not open for hit {key}")
+        p = self._progressive(r)
+        if r.kind == VOID:
+            returned = max(0, award.meter_before - award.meter_after)
+            self._expect(r, "returned", format_money(returned))
+            self._expect(r, "amount_before", format_money(p.amount))
+            p.amount += returned
+            p.record_seq = r.seq
+        if p.pending is not None and p.pending.award_seq == award.award_seq:
+            still = [a for a in self.open_awards.items() if a[1].progressive == p.id]
+            if still:
+                (table, _), latest = max(still, key=lambda kv: kv[1].award_seq)
+                p.pending = Pending(table, latest.seat, latest.award_seq, latest.hit_wall_ns)
+            else:
+                p.pending = None
+        p.record_seq = r.seq
 
     def _progressive(self, r: Record) -> ProgressiveState:
         p = self.progressives.get(str(r.progressive))
@@ -241,6 +318,9 @@ class Ledger:
             {k: dataclasses.replace(v) for k, v in self.tables.items()},
             self.last_seq,
             self.award_count,
+            dict(self.open_awards),
+            set(self.refused_hits),
+            set(self.legacy_locks),
         )
 
 
@@ -299,6 +379,8 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
         )
         return refused(m, "payload.progressive", why, pid if pid in ledger.progressives else None)
     state = ledger.progressives[pid]
+    if isinstance(p, (Paid, Void)):
+        return _close(ledger, m, p, state)
     if isinstance(p, Contribution):
         most = p.wagers * config.max_wager(pid)
         if p.wagered > most:
@@ -338,6 +420,7 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
             "cards": list(p.cards),
             "award": terms.to_json(),
             "award_seq": ledger.award_count + 1,
+            "handshake": True,  # closed by the table's paid or void (docs/progressive-link.md)
             "meter_before": format_money(state.amount),
             "paid": format_money(paid.paid),
             "meter_after": format_money(paid.meter_after),
@@ -345,18 +428,53 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
     )
 
 
-def _judged(config: MeterConfig, table: str, hit: Hit) -> Share | Fixed | Refused:
-    """The meter's own terms for ``hit`` (meter/claims.py), or why it refuses it. A progressive
-    without a paytable at the meter (no ``rows``) has its seat checked and pays the claim's terms."""
-    seats = config.tables[table].seats
-    paytable = config.paytables.get(hit.progressive)
-    if paytable is None:
-        if not 1 <= hit.seat <= seats:
-            return Refused(
-                "payload.seat", f"seat {hit.seat} is not at table {table!r} (its seats: 1 to {seats})"
+def _close(ledger: Ledger, m: TableMessage, p: Paid | Void, state: ProgressiveState) -> Draft:
+    """The table's ``paid`` or ``void`` of its hit ``p.hit_seq``: the meter's award of it closed
+    (the lock ends), or the meter's refusal of the claim closed (the floorperson settled it at
+    the table); anything else is refused, naming the field."""
+    key = (m.table, p.hit_seq)
+    award = ledger.open_awards.get(key)
+    body: dict[str, Any] = {**_envelope(m), "hit_seq": p.hit_seq}
+    if isinstance(p, Paid):
+        body["paid"] = format_money(p.paid)
+    else:
+        body["reason"] = p.reason
+    if award is None:
+        if key in ledger.refused_hits:
+            return Draft(p.kind, state.id, {**body, "award_seq": None})
+        why = (
+            f"seq {p.hit_seq} of table {m.table!r} is no claim of progressive {state.id!r} the meter "
+            "awarded or refused and the table has not closed"
+        )
+        return refused(m, "payload.hit_seq", why, state.id)
+    if award.progressive != state.id:
+        why = f"hit {p.hit_seq} was awarded on {award.progressive!r}, not {state.id!r}"
+        return refused(m, "payload.progressive", why, state.id)
+    body["award_seq"] = award.award_seq
+    body["award_record"] = award.record_seq
+    if isinstance(p, Paid):
+        if p.by_floorperson:
+            # Settled at the table while the meter was away: the hand pay is the table's fact, the
+            # award the meter's; both kept, for the audit (the meter's amount is the award's).
+            body["by_floorperson"] = True
+            body["award_paid"] = format_money(award.paid)
+        elif p.paid != award.paid:
+            why = (
+                f"award {award.award_seq} paid {format_money(award.paid)}; the table says "
+                f"{format_money(p.paid)}: the meter's award is what the player is paid"
             )
-        return hit.award
-    return judge(paytable.ranking, paytable.rows, seats, table, hit)
+            return refused(m, "payload.paid", why, state.id)
+        return Draft(PAID, state.id, body)
+    body["returned"] = format_money(max(0, award.meter_before - award.meter_after))
+    body["amount_before"] = format_money(state.amount)
+    return Draft(VOID, state.id, body)
+
+
+def _judged(config: MeterConfig, table: str, hit: Hit) -> Share | Fixed | Refused:
+    """The meter's own terms for ``hit`` (meter/claims.py), or why it refuses it: every progressive
+    has its paytable at the meter (meter/config.py), and a claim's terms are never trusted."""
+    paytable = config.paytables[hit.progressive]
+    return judge(paytable.ranking, paytable.rows, config.tables[table].seats, table, hit)
 
 
 def _declaration(config: MeterConfig, m: TableMessage, p: Declaration, linked: tuple[str, ...]) -> Draft:
@@ -408,7 +526,9 @@ def _declaration(config: MeterConfig, m: TableMessage, p: Declaration, linked: t
     return Draft(DECLARATION, None, body)
 
 
-def reply(record: Record, ledger_award_terms: Mapping[str, Any] | None = None) -> Award | Refusal | None:
+def reply(
+    record: Record, ledger_award_terms: Mapping[str, Any] | None = None
+) -> Award | Refusal | Closed | None:
     """What the meter tells the table about ``record`` on its reply topic (``None``: only the ack)."""
     b = record.body
     assert record.table_id is not None and record.table_seq is not None and record.message_id is not None
@@ -424,6 +544,18 @@ def reply(record: Record, ledger_award_terms: Mapping[str, Any] | None = None) -
             wf.money(b["paid"], "paid"),
             wf.money(b["meter_before"], "meter_before"),
             wf.money(b["meter_after"], "meter_after"),
+        )
+    if record.kind in CLOSES:
+        award_seq = b.get("award_seq")
+        return Closed(
+            record.table_id,
+            record.table_seq,
+            record.message_id,
+            str(record.progressive),
+            int(b["hit_seq"]),
+            "paid" if record.kind == PAID else "void",
+            None if award_seq is None else int(award_seq),
+            record.seq,
         )
     if record.kind == REFUSED or (record.kind == DECLARATION and not b["accepted"]):
         return Refusal(

@@ -26,7 +26,7 @@ from .sd_notify import notify
 from .service import MeterService
 from .store import Store, StoreError, open_read_only, verify
 
-log = logging.getLogger("progressive-meter")
+log = logging.getLogger(__name__)
 EX_DATAERR = 65
 EX_IOERR = 74
 EX_CONFIG = 78

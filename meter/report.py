@@ -12,7 +12,7 @@ from typing import Any
 from wire import format_money
 
 from .config import MeterConfig
-from .ledger import AWARD, CONTRIBUTION, DECLARATION, OPENED, REFUSED
+from .ledger import AWARD, CONTRIBUTION, DECLARATION, OPENED, PAID, REFUSED, VOID
 from .store import iter_records, open_read_only
 
 
@@ -176,6 +176,12 @@ def _summary(r: dict[str, Any]) -> str:
         return "declaration accepted" if b["accepted"] else f"declaration REFUSED: {b['reason']}"
     if k == REFUSED:
         return f"{b['message_kind']} refused: {b['field']}: {b['reason']}"
+    if k in (PAID, VOID):
+        award = "a refused claim" if b["award_seq"] is None else f"award #{b['award_seq']}"
+        if k == PAID:
+            return f"paid {b['paid']}: hit seq {b['hit_seq']}, {award} closed"
+        back = f", {b['returned']} back on the meter" if b.get("returned") else ""
+        return f"void: hit seq {b['hit_seq']}, {award} closed{back}: {b['reason']}"
     return json.dumps(b)
 
 

@@ -4,7 +4,8 @@ One connection (a durable MQTT session: ``clean_session=False``, so the broker k
 arrives while the meter is away), reconnected with a back-off whenever it drops. A batch of
 the messages that have arrived is applied in one store transaction (one fsync); only after
 the commit does the meter publish: each table's ``ack`` (retained: every message up to
-``applied_seq`` is durable here), the ``reply`` to a hit (the award) or to a refused message,
+``applied_seq`` is durable here), the ``reply`` to a hit (the award), to a ``paid`` or ``void``
+(the acknowledgement that closes the award and ends its Jackpot Lock) or to a refused message,
 and each changed progressive's ``amount`` (retained). A duplicate is acknowledged again, and
 a hit sent again gets its recorded award again. What is not a table's own message on its own
 topic (unknown table, another site, a table id that is not the topic's, a broken message) is
@@ -30,15 +31,18 @@ from typing import Any
 import aiomqtt
 
 from wire import (
+    Ack,
     MeterMessage,
     MeterStatus,
     TableMessage,
+    Verdict,
     WireError,
     decode_envelope,
     decode_table_message,
     decode_table_status,
     encode,
 )
+from wire.errors import clip
 
 from .config import MeterConfig
 from .ledger import Broken, Item
@@ -47,7 +51,7 @@ from .sequencer import Sequencer
 from .store import Applied, Store, StoreFailed
 from .witness import Witness, witness_path
 
-log = logging.getLogger("progressive-meter")
+log = logging.getLogger(__name__)
 MAX_BATCH = 512
 MAX_INFLIGHT = 1000
 
@@ -69,6 +73,17 @@ def tls_context(config: MeterConfig) -> ssl.SSLContext | None:
     return ctx
 
 
+def meter_status(config: MeterConfig, status: str, beat: int = 0, reason: str | None = None) -> MeterStatus:
+    """The meter's status as it publishes it: its heartbeat and the award timeout the tables use."""
+    return MeterStatus(
+        "online" if status == "online" else "offline",
+        config.heartbeat_seconds,
+        beat,
+        reason,
+        config.award_timeout_seconds,
+    )
+
+
 class _Stopped(Exception):
     """The meter stops serving: its store failed (:attr:`MeterService.failed` says why)."""
 
@@ -87,6 +102,9 @@ class MeterService:
         """Why the store failed (the meter then says so once, goes offline and stops)."""
         self._beat = 0
         self._busy = asyncio.Lock()
+        self._strangers: set[str] = set()
+        """Tables not of this link that sent an event, to be told so (once each, per connection)."""
+        self._told_strangers: set[str] = set()
         self._told: asyncio.Future[list[Any]] | None = None
         """The broker's answers to the last words handed to the client (a batch's, or the opening's)."""
 
@@ -111,7 +129,7 @@ class MeterService:
             socket_options=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),),
             # A batch's acks and amounts (one per table, per progressive) in flight at once.
             max_inflight_messages=MAX_INFLIGHT,
-            logger=logging.getLogger("progressive-meter.mqtt"),
+            logger=logging.getLogger(f"{__name__}.mqtt"),
         )
         client.pending_calls_threshold = 100_000  # a batch's acks and amounts go out together
         return client
@@ -140,6 +158,7 @@ class MeterService:
             backoff = min(backoff * 2, 5.0)
 
     async def _session(self, client: aiomqtt.Client, stop: asyncio.Event) -> None:
+        self._told_strangers.clear()  # told again on this connection, if they send again
         # The subscriptions, the online status, every amount and every ack go out first, in this
         # order, before any batch's; their answers are not waited for before the first batch: the
         # durable session's backlog flows in at once, and is applied while they come.
@@ -179,9 +198,7 @@ class MeterService:
             self.connected.set()
 
     def _status(self, status: str, reason: str | None = None) -> MeterStatus:
-        return MeterStatus(
-            "online" if status == "online" else "offline", self.config.heartbeat_seconds, self._beat, reason
-        )
+        return meter_status(self.config, status, self._beat, reason)
 
     async def _heartbeat(self, client: aiomqtt.Client) -> None:
         while True:
@@ -259,6 +276,8 @@ class MeterService:
         table = self.config.tables.get(ref.table)
         if table is None:
             self.notices.note("not a table of this link", UNKNOWN, None, topic, payload)
+            if ref.channel == "event" and ref.table not in self._told_strangers:
+                self._strangers.add(ref.table)
             return None
         if table.site != ref.site:
             detail = f"published under site {ref.site!r}, but it is at site {table.site!r}"
@@ -303,7 +322,7 @@ class MeterService:
             if (
                 not a.duplicate
                 and a.record.progressive is not None
-                and a.record.kind in ("contribution", "award")
+                and a.record.kind in ("contribution", "award", "paid", "void")
             ):
                 progressives.add(a.record.progressive)
         ledger = self.store.ledger
@@ -316,11 +335,28 @@ class MeterService:
         for table in sorted(batch.acks):
             ack = self.witness.ack(ledger.table(table).ack_message())
             out.append(self._publish(client, self.topics.ack(table), ack, True))
+        out += self._tell_strangers(client)
         # Handed to the client now, in order, after the commit; the broker's answers to the batch
         # before are waited for (an error ends the session), this batch's while the next is applied.
         told, self._told = self._told, asyncio.gather(*out)
         if told is not None:
             await told
+
+    def _tell_strangers(self, client: aiomqtt.Client) -> list[Coroutine[Any, Any, None]]:
+        """A table the meter does not link is told why (its ack, retained, with a refused verdict
+        and the reason), once per connection: it closes progressive wagering with the meter's
+        words, not its own guess (docs/progressive-link.md, "Ack")."""
+        out = []
+        for table in sorted(self._strangers - self._told_strangers):
+            why = (
+                f"table {table!r} is not a table of this meter's link {self.config.link!r} (its "
+                f"[tables]: {', '.join(sorted(self.config.tables)) or 'none'}): nothing it sends is applied"
+            )
+            ack = Ack(table, 0, Verdict(1, False, "table", clip(why, 2000)))
+            out.append(self._publish(client, self.topics.ack(table), ack, True))
+            self._told_strangers.add(table)
+        self._strangers.clear()
+        return out
 
     async def _store_failed(self, client: aiomqtt.Client, exc: StoreFailed) -> None:
         """Said once: the meter is offline (retained, with the reason) and stops serving; nothing of

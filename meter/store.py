@@ -30,19 +30,20 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 from urllib.parse import quote
 
-from wire import Award, Refusal, format_money
+from wire import Award, Closed, Refusal, format_money
 from wire import fields as wf
 from wire.errors import clip
 
 from .config import MeterConfig
 from .ledger import AWARD, KINDS, OPENED, Draft, FoldError, Item, Ledger, Record, decide, refused, reply
 
-log = logging.getLogger("progressive-meter")
-SCHEMA_VERSION: Final = 2
+log = logging.getLogger(__name__)
+SCHEMA_VERSION: Final = 3
 """2: a refused message may carry a message id already used (a hostile or broken table's); the
-id stays unique among every other record. A version-1 store is brought to 2 when the meter opens
-it (:func:`_migrate`); ``status`` and ``history`` read either."""
-READABLE_VERSIONS: Final = (1, 2)
+id stays unique among every other record. 3: the records of the award handshake (``paid``,
+``void``: the table's word that ends a hit). A version-1 or -2 store is brought to 3 when the meter
+opens it (:func:`_migrate`); ``status`` and ``history`` read each."""
+READABLE_VERSIONS: Final = (1, 2, 3)
 APPLICATION_ID: Final = 0x504D5452  # "PMTR"
 GENESIS: Final = "0" * 64
 
@@ -187,7 +188,7 @@ def _check_schema(conn: sqlite3.Connection, path: Path, create: bool) -> None:
         raise StoreError(
             f"{path}: a SQLite file, but not a progressive meter store (application_id {app:#x})"
         )
-    if create and version == 1:
+    if create and version in (1, 2):
         _migrate(conn)
     elif version not in READABLE_VERSIONS:
         raise StoreError(
@@ -195,20 +196,43 @@ def _check_schema(conn: sqlite3.Connection, path: Path, create: bool) -> None:
         )
 
 
+#: The records table's own indexes and triggers, and the trigger that reads it (rebuilt with it).
+_RECORDS_PARTS: Final = (
+    "records_dedup", "records_message", "records_kind",
+    "records_gapless", "records_never_change", "records_never_deleted", "meter_lowered_only_by_award",
+)  # fmt: skip
+
+
 def _migrate(conn: sqlite3.Connection) -> None:
-    """Version 1 to 2: a refused record's message id need not be unique (one transaction)."""
+    """Version 1 or 2 to 3, in one transaction: the records table rebuilt on this schema (a
+    refused record's message id need not be unique; the kinds of the award handshake), every
+    record copied as it is (its hash unchanged), its indexes and triggers made again."""
+    parts = [s for s in _statements(SCHEMA) if "CREATE TABLE records" in s or any(
+        f" {name} " in s for name in _RECORDS_PARTS
+    )]  # fmt: skip
+    # The other tables keep naming ``records`` (a FOREIGN KEY is not moved to the old one).
+    conn.execute("PRAGMA legacy_alter_table = ON")
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute("DROP INDEX records_message")
-        conn.execute(
-            "CREATE UNIQUE INDEX records_message ON records (message_id) "
-            "WHERE message_id IS NOT NULL AND kind <> 'refused'"
-        )
+        for name in _RECORDS_PARTS:
+            kind = "TRIGGER" if name.startswith(("records_g", "records_n", "meter_")) else "INDEX"
+            conn.execute(f"DROP {kind} IF EXISTS {name}")
+        conn.execute("ALTER TABLE records RENAME TO records_before")
+        for statement in parts:
+            if "CREATE TABLE records" in statement:
+                conn.execute(statement)
+        conn.execute(f"INSERT INTO records ({_COLUMNS}) SELECT {_COLUMNS} FROM records_before")
+        conn.execute("DROP TABLE records_before")
+        for statement in parts:
+            if "CREATE TABLE records" not in statement:
+                conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+    finally:
+        conn.execute("PRAGMA legacy_alter_table = OFF")
 
 
 def _row_record(row: Sequence[Any], path: Path) -> tuple[Record, str, str, str]:
@@ -295,7 +319,7 @@ class Applied:
 
     message: Item
     record: Record
-    reply: Award | Refusal | None
+    reply: Award | Refusal | Closed | None
     duplicate: bool = False
 
 

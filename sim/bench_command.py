@@ -2,8 +2,8 @@
 
 The shoe and the shuffler run on pseudo-terminals, the pins are gpiozero's ``MockFactory``, the
 daemon runs with a temporary configuration, journal and socket, and a scripted dealer plays
-rounds of the chosen house-banked game (``--game``) through the local API, printing what happens.
-Works without a display or root. docs/bench-rig.md.
+rounds of the chosen house-banked game or of the poker room (``--game``, ``--variant``) through
+the local API, printing what happens. Works without a display or root. docs/bench-rig.md.
 
 The bench rig is its own distribution (``sim/pyproject.toml``, ``table-bench-rig``), never in the
 product's wheel for the Pi. It gives the command twice: as the script ``table-bench``
@@ -23,7 +23,8 @@ from typing import Any, Final
 from controller.cli_args import whole_number
 from controller.rules.core.dispatch import did_you_mean
 
-#: The house-banked games the bench rig deals (``sim.bench_games`` has a dealer for each).
+#: The games the bench rig deals, the house-banked ones and the poker room (``sim.bench_games`` has
+#: a dealer for each).
 BENCH_GAMES: Final = (
     "caribbean-stud",
     "holdem-bonus",
@@ -32,6 +33,18 @@ BENCH_GAMES: Final = (
     "asia-poker",
     "fortune-asia-poker",
     "three-dice-football",
+    "poker-room",
+)
+POKER_ROOM: Final = "poker-room"
+#: The poker room's variants (docs/games/poker-room.md); ``--variant`` names one.
+POKER_VARIANTS: Final = (
+    "omaha-high",
+    "omaha-high-low",
+    "triple-draw-2-7",
+    "triple-draw-a-5",
+    "badeucey",
+    "badacey",
+    "badugi",
 )
 
 
@@ -45,12 +58,38 @@ def bench_game(text: str) -> str:
     )
 
 
+def bench_variant(text: str) -> str:
+    """An argparse ``type``: one of :data:`POKER_VARIANTS`, else an error with a "did you mean"."""
+    if text in POKER_VARIANTS:
+        return text
+    hint = did_you_mean(text, POKER_VARIANTS, 0.5)
+    raise argparse.ArgumentTypeError(
+        f"the poker room deals no variant {text!r}{hint} (variants: {', '.join(POKER_VARIANTS)})"
+    )
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from sim.bench_rig import display_present, run
 
+    if args.variant and args.game != POKER_ROOM:
+        print(
+            f"table-bench: --variant is the poker room's (--game {POKER_ROOM}), not {args.game}'s",
+            file=sys.stderr,
+        )
+        return 2
     directory = Path(args.keep) if args.keep is not None else None
     console = display_present() if args.console == "auto" else args.console == "yes"
-    return int(run(args.rounds, args.seed, directory, game=args.game, console=console, link=args.link))
+    return int(
+        run(
+            args.rounds,
+            args.seed,
+            directory,
+            game=args.game,
+            console=console,
+            link=args.link,
+            variant=args.variant or "",
+        )
+    )
 
 
 def add_bench_command(sub: Any) -> None:
@@ -68,6 +107,13 @@ def _add_arguments(bench: argparse.ArgumentParser) -> None:
         default="caribbean-stud",
         metavar="NAME",
         help=f"the game to deal (default caribbean-stud; {', '.join(BENCH_GAMES)})",
+    )
+    bench.add_argument(
+        "--variant",
+        type=bench_variant,
+        metavar="NAME",
+        help=f"the poker room's variant (--game {POKER_ROOM}; default the example's): "
+        + ", ".join(POKER_VARIANTS),
     )
     bench.add_argument(
         "--rounds",

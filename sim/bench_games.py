@@ -18,6 +18,7 @@ docs/bench-rig.md describes each game's round.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from controller.rules.games.asia_poker.game import (
 from controller.rules.games.asia_poker.house_way import set_hands
 from controller.rules.games.three_dice_football import game as tdf
 from controller.rules.rankings.blackjack import dealer_must_hit, hand_total, is_blackjack, is_ten_count
-from sim.bench_command import BENCH_GAMES
+from sim.bench_command import BENCH_GAMES, POKER_ROOM
 from sim.bench_rig import (
     CARIBBEAN_STUD,
     SEAT_PINS,
@@ -51,12 +52,18 @@ from sim.bench_rig import (
 # --- the Rules Submissions (§ 601a.2): the examples', on the rig's table -------------------------
 
 
-def rules_submission(game: str) -> str:
+def rules_submission(game: str, variant: str = "") -> str:
     """The rig's Rules Submission for ``game``: the game's example (examples/<game>/) on the rig's
-    table (:func:`sim.bench_rig.example_submission`); ``ValueError`` if the rig does not deal it."""
+    table (:func:`sim.bench_rig.example_submission`); ``ValueError`` if the rig does not deal it.
+    ``variant``: the poker room's variant (its ``[rules] variant``; ``""``: the example's)."""
     if game not in _DEALERS:
         raise ValueError(f"the bench rig deals no game {game!r} (games: {', '.join(BENCH_GAMES)})")
-    return example_submission(game)
+    text = example_submission(game)
+    if not variant:
+        return text
+    if game != POKER_ROOM:
+        raise ValueError(f"--variant is the poker room's; {game} has none")
+    return re.sub(r'^variant = "[^"]*"', f'variant = "{variant}"', text, count=1, flags=re.MULTILINE)
 
 
 def needs_reader(game: str) -> bool:
@@ -666,7 +673,17 @@ _DEALERS: Final[
     "asia-poker": AsiaPokerDealer,
     "fortune-asia-poker": FortuneAsiaPokerDealer,
     "three-dice-football": ThreeDiceFootballDealer,
+    POKER_ROOM: lambda rig, api, rng, say: _poker_room_dealer(rig, api, rng, say),
 }
+
+
+def _poker_room_dealer(
+    rig: BenchRig, api: ApiClient, rng: random.Random, say: Callable[[str], object]
+) -> Dealer:
+    # Its own module (sim.bench_poker), which builds on this one's TableDealer.
+    from sim.bench_poker import PokerRoomDealer
+
+    return PokerRoomDealer(rig, api, rng, say)
 
 
 def game_dealer(

@@ -189,6 +189,8 @@ class BenchRig:
     """The table's id (``[table] id`` and the Rules Submission's ``table``)."""
     extra_config: str = ""
     """More of the daemon's configuration (a ``[progressive_link]`` section)."""
+    variant: str = ""
+    """The poker room's variant (``--variant``; ``""``: its example's)."""
     progressives: tuple[str, ...] = ()
     """The game's sensor-counted progressives (from its Rules Submission, once entered)."""
     sensor_pins: dict[tuple[int, str], int] = field(default_factory=dict)
@@ -218,7 +220,7 @@ class BenchRig:
         await self.shuffler.start()
         from sim.bench_games import rules_submission
 
-        submission = rules_submission(self.game)
+        submission = rules_submission(self.game, self.variant)
         parsed = parse_submission(submission, GAMES, f"the bench rig's {self.game}")
         self.devices = parsed.game.devices(parsed.rules)
         self.progressives = tuple(p.name for p in parsed.game.progressives(parsed.rules) if p.sensor)
@@ -564,9 +566,10 @@ async def run_bench(
     make_dealer: Callable[[BenchRig, ApiClient, random.Random, Callable[[str], object]], Any] | None = None,
     console: bool = False,
     link: bool = False,
+    variant: str = "",
 ) -> int:
-    """Play ``rounds`` rounds of ``game`` on a fresh rig; 0 if the daemon refused nothing the
-    dealer did not mean it to refuse, else 1 with what was refused.
+    """Play ``rounds`` rounds of ``game`` (the poker room's ``variant``) on a fresh rig; 0 if the
+    daemon refused nothing the dealer did not mean it to refuse, else 1 with what was refused.
 
     ``make_dealer(rig, api, rng, say)``: a dealer of the game, an object with ``async
     play_round()`` (default: the game's own, ``sim.bench_games.game_dealer``, which plays its run).
@@ -594,7 +597,7 @@ async def run_bench(
             return await _run_rig(
                 rounds, rng, seed, say, directory, game, make_dealer, link_rig.daemon_config, console
             )
-    return await _run_rig(rounds, rng, seed, say, directory, game, make_dealer, "", console)
+    return await _run_rig(rounds, rng, seed, say, directory, game, make_dealer, "", console, variant)
 
 
 async def _run_rig(
@@ -607,13 +610,15 @@ async def _run_rig(
     make_dealer: Callable[[BenchRig, ApiClient, random.Random, Callable[[str], object]], Any] | None,
     link_config: str,
     console: bool,
+    variant: str = "",
 ) -> int:
     failure = ""
     async with (
-        BenchRig(directory, game=game, extra_config=link_config) as rig,
+        BenchRig(directory, game=game, extra_config=link_config, variant=variant) as rig,
         _console(rig, say) if console else _nothing() as ui,
     ):
-        say(f"bench rig: {game}, {rig.path}, seed {seed}; shoe {rig.shoe.path if rig.shoe else '-'}")
+        named = f"{game} {variant}" if variant else game
+        say(f"bench rig: {named}, {rig.path}, seed {seed}; shoe {rig.shoe.path if rig.shoe else '-'}")
         provoked = 0
         async with await ApiClient.connect(rig.socket) as api:
             try:
@@ -708,6 +713,7 @@ def run(
     game: str = CARIBBEAN_STUD,
     console: bool = False,
     link: bool = False,
+    variant: str = "",
 ) -> int:
     """Blocking entry point for ``table-bench``; ``directory`` keeps the rig's files there."""
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**32)
@@ -715,6 +721,8 @@ def run(
         directory.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(
-            run_bench(rounds, chosen, directory=directory, game=game, console=console, link=link)
+            run_bench(
+                rounds, chosen, directory=directory, game=game, console=console, link=link, variant=variant
+            )
         )
     return 130

@@ -204,6 +204,15 @@ class SimulatedDevice:
         self.fault_kind = kind
         return await self.send("FLT", kind, detail)
 
+    async def fault_storm(self, kind: str, detail: str = "", count: int = 100) -> None:
+        """``count`` faults (``FLT``) in one write, each with its own sequence number: a device's
+        firmware repeating a fault in a loop (a stuck sensor), as fast as the line takes them."""
+        self.fault_kind = kind
+        frames = (
+            self.codec.encode(Frame("FLT", (str(self._next_seq()), kind, detail))) for _ in range(count)
+        )
+        await self.send_raw(b"".join(frames))
+
     async def clear(self) -> Frame:
         """The fault is cleared: an unsolicited ready status."""
         self.fault_kind = None

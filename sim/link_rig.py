@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Final
 
 from wire import Parameters
 
@@ -22,6 +23,9 @@ LINK = "floor"
 PROGRESSIVE = "cs-floor"
 #: The bench rig's Caribbean Stud progressive, as its Rules Submission files it (§ 639a.12(d)).
 PARAMS = Parameters(initial=1_000_000, reset=1_000_000, rate=Fraction(18))
+#: Caribbean Stud's Progressive paytable B (§ 639a.12(d)(1)), the rows paid from the meter: every
+#: progressive at the meter has its paytable (docs/meter.md); the rig's unless a test gives another.
+PAYTABLE_B: Final = ('ranking = "high"', 'rows = { "royal flush" = "100%", "straight flush" = "10%" }')
 
 
 def meter_config(
@@ -32,29 +36,29 @@ def meter_config(
     progressives: Mapping[str, Parameters] | None = None,
     heartbeat: int = 2,
     paytable: Sequence[str] = (),
+    award_timeout: int | None = None,
 ) -> Path:
     """A meter configuration (TOML) in ``root`` for ``tables`` (id -> site) on ``broker``;
-    ``paytable``: lines added to each progressive's section (``ranking``, ``rows``)."""
+    ``paytable``: the lines of each progressive's paytable (``ranking``, ``rows``; by default
+    :data:`PAYTABLE_B`)."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "broker-password").write_text(pki.passwords["progressive-meter"] + "\n")
     lines = [
         "[link]",
         f'id = "{LINK}"',
         f"heartbeat_seconds = {heartbeat}",
+        *([] if award_timeout is None else [f"award_timeout_seconds = {award_timeout}"]),
         "[store]",
         'path = "meter.db"',
         "[broker]",
         f'host = "{broker.host}"',
         f"port = {broker.port}",
-        'username = "progressive-meter"',
-        'password_file = "broker-password"',
         f'ca_file = "{pki.ca_file}"',
         f'cert_file = "{pki.cert("progressive-meter")}"',
         f'key_file = "{pki.key("progressive-meter")}"',
     ]
     for pid, p in (progressives or {PROGRESSIVE: PARAMS}).items():
         j = p.to_json()
-        lines += [f"[progressives.{pid}]", *(f'{k} = "{v}"' for k, v in j.items()), *paytable]
+        lines += [f"[progressives.{pid}]", *(f'{k} = "{v}"' for k, v in j.items()), *(paytable or PAYTABLE_B)]
     for table, site in tables.items():
         linked = ", ".join(f'"{pid}"' for pid in (progressives or {PROGRESSIVE: PARAMS}))
         lines += [f"[tables.{table}]", f'site = "{site}"', f"progressives = [{linked}]"]
@@ -81,15 +85,13 @@ def link_section(
     timeout: int = 30,
     meter_ids: Mapping[str, str] | None = None,
 ) -> str:
-    """The daemon's ``[progressive_link]`` for ``table`` (its certificate, user and password);
+    """The daemon's ``[progressive_link]`` for ``table`` (its certificate: the broker takes the
+    table's name from it, so no username or password);
     ``meter_ids``: the game's wager name -> the meter's progressive id (by default the
     Progressive Payout Wager on :data:`PROGRESSIVE`)."""
     ids = ", ".join(
         f'{wager} = "{pid}"' for wager, pid in (meter_ids or {"progressive": PROGRESSIVE}).items()
     )
-    password = root / f"{table}-broker-password"
-    password.write_text(pki.passwords[table] + "\n")
-    password.chmod(0o600)
     return f"""
 [progressive_link]
 host = "{broker.host}"
@@ -99,8 +101,6 @@ link = "{LINK}"
 ca_file = "{pki.ca_file}"
 cert_file = "{pki.cert(table)}"
 key_file = "{pki.key(table)}"
-username = "{table}"
-password_file = "{password}"
 timeout_seconds = {timeout}
 progressives = {{ {ids} }}
 """
@@ -125,7 +125,7 @@ class LinkRig:
     @contextlib.contextmanager
     def running(cls, table: str) -> Iterator[LinkRig]:
         root = Path(tempfile.mkdtemp(prefix="link-"))
-        pki = Pki(root / "pki", users=("progressive-meter", table))
+        pki = Pki(root / "pki", users=("progressive-meter", table, "observer"))
         broker = Broker(root, pki)
         broker.start()
         meter: subprocess.Popen[bytes] | None = None

@@ -3,9 +3,12 @@ free loopback port.
 
 The broker runs ``systemd/mosquitto/mosquitto.conf`` and ``acl.conf`` as shipped, with only
 the paths, the port and the process user changed; the certificates are made here with
-``trustme`` (a CA, the broker's certificate, one client certificate per user), the password
-file with ``mosquitto_passwd``. A missing ``mosquitto`` raises :class:`MissingTool`, saying
-what to run. ``tests/mosquitto.py`` re-exports this module for the tests.
+``trustme`` (a CA, the broker's certificate, one client certificate per user, its CN the
+user: the broker takes the username and the client id from it). Each user also has a random
+password, which the shipped broker never asks for: a rogue test sends another table's to show
+it buys nothing (a configuration with a ``password_file``, as before issue 17, still runs here,
+its file made with ``mosquitto_passwd``). A missing ``mosquitto`` raises :class:`MissingTool`,
+saying what to run. ``tests/mosquitto.py`` re-exports this module for the tests.
 """
 
 from __future__ import annotations
@@ -107,7 +110,6 @@ class Broker:
         self.log = self.root / "mosquitto.log"
         self.conf = self.root / "mosquitto.conf"
         self._proc: subprocess.Popen[bytes] | None = None
-        passwd = pki.password_file(self.root / "passwd")
         acl = self.root / "acl"
         acl.write_text(
             (EXAMPLES / "acl.conf").read_text()
@@ -116,7 +118,6 @@ class Broker:
         text = (EXAMPLES / "mosquitto.conf").read_text()
         replace = {
             "/var/lib/mosquitto/": f"{self.root}/",
-            "/etc/mosquitto/progressive.passwd": str(passwd),
             "/etc/mosquitto/progressive.acl": str(acl),
             "/etc/mosquitto/ca_certificates/progressive-ca.crt": str(pki.ca_file),
             "/etc/mosquitto/certs/broker.crt": str(pki.server_cert),
@@ -126,6 +127,9 @@ class Broker:
         for old, new in replace.items():
             assert old in text, f"the example mosquitto.conf no longer has {old!r}"
             text = text.replace(old, new)
+        if "/etc/mosquitto/progressive.passwd" in text:
+            passwd = pki.password_file(self.root / "passwd")
+            text = text.replace("/etc/mosquitto/progressive.passwd", str(passwd))
         head = f"user {getpass.getuser()}\nlog_dest file {self.log}\nlog_type all\n"
         if bridge_to is not None:
             text += "\n" + self._bridge(bridge_to)
@@ -135,7 +139,6 @@ class Broker:
         text = (EXAMPLES / "bridge-site-b.conf").read_text()
         replace = {
             "address meter-broker.casino.example:8883": f"address 127.0.0.1:{remote.port}",
-            "remote_password CHANGE-ME": f"remote_password {self.pki.passwords['bridge-site-b']}",
             "/etc/mosquitto/ca_certificates/progressive-ca.crt": str(self.pki.ca_file),
             "/etc/mosquitto/certs/bridge-site-b.crt": str(self.pki.cert("bridge-site-b")),
             "/etc/mosquitto/certs/bridge-site-b.key": str(self.pki.key("bridge-site-b")),

@@ -27,21 +27,31 @@ from wire import (
     Amount,
     Award,
     AwardTerms,
+    Closed,
     Contribution,
     Declaration,
     Hit,
     MeterStatus,
+    Paid,
     Parameters,
     Payload,
     Refusal,
     TableMessage,
     TableStatus,
     Topics,
+    Void,
     WireError,
     decode_meter_message,
 )
 
 from .mosquitto import Broker, Pki
+
+#: The cards a stand-in's claim carries where a test gives none: the hand's, as a table would
+#: send them (the meter checks the cards make the row, meter/claims.py).
+HAND_CARDS: Mapping[str, tuple[str, ...]] = {
+    "royal flush": ("As", "Ks", "Qs", "Js", "Ts"),
+    "straight flush": ("9h", "8h", "7h", "6h", "5h"),
+}
 
 __all__ = ["LINK", "PARAMS", "PROGRESSIVE", "SimTable", "meter_config", "meter_process"]
 
@@ -60,6 +70,8 @@ class SimTable:
     ack: Ack | None = None
     awards: dict[int, Award] = field(default_factory=dict)
     refusals: dict[int, Refusal] = field(default_factory=dict)
+    closed: dict[int, Closed] = field(default_factory=dict)
+    """The meter's acknowledgements of this table's ``paid``/``void``, by the hit's seq."""
     amounts: dict[str, Amount] = field(default_factory=dict)
     meter_status: MeterStatus | None = None
     sent: int = 0
@@ -90,9 +102,19 @@ class SimTable:
         hand: str = "royal flush",
         progressive: str = PROGRESSIVE,
         hit_wall_ns: int | None = None,
-        cards: tuple[str, ...] = (),
+        cards: tuple[str, ...] | None = None,
     ) -> TableMessage:
-        return self.add(Hit(progressive, seat, hand, award, hit_wall_ns=hit_wall_ns, cards=cards))
+        """A claim; ``cards`` by default the hand's (:data:`HAND_CARDS`), ``()`` for none."""
+        held = HAND_CARDS.get(hand, ()) if cards is None else cards
+        return self.add(Hit(progressive, seat, hand, award, hit_wall_ns=hit_wall_ns, cards=held))
+
+    def paid(self, hit_seq: int, amount: int, progressive: str = PROGRESSIVE) -> TableMessage:
+        """The table paid its hit ``hit_seq`` (the award's amount, after the floorperson's check)."""
+        return self.add(Paid(progressive, hit_seq, amount))
+
+    def void(self, hit_seq: int, reason: str, progressive: str = PROGRESSIVE) -> TableMessage:
+        """A floorperson voided the hit ``hit_seq``."""
+        return self.add(Void(progressive, hit_seq, reason))
 
     # -- what the meter says --
 
@@ -114,6 +136,8 @@ class SimTable:
             self.awards.setdefault(message.seq, message)
         elif isinstance(message, Refusal):
             self.refusals.setdefault(message.seq, message)
+        elif isinstance(message, Closed):
+            self.closed.setdefault(message.hit_seq, message)
         elif isinstance(message, Amount):
             old = self.amounts.get(message.progressive)
             if old is None or message.record_seq > old.record_seq:
@@ -137,9 +161,7 @@ class SimTable:
         client = aiomqtt.Client(
             self.broker.host,
             self.broker.port,
-            username=self.table,
-            password=self.pki.passwords[self.table],
-            identifier=f"table-{self.table}-{uuid.uuid4().hex[:6]}",
+            identifier=self.table,  # the broker makes it the certificate's name in any case
             clean_session=True,
             keepalive=10,
             will=aiomqtt.Will(self.topics.table_status(self.site, self.table), offline, qos=1, retain=True),

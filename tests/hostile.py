@@ -123,7 +123,7 @@ class Hostile:
             raw = self._next(Contribution(PROGRESSIVE, 1, 100))
             raw["pad"] = "z" * (MAX_MESSAGE_BYTES + r.randint(1, 2000))
             self.next_seq -= 1  # not read at all
-            what = "past the reader's limit (under the broker's)"
+            what = "past the link's 16 KiB (dropped by the broker; the reader refuses it too)"
         elif choice == 19 and self.oversize and r.random() < 0.02:
             raw = self._next(Contribution(PROGRESSIVE, 1, 100))
             raw["pad"] = "z" * OVER_THE_BROKER

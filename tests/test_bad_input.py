@@ -97,3 +97,22 @@ def test_a_seat_in_other_digits_is_not_a_seat() -> None:
         parse_event({"type": "cards", "to": "٣", "cards": "2c 7d 9s Jh 4c"}, "event")
     with pytest.raises(EventError):
         parse_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "٥.٠٠"}, "event")
+
+
+@pytest.mark.parametrize("digits", OTHER_DIGITS)
+def test_tablectl_counts_in_other_digits_are_refused(digits: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Forbids: a count on tablectl's command line written in non-ASCII digits (``rounds -n ١٠``,
+    a seat ``٣``, ``--seconds ٥``) read as the number (Python's ``int`` and ``float`` take them):
+    ASCII only, everywhere money or counts are read."""
+    ten, three, five = digits[1] + digits[0], digits[3], digits[5]
+    for argv in (
+        ["rounds", "--journal", "/nonexistent", "-n", ten],
+        ["lamp", three, "on"],
+        ["sniff", "shoe", "--seconds", five],
+        ["demo", "--rounds", three],
+    ):
+        with pytest.raises(SystemExit) as exited:
+            tablectl(argv)
+        assert exited.value.code == 2, argv
+        err = capsys.readouterr().err
+        assert "not a whole number" in err or "not a number of seconds" in err, (argv, err)

@@ -15,7 +15,7 @@ import signal
 import pytest
 
 from sim.bench_rig import display_present, run_bench
-from tests.ui_kivy import start_display
+from sim.screen_display import start_display
 
 
 def test_a_console_opens_only_where_there_is_a_display(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,10 +21,13 @@ import pytest
 
 from controller.api_client import ApiClient
 from controller.daemon import Daemon
+from controller.rules.games.poker_room.button import next_button
 from controller.tablectl import main
-from sim.bench_command import BENCH_GAMES
+from sim.bench_command import BENCH_GAMES, POKER_VARIANTS
 from sim.bench_games import ThreeCardPokerDealer, dealt_games, game_dealer, rules_submission
 from sim.bench_rig import BenchRig, run_bench
+
+from .rounds import money
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -182,8 +185,11 @@ def test_every_bench_game_has_a_dealer_and_a_rules_submission() -> None:
     assert set(dealt_games()) == set(BENCH_GAMES)
     for game in BENCH_GAMES:
         assert f'game = "{game}"' in rules_submission(game)
-    with pytest.raises(ValueError, match="poker-room"):
-        rules_submission("poker-room")
+    with pytest.raises(ValueError, match="roulette"):
+        rules_submission("roulette")
+    assert 'variant = "badugi"' in rules_submission("poker-room", "badugi")
+    with pytest.raises(ValueError, match="--variant is the poker room's"):
+        rules_submission("blackjack", "badugi")
 
 
 def test_tablectl_bench_three_dice_football_prints_a_settlement() -> None:
@@ -207,3 +213,83 @@ def test_an_unknown_game_is_refused_with_a_did_you_mean() -> None:
         main(["bench", "--game", "blackjak", "--rounds", "1"])
     assert exited.value.code != 0
     assert "did you mean 'blackjack'?" in err.getvalue()
+
+
+# --- the poker room (§§ 637a.19-637a.21): every variant from the shoe -----------------------------
+
+
+@pytest.mark.parametrize("variant", POKER_VARIANTS)
+@pytest.mark.asyncio
+async def test_the_poker_room_deals_rounds_of_every_variant(variant: str) -> None:
+    """Three rounds of each variant: the button placed at the first (the highest seat, "the first player
+    to the right of the dealer", § 637a.19(c)(1)(i)) and carried by the table to the next player
+    clockwise after each (c)(2); every card from the shoe, the burns journaled; nothing refused; every
+    round settled and replayed; the chips conserved (the nets of each round add up to zero)."""
+    lines: list[str] = []
+    async with BenchRig(game="poker-room", variant=variant) as rig:
+        async with await ApiClient.connect(rig.socket) as api:
+            dealer = game_dealer("poker-room", rig, api, random.Random(1), lines.append)
+            summaries = [await dealer.play_round() for _ in range(3)]
+        daemon = rig.daemon
+        assert daemon is not None and daemon.journal is not None
+        assert list(daemon.refusals) == [], daemon.refusals
+        buttons, burns = [], 0
+        for summary in summaries:
+            assert summary["status"] == "settled", summary
+            nets = [
+                _cents(o["net"]) for seat in summary["settlement"]["seats"].values() for o in seat.values()
+            ]
+            assert sum(nets) == 0, summary
+            await _journal_verifies(daemon, summary["round"])
+            events = (await daemon.journal.recall(summary["round"])).record["events"]
+            assert isinstance(events, list)
+            assert events[0]["type"] == "position"
+            buttons.append(events[0]["value"])
+            burns += sum(1 for e in events if e["type"] == "cards" and e["to"] == "burn")
+        seats = sorted(int(s) for s in summaries[0]["settlement"]["seats"])
+        assert burns >= 1 and buttons[0] == max(seats)
+        assert buttons[1:] == [next_button(b, seats) for b in buttons[:-1]]
+    said = "\n".join(lines)
+    assert "shoe dealt" in said and "the table carries the button" in said
+
+
+def _cents(net: str) -> int:
+    return -money(net[1:]) if net.startswith("-") else money(net.lstrip("+"))
+
+
+BENCH = (sys.executable, "-m", "sim.bench_command")
+
+
+def test_table_bench_plays_a_poker_room_variant() -> None:
+    done = subprocess.run(
+        [
+            *BENCH,
+            "--game",
+            "poker-room",
+            "--variant",
+            "badugi",
+            "--rounds",
+            "2",
+            "--seed",
+            "5",
+            "--console",
+            "no",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "bench rig: poker-room badugi" in done.stdout
+    assert "Badugi Poker" in done.stdout and "0 refusal(s) journaled" in done.stdout
+
+
+def test_a_variant_is_the_poker_rooms_and_a_wrong_one_has_a_did_you_mean() -> None:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exited:
+        main(["bench", "--game", "poker-room", "--variant", "badugy"])
+    assert exited.value.code != 0 and "did you mean 'badugi'?" in err.getvalue()
+    with contextlib.redirect_stderr(err):
+        assert main(["bench", "--game", "blackjack", "--variant", "badugi"]) == 2
+    assert "--variant is the poker room's" in err.getvalue()

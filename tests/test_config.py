@@ -73,7 +73,8 @@ def test_the_example_is_valid() -> None:
     assert set(config.serial_devices()) == {"shoe", "shuffler"}
     link = config.progressive_link
     assert link is not None and link.tls and link.port == 8883
-    assert link.password_file == Path("/etc/table-controller/link/password")
+    assert link.cert_file == Path("/etc/table-controller/link/cs-3.pem")
+    assert link.username is None and link.password_file is None  # the certificate names the table
 
 
 def test_left_out_sections_take_their_defaults() -> None:

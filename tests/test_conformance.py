@@ -10,7 +10,9 @@
 - its progressives are those its Rules Submission offers, with the submission's amounts, and a
   round begins with their meters; its devices are those the submission uses;
 - its vocabulary (what the dealer's screen offers) names only wagers, decisions and irregularities
-  its rules know, each with the dealer's words and a section.
+  its rules know, each with the dealer's words and a section;
+- its folder has the files of the layout, it answers every hook, an early settle is refused in one
+  shape, and its events go through the ``EVENTS`` handler table of its ``play`` module.
 """
 
 from __future__ import annotations
@@ -259,6 +261,53 @@ def test_every_game_has_the_files_of_the_layout(name: str) -> None:
     assert not missing, f"controller/rules/games/{folder}/ lacks {sorted(missing)} (docs/new-game.md)"
     package = importlib.import_module(f"controller.rules.games.{folder}")
     assert package.GAME is game, f"controller.rules.games.{folder}.GAME is the registered game"
+
+
+def game_modules(folder: str) -> Iterator[Any]:
+    """Every module of a game's folder, imported."""
+    import importlib
+
+    for path in sorted((GAMES_DIR / folder).glob("*.py")):
+        stem = "" if path.stem == "__init__" else f".{path.stem}"
+        yield importlib.import_module(f"controller.rules.games.{folder}{stem}")
+
+
+def handler_tables(game: Game[Any, Any]) -> list[Any]:
+    """The ``EVENTS`` of the ``play`` module of each game the game's class is built on (Fortune
+    Asia Poker takes its events through Asia Poker's)."""
+    import importlib
+
+    tables = []
+    for cls in type(game).__mro__:
+        if cls.__module__.startswith("controller.rules.games."):
+            play = importlib.import_module(f"controller.rules.games.{cls.__module__.split('.')[3]}.play")
+            tables.append(getattr(play, "EVENTS", None))
+    return tables
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_takes_its_events_through_one_handler_table(name: str) -> None:
+    """One dispatch idiom (issue 22 point 3): each game's events go through the handler table of
+    its ``play`` module (:class:`~controller.rules.core.dispatch.Handlers`, each type registered
+    once), never a dict of functions of its own; every event of its examples has a handler there."""
+    import inspect
+    from collections.abc import Mapping
+
+    from controller.rules.core.dispatch import Handlers
+
+    game = GAMES[name]
+    tables = [t for t in handler_tables(game) if isinstance(t, Handlers)]
+    assert tables, f"{name}: its play module has no EVENTS handler table (controller/rules/core/dispatch.py)"
+    table = tables[0]
+    for path, record in records(name):
+        for event in record.events:
+            assert event.type in table, f"{path}: {event.type} has no handler in {table.owner}'s EVENTS"
+    for module in game_modules(folder_of(game)):
+        for attr, value in vars(module).items():
+            if isinstance(value, Mapping) and value and all(inspect.isfunction(v) for v in value.values()):
+                raise AssertionError(
+                    f"{module.__name__}.{attr} is a dict of handlers: register them in the game's EVENTS"
+                )
 
 
 HOOKS = (

@@ -92,6 +92,20 @@ def test_the_cards_in_the_tables_state_are_withheld_from_a_peer_with_no_role() -
     assert for_no_role("state", no_round) is no_round
 
 
+def test_a_hands_total_and_the_decisions_offered_are_withheld_like_its_cards() -> None:
+    # A Blackjack seat's "blackjack" total, or "even_money" offered, tells its two cards.
+    totals = [{"to": "3", "hand": 0, "total": "blackjack"}, {"to": "dealer", "hand": 0, "total": "soft 11"}]
+    waiting = [{"who": "player", "step": "decision", "what": "insurance", "decisions": ["even_money"]}]
+    jackpot = [{"seat": 1, "wager": "progressive", "hand": "royal flush", "award": "100% of meter"}]
+    state = {"seq": 14, "round": {"id": "r1", "totals": totals, "waiting": waiting, "jackpot_hands": jackpot}}
+    shown = for_no_role("state", state)["round"]
+    assert shown["jackpot_hands"] == [{**jackpot[0], "hand": WITHHELD, "award": WITHHELD}]
+    assert "royal" not in json.dumps(shown)
+    assert [(t["to"], t["total"]) for t in shown["totals"]] == [("3", WITHHELD), ("dealer", WITHHELD)]
+    assert shown["waiting"][0]["decisions"] == WITHHELD and shown["waiting"][0]["step"] == "decision"
+    assert "blackjack" not in json.dumps(shown) and "even_money" not in json.dumps(shown)
+
+
 @pytest.mark.asyncio
 async def test_subscribers_with_and_without_a_role(short_dir: Path, users_file: Path) -> None:
     server = ApiServer(TableHandler(), short_dir / "run" / "api.sock", GROUP, Authenticator(users_file))

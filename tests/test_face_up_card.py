@@ -3,8 +3,8 @@
 § 639a.13(a) (Caribbean Stud): "A card that is found face up in the shoe or the deck while the
 cards are being dealt may not be used in that round of play and shall be placed in the discard
 rack"; Three Card Poker follows § 639a.13 (§ 649a.13); Texas Hold 'Em Bonus § 647a.13(a) and Asia
-Poker § 659a.13(f) say the same. The report names the card ("detail": "Ah"); that card dealt
-afterwards is refused with the section.
+Poker § 659a.13(f) say the same (Fortune Asia Poker deals as Asia Poker). The report names the
+card ("detail": "Ah"); that card dealt afterwards is refused with the section.
 """
 
 from __future__ import annotations
@@ -12,7 +12,16 @@ from __future__ import annotations
 from controller.rules.core.cards import parse_cards
 from controller.rules.core.engine import Round
 
-from .rounds import cards, irregularity, round_refuses
+from .rounds import cards, irregularity, refused, round_refuses
+from .test_asia_poker_game import (
+    DEALER_A,
+    FORTUNE,
+    ROUND_A_HANDS,
+    frules,
+    irregular,
+    round_events,
+    state_after,
+)
 from .test_caribbean_stud import DEALER_AK, IRR_HANDS, IRR_WAGERS, deal_events, irr_rules, round_after
 from .test_three_card_poker import GAME as THREE_CARD_POKER
 from .test_three_card_poker import TWO_SEATS, rules
@@ -49,3 +58,18 @@ def test_three_card_poker_refuses_the_card_found_face_up_when_it_is_dealt() -> N
     )
     rnd.apply(cards(5, "Kd 9c 2s"))
     assert not rnd.state.void and [str(c) for c in rnd.state.face_up] == ["Kc"]
+
+
+def test_fortune_asia_poker_refuses_the_card_found_face_up_when_it_is_dealt() -> None:
+    """§ 659a.13(f) at Fortune Asia Poker too (its deal is Asia Poker's): the card found face up
+    "shall not be used in that round of play"; dealt afterwards, it is refused with the section."""
+    state = state_after(
+        FORTUNE, frules(), round_events({2: {"fortune_asia_poker": "25.00"}}, {"dealer": DEALER_A})
+    )
+    state = FORTUNE.apply(state, irregular("card_face_up", detail="2c"))
+    assert state.void is None and [str(c) for c in state.discarded] == ["2c"]
+    refused(
+        FORTUNE, state, cards(2, "2c 3c 8c 7c 6c Jc Qs"), r"found face up and is not used \(§ 659a\.13\(f\)\)"
+    )
+    state = FORTUNE.apply(state, cards(2, ROUND_A_HANDS["2"]))
+    assert state.void is None

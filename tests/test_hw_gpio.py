@@ -367,7 +367,9 @@ async def test_a_wager_sensed_after_the_lock_out_is_refused(
     assert "not recognized" in caplog.text
     assert s.accepted_total == 1 and s.accepted(2) == 0 and dict(s.refused_by_seat)[2] == 1
     assert s.wager_lamp(2).state is LampState.OFF and not factory.pin(SEAT_PINS[2][1]).state
-    # The dealer collects seat 1's chip for the count: the count and its lamp stay (§ 639a.8(b)).
+    # The dealer collects seat 1's chip for the count (past its placement's debounce window, as a
+    # hand reaching it is): the count and its lamp stay (§ 639a.8(b)).
+    await asyncio.sleep(WINDOW_MS / 1000)
     await table.drive(lambda: bounce(table.sensor(1), False))
     await asyncio.sleep(0.05)
     assert len(table.events) == 3 and s.accepted_total == 1 and s.wager_lamp(1).state is LampState.STEADY
@@ -757,6 +759,9 @@ async def test_each_progressive_s_device_is_counted_and_lit_on_its_own(factory: 
     assert s.accepted_devices == ((1, "straight_jack"),)
     assert s.wager_lamp(1, "bad_beat").state is LampState.OFF
     assert s.lamp("seats.1.progressives.bad_beat.wager_lamp") is s.wager_lamp(1, "bad_beat")
+    # The lock-out past the lifted chip's window: a chip back within it would be that movement's
+    # (docs/gpio.md, "The lock-out's edge").
+    await asyncio.sleep(WINDOW * 2)
     await table.drive(lambda: bounce(table.pin(LOCK_OUT), True))
     await table.wait_events(4)
     await table.drive(lambda: bounce(table.pin(5), True))

@@ -137,3 +137,67 @@ def test_nothing_reads_beside_the_repository() -> None:
         REPO / "docs/regulations/43-PaB-834_blackjack-poker-three-card-asia-poker-three-dice-football.txt"
     ).is_file()
     assert (REPO / "tests/data/five-card-hands-100k.jsonc").is_file()
+
+
+def imports_of(path: Path) -> list[str]:
+    """The modules ``path`` imports (``import a.b`` and ``from a.b import c``: ``a.b``), anywhere in it."""
+    import ast
+
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
+            names.append(node.module)
+    return names
+
+
+def test_no_benchmark_imports_the_tests() -> None:
+    """The benchmarks run on the bench rig (``sim``) and the product, never on the tests' own
+    helpers: what a benchmark shares with the tests lives in ``sim/`` (the stand-in table, the
+    screen on a private display, the console on the rig)."""
+    benches = sorted(REPO.glob("bench/*.py"))
+    assert len(benches) >= 10, benches
+    offenders = [
+        f"{path.relative_to(REPO)}: {name}"
+        for path in benches
+        for name in imports_of(path)
+        if name == "tests" or name.startswith("tests.")
+    ]
+    assert offenders == []
+
+
+def test_imports_of_sees_every_import_of_the_tests(tmp_path: Path) -> None:
+    bench = tmp_path / "bench_x.py"
+    bench.write_text("import tests.ui\nfrom tests.ui import x\ndef f():\n    from tests import y\n", "utf-8")
+    assert imports_of(bench) == ["tests.ui", "tests.ui", "tests"]
+
+
+def loggers_of(path: Path) -> list[str]:
+    """The names ``path`` gets its loggers by (``logging.getLogger(...)``), as written."""
+    import ast
+
+    return [
+        ast.unparse(node.args[0]) if node.args else ""
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path)))
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("logging.getLogger", "getLogger")
+    ]
+
+
+def test_each_module_logs_under_its_own_name() -> None:
+    """A log line names the module that wrote it (``logging.getLogger(__name__)``, or a child of
+    it), never a name another module also logs under (issue 22 point 4)."""
+    modules = [
+        p for package in PACKAGES for p in sorted((REPO / package).rglob("*.py")) if "build" not in p.parts
+    ]
+    named = {str(p.relative_to(REPO)): loggers_of(p) for p in modules}
+    assert sum(len(n) for n in named.values()) >= 20, named
+    offenders = [
+        f"{path}: getLogger({name})"
+        for path, names in named.items()
+        for name in names
+        if name != "__name__"
+        and not name.startswith("f'{__name__}.")
+        and not name.startswith('f"{__name__}.')
+    ]
+    assert offenders == []

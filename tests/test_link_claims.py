@@ -14,7 +14,7 @@ from meter.ledger import Record
 from meter.store import Store, iter_records
 from sim.link_rig import PARAMS
 
-from .mosquitto import USERS, Pki
+from .mosquitto import Pki
 from .table_link import api_round, daemon_of, linked_table, until
 from .test_link_table import money_text, royal_until_decision, settled_progressive
 
@@ -29,11 +29,6 @@ DISAGREES = ('ranking = "high"', 'rows = { "royal flush" = "50%", "straight flus
 def awards(store: Store | None) -> list[Record]:
     assert store is not None
     return [r for r, *_ in iter_records(store.conn, store.path) if r.kind == "award"]
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
 
 
 async def test_the_tables_royal_flush_is_judged_and_paid_from_the_meters_row(

@@ -98,8 +98,17 @@ async def settle_if_asked(api: ApiClient, round_id: str) -> None:
         await api.call("settle_round")
 
 
+#: The example filing's Progressive rows paid from the meter (§ 659a.11(h)(3)), at the meter.
+FORTUNE_PAYTABLE = (
+    'ranking = "fortune"',
+    'rows = { "seven-card straight flush" = "100%", "seven-card straight flush with a joker" = "10%" }',
+)
+
+
 async def linked_fortune(link: Link, tmp_path: Path, pki: Pki, table: str, meter: Parameters) -> None:
-    link.config_path = meter_config(tmp_path / "meter", link.broker, pki, {table: "site-a"}, {FAP: meter})
+    link.config_path = meter_config(
+        tmp_path / "meter", link.broker, pki, {table: "site-a"}, {FAP: meter}, paytable=FORTUNE_PAYTABLE
+    )
     link.config = load(link.config_path)
     await link.start_meter()
 

@@ -1,5 +1,5 @@
 """The table's side of the progressive link: the real daemon, a real Mosquitto (the shipped
-configuration: TLS, a client certificate and a password per table, the ACL) and the central
+configuration: TLS, a client certificate per table naming it, the ACL) and the central
 meter (``meter.service``). Rounds are keyed through the daemon's local API."""
 
 from __future__ import annotations
@@ -388,6 +388,7 @@ async def test_tablectl_link_and_doctor(tmp_path: Path, pki: Pki, capsys: pytest
         broker = next(line for line in lines if " broker:" in line)
         assert broker.startswith("ok") and "TLS" in broker
         assert any(line.startswith("ok   certificate cert_file") for line in lines)
+        assert f"ok   certificate identity: {pki.cert('t2')} names table 't2'" in lines
         assert any(line.startswith("ok   journal") for line in lines)
         failed = [line for line in lines if line.startswith("FAIL")]
         assert code == (1 if failed else 0)

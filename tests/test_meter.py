@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import shutil
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -15,13 +17,18 @@ from hypothesis import strategies as st
 
 from controller.rules.core.money import MeterShare, pay_from_meter
 from meter.config import ConfigError, load
+from meter.ledger import Ledger
 from meter.main import main
 from meter.progression import pay, progress
 from meter.sequencer import Sequencer
-from meter.store import ConfigMismatch, Store, StoreBusy, StoreCorrupt
-from wire import Contribution, Declaration, Fixed, Hit, Parameters, Refusal, Share, TableMessage
+from meter.store import ConfigMismatch, Store, StoreBusy, StoreCorrupt, iter_records
+from wire import Contribution, Declaration, Fixed, Hit, Paid, Parameters, Refusal, Share, TableMessage, Void
+
+from .mosquitto import Pki
 
 PARAMS = Parameters(1_000_000, 1_000_000, Fraction(18))
+ROYAL = ("As", "Ks", "Qs", "Js", "Ts")
+STRAIGHT_FLUSH = ("9h", "8h", "7h", "6h", "5h")
 
 CONFIG = """
 [link]
@@ -34,6 +41,8 @@ tls = false
 initial = "10000.00"
 reset = "10000.00"
 rate_of_progression = "18%"
+ranking = "high"
+rows = { "royal flush" = "100%", "straight flush" = "10%" }
 [tables.t1]
 site = "site-a"
 progressives = ["cs-floor"]
@@ -124,7 +133,7 @@ def test_a_declaration_then_contributions_and_a_hit(store: Store, config_path: P
     assert [a.record.kind for a in out] == ["declaration", "contribution", "contribution"]
     p = store.ledger.progressives["cs-floor"]
     assert (p.amount, p.carry) == (1_000_000 + 94 + 90, Fraction(1, 2))  # 18% of 5.25 = 94.5 cents
-    hit = store.apply([msg("t1", 4, Hit("cs-floor", 3, "royal flush", Share(Fraction(100))))])[0]
+    hit = store.apply([msg("t1", 4, Hit("cs-floor", 3, "royal flush", Share(Fraction(100)), cards=ROYAL))])[0]
     assert hit.reply is not None and hit.reply.kind == "award"
     assert (hit.reply.paid, hit.reply.meter_after, hit.reply.award_seq) == (1_000_184, 1_000_000, 1)
     again = store.duplicate(msg("t1", 4))
@@ -160,7 +169,9 @@ def test_a_table_unlinked_since_its_declaration_is_refused(store: Store, config_
         '[tables.t2]\nsite = "site-a"\nprogressives = ["other"]',
     )
     config_path.write_text(
-        relinked + '[progressives.other]\ninitial = "5.00"\nreset = "5.00"\nrate_of_progression = "1%"\n'
+        relinked
+        + '[progressives.other]\ninitial = "5.00"\nreset = "5.00"\nrate_of_progression = "1%"\n'
+        + 'ranking = "named"\nrows = { "any" = "100%" }\n'
     )
     again = Store(load(config_path).store, load(config_path))
     try:
@@ -237,6 +248,35 @@ def test_every_configuration_error_at_once(tmp_path: Path) -> None:
     assert len(err.value.problems) == 4
 
 
+def test_a_progressive_without_its_paytable_is_refused_naming_the_option_and_the_section(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The meter pays only its own paytable (issue 17, point 4): a progressive without ``rows``
+    (or its ``ranking``) is refused by ``check-config`` and at start, with every other problem."""
+    path = tmp_path / "meter.toml"
+    (tmp_path / "meter.db").write_text("")
+    no_rows = CONFIG.replace('rows = { "royal flush" = "100%", "straight flush" = "10%" }\n', "")
+    path.write_text(no_rows.replace('ranking = "high"\n', "").replace("tls = false", "tls = false\nport = 0"))
+    with pytest.raises(ConfigError) as err:
+        load(path)
+    assert err.value.problems == [
+        "[broker] port: 0: must be a whole number from 1 to 65535",
+        "[progressives.cs-floor] ranking: missing; the hand ranking that names the rows "
+        "(one of high, fortune, named)",
+        "[progressives.cs-floor] rows: missing; the meter pays only its own paytable, filed with the "
+        'Rules Submission (§ 601a.2): rows = { "royal flush" = "100%", ... }',
+    ]
+    path.write_text(no_rows)
+    for command in ("check-config", "run"):
+        assert main(["--config", str(path), command]) == 78
+        err_text = capsys.readouterr().err
+        assert "[progressives.cs-floor] rows: missing" in err_text
+        assert "[progressives.cs-floor] ranking" not in err_text  # its ranking is given
+    path.write_text(CONFIG.replace('ranking = "high"', 'ranking = "hihg"'))
+    with pytest.raises(ConfigError, match=r"\[progressives.cs-floor\] ranking: 'hihg': must be one of"):
+        load(path)
+
+
 def test_tls_needs_a_ca(tmp_path: Path) -> None:
     path = tmp_path / "meter.toml"
     path.write_text(CONFIG.replace("tls = false", 'cert_file = "nowhere.crt"'))
@@ -253,7 +293,9 @@ def test_status_history_and_verify(
     store: Store, config_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store.apply([declare("t1", 1), msg("t1", 2, Contribution("cs-floor", 4, 2000))])
-    store.apply([msg("t1", 3, Hit("cs-floor", 2, "straight flush", Share(Fraction(10))))])
+    store.apply(
+        [msg("t1", 3, Hit("cs-floor", 2, "straight flush", Share(Fraction(10)), cards=STRAIGHT_FLUSH))]
+    )
     assert main(["--config", str(config_path), "status", "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["running"] is not None  # the store is held by this process's Store
@@ -270,14 +312,22 @@ def test_status_history_and_verify(
     assert main(["--config", str(config_path), "history", "--awards"]) == 0
     out = capsys.readouterr().out
     assert "award #1 seat 2 straight flush: 10% of meter, paid 1000.36, meter 10003.60 -> 9003.24" in out
+    store.apply([msg("t1", 4, Void("cs-floor", 3, "floorperson F-17: a misread card"))])
+    assert main(["--config", str(config_path), "history"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "void: hit seq 3, award #1 closed, 1000.36 back on the meter: floorperson F-17: a misread card" in out
+    )
+    assert store.ledger.progressives["cs-floor"].amount == 1_000_360
     assert main(["--config", str(config_path), "verify"]) == 0
-    assert "4 records, hash chain intact" in capsys.readouterr().out
+    assert "5 records, hash chain intact" in capsys.readouterr().out
 
 
-def test_the_example_configuration_reads(tmp_path: Path) -> None:
+def test_the_example_configuration_reads(tmp_path: Path, pki: Pki) -> None:
     example = Path(__file__).parent.parent / "meter" / "meter.example.toml"
-    for name in ("broker-password", "progressive-ca.crt", "progressive-meter.crt", "progressive-meter.key"):
-        (tmp_path / name).write_text("x\n")
+    shutil.copy(pki.ca_file, tmp_path / "progressive-ca.crt")
+    shutil.copy(pki.cert("progressive-meter"), tmp_path / "progressive-meter.crt")  # its CN checked
+    shutil.copy(pki.key("progressive-meter"), tmp_path / "progressive-meter.key")
     (tmp_path / "meter.toml").write_text(example.read_text())
     config = load(tmp_path / "meter.toml")
     assert sorted(config.progressives) == ["bad-beat", "cs-floor"]
@@ -373,7 +423,7 @@ def test_a_full_disk_fails_the_batch_whole_and_says_so(store: Store, config_path
     again.close()
 
 
-def test_a_version_1_store_is_brought_to_version_2(config_path: Path) -> None:
+def test_a_version_1_store_is_brought_to_version_3(config_path: Path) -> None:
     path = load(config_path).store
     s = Store(path, load(config_path))
     s.apply([declare("t1", 1)])
@@ -388,10 +438,62 @@ def test_a_version_1_store_is_brought_to_version_2(config_path: Path) -> None:
     assert main(["--config", str(config_path), "verify"]) == 0  # read as it is
     s = Store(path, load(config_path))
     try:
-        assert s.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert s.conn.execute("PRAGMA user_version").fetchone()[0] == 3
         reused = TableMessage(
             "t1", 2, s.ledger and s.earlier("t1", 1).message_id, 2, "e", None, Contribution("cs-floor", 1, 1)
         )  # type: ignore[union-attr]
         assert s.apply([reused])[0].record.kind == "refused"
     finally:
         s.close()
+
+
+def test_a_version_2_store_takes_the_award_handshake(config_path: Path) -> None:
+    """A store made before the handshake (its records' kinds checked without ``paid``/``void``)
+    is rebuilt at open: every record kept with its hash, and a hit's ``paid`` then recorded."""
+    path = load(config_path).store
+    s = Store(path, load(config_path))
+    s.apply([declare("t1", 1), msg("t1", 2, Contribution("cs-floor", 4, 2000))])
+    s.close()
+    conn = sqlite3.connect(path)
+    sql = conn.execute("SELECT sql FROM sqlite_schema WHERE name = 'records'").fetchone()[0]
+    old = sql.replace(", 'paid', 'void'", "")
+    assert old != sql
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("UPDATE sqlite_schema SET sql = ? WHERE name = 'records'", (old,))
+    conn.commit()
+    conn.execute("PRAGMA writable_schema = OFF")
+    conn.execute("PRAGMA user_version = 2")
+    conn.close()
+    conn = sqlite3.connect(path)
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        conn.execute("INSERT INTO records (seq, wall_ns, kind, body, prev_hash, hash) "
+                     "VALUES (4, 1, 'paid', '{}', '', 'x')")  # fmt: skip
+    conn.close()
+    s = Store(path, load(config_path))
+    try:
+        assert s.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        hit = s.apply([msg("t1", 3, Hit("cs-floor", 2, "royal flush", Share(Fraction(100)), cards=ROYAL))])
+        paid = s.apply([msg("t1", 4, Paid("cs-floor", 3, 1_000_360))])
+        assert (hit[0].record.kind, paid[0].record.kind) == ("award", "paid")
+    finally:
+        s.close()
+    assert main(["--config", str(config_path), "verify"]) == 0
+
+
+def test_an_award_from_before_the_handshake_keeps_its_old_end(store: Store) -> None:
+    """A store's awards recorded before the handshake (no ``handshake`` in the body) keep the lock
+    they had: it ends at the hitting table's next contribution; an award of today's waits for the
+    table's paid or void (docs/progressive-link.md, "The Jackpot Lock")."""
+    hit = Hit("cs-floor", 2, "straight flush", Share(Fraction(10)), cards=STRAIGHT_FLUSH)
+    store.apply([declare("t1", 1), msg("t1", 2, hit), msg("t1", 3)])
+    records = [r for r, *_ in iter_records(store.conn, store.path)]
+    assert store.ledger.progressives["cs-floor"].pending is not None  # today's: the contribution kept it
+    old = Ledger()
+    for r in records:
+        if r.kind == "award":
+            assert r.body["handshake"] is True
+            r = dataclasses.replace(r, body={k: v for k, v in r.body.items() if k != "handshake"})
+        old.fold(r)
+        if r.kind == "award":
+            assert old.progressives["cs-floor"].pending is not None and not old.open_awards
+    assert old.progressives["cs-floor"].pending is None  # ended by t1's next contribution

@@ -1,4 +1,5 @@
-"""The meter and tables on a real Mosquitto (the shipped configuration, TLS, passwords, ACL)."""
+"""The meter and tables on a real Mosquitto (the shipped configuration: TLS, each client named
+by its certificate, the ACL)."""
 
 from __future__ import annotations
 

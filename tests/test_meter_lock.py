@@ -78,8 +78,16 @@ async def test_two_tables_show_pending_during_ones_hit_and_the_other_contributes
         assert "PENDING: a hit at table t1 seat 3 is being awarded" in words
         view = meter_view({"progressive": "1.00"}, status, [])
         assert view.state is MeterState.PENDING and view.text == "PENDING $1.00 t1 seat 3"
-        # The hitting table deals on: its next contribution ends the lock, on every table.
+        # The hitting table deals on: its next contribution does not end the lock; its paid does.
         t1.contribute(2500, 5)
+        await t1.all_acked()
+        for t in (t1, t2):
+            await t.wait(lambda t=t: t.amounts[PROGRESSIVE].amount == before + 3 * 1800 + 450, 5, "t1's")
+            assert lock(t) == want
+        paid = t1.paid(h.seq, award.paid)
+        await t1.wait(lambda: h.seq in t1.closed, 10, "the meter's acknowledgement of the paid")
+        closed = t1.closed[h.seq]
+        assert (closed.seq, closed.outcome, closed.award_seq) == (paid.seq, "paid", award.award_seq)
         for t in (t1, t2):
             await t.wait(lambda t=t: lock(t) is None, 5, "the lock cleared")
         assert meter_view({"progressive": "1.00"}, shown(t2).to_json(), []).text == "$1.00"

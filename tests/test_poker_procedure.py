@@ -466,7 +466,7 @@ def test_random_rounds_conserve_every_chip(data: st.DataObject) -> None:
                 else next(s for s in deal_order(button, state.live) if s not in state.drawn)
             )
             player = state.seat(seat)
-            k = data.draw(st.integers(0, 2))
+            k = min(data.draw(st.integers(0, 2)), len(deck))  # the script's own deck: no reshuffle
             if k == 0 or not deck:
                 rnd.apply(decide(seat, "stand_pat"))
             else:
@@ -494,3 +494,81 @@ def test_a_round_record_without_players_joining_is_still_a_showdown_record() -> 
     rnd.apply(wager(1, "bet", "5.00"))
     with pytest.raises(IllegalEvent, match="begins with the button"):
         GAME.apply(rnd.state, sit(2, "10.00"))
+
+
+# --- the draw for the button, § 637a.19(c)(1)(ii) -----------------------------------------------
+
+
+def test_the_draw_for_the_button_places_it_in_front_of_the_highest_card() -> None:
+    """§ 637a.20(c)(1): "At commencement of play, the button shall be placed in front of either ... (ii)
+    The player randomly determined by rank of a single card dealt." Seats 2, 4, 6 join; they are dealt
+    Kd, 7c, Ks: two kings, the king of spades above the king of diamonds by suit (spades, hearts,
+    diamonds, clubs, § 637a.19(k)(2)(iv)): the button to seat 6; the Blind Bets then from its left
+    (seat 2, then seat 4), and the draw's cards go back to the deck (Ks is dealt again)."""
+    rnd = Round.begin(GAME, rules("triple-draw-2-7", **{"button.start": "high_card"}))
+    for seat in (2, 4, 6):
+        rnd.apply(sit(seat, "50.00"))
+    round_refuses(rnd, wager(2, "blind", "1.00"), "follows the button: the draw for the button")
+    round_refuses(rnd, pos(2), r"places the button by the draw .*§ 637a.20\(c\)\(1\)\(ii\)")
+    round_refuses(rnd, deal(5), "the deal follows the button")
+    round_refuses(rnd, cards(2, "Kd 7c"), "a single card to each player, not 2")
+    rnd.apply(cards(2, "Kd"))
+    round_refuses(rnd, cards(2, "Qh"), "seat 2 has his card")
+    round_refuses(rnd, cards(4, "Kd"), "Kd was dealt to seat 2")
+    round_refuses(rnd, sit(7, "50.00"), "players join before it")
+    rnd.apply(cards(4, "7c"))
+    assert rnd.state.button is None
+    rnd.apply(cards(6, "Ks"))
+    assert rnd.state.button == 6
+    assert "the button to seat 6" in rnd.state.notes[-1]
+    round_refuses(rnd, pos(2), "the button is placed before any bet or card")
+    round_refuses(rnd, wager(4, "blind", "1.00"), "immediate left of the button, seat 2")
+    rnd.apply(wager(2, "blind", "1.00"))
+    rnd.apply(wager(4, "blind", "2.00"))
+    dealt_in_order(rnd, {2: "Ks Qs Js Ts 9s", 4: "2c 3c 4c 5c 7d", 6: "2d 3d 4d 5d 7h"})
+    betting = rnd.state.betting
+    assert rnd.state.phase == BETTING and betting is not None and betting.turn == 6
+
+
+def test_a_button_placed_by_the_draw_is_carried_clockwise() -> None:
+    """(c)(2): "Thereafter, the button shall rotate around the table in a clockwise manner after each
+    round of play": the round whose button the draw placed at seat 3 carries it to seat 1 (seats 1-3)."""
+    rnd = Round.begin(GAME, rules("badugi", **{"button.start": "high_card"}))
+    for seat in (1, 2, 3):
+        rnd.apply(sit(seat, "20.00"))
+    for seat, card in ((1, "9c"), (2, "Td"), (3, "Ah")):
+        rnd.apply(cards(seat, card))
+    assert rnd.state.button == 3
+    rnd.apply(wager(1, "blind", "1.00"))
+    rnd.apply(wager(2, "blind", "2.00"))
+    rnd.apply(deal(4))
+    acts(rnd, (3, "fold"), (1, "fold"))
+    assert rnd.state.phase == "over"
+    assert [e.to_json() for e in GAME.next_round(rnd.state)] == [{"type": "position", "value": 1}]
+
+
+# --- a disputed pot: the floorperson's ruling (no irregularity section in §§ 637a.19-637a.21) ----
+
+
+def test_a_disputed_pot_rules_a_hand_dead_only_at_the_showdown() -> None:
+    """Badugi, seats 1-3, button 3: a ruling names a seat only at the showdown (before it the player folds
+    in his turn); a ruling needs its words; at the showdown the dead hand leaves seat 2 alone: he takes
+    the pot (6.00: +4.00)."""
+    rnd = seated("badugi", 3, {1: "20.00", 2: "20.00", 3: "20.00"}, blinds=[(1, "1.00"), (2, "2.00")])
+    rnd.apply(deal(4))
+    round_refuses(rnd, irregularity("disputed_pot", seat=3, detail="dead"), "ruled dead at the showdown")
+    round_refuses(rnd, irregularity("disputed_pot"), "give the floorperson's ruling in words")
+    rnd.apply(irregularity("disputed_pot", detail="the blind stands as posted"))
+    acts(rnd, (3, "call"), (1, "call"), (2, "check"))
+    for _ in range(3):
+        rnd.apply(deal(1, "burn"))
+        for seat in (1, 2, 3):
+            rnd.apply(decide(seat, "stand_pat"))
+        acts(rnd, (1, "check"), (2, "check"), (3, "check"))
+    assert rnd.state.phase == SHOWDOWN
+    rnd.apply(cards(1, "Ac 2d 3h 4s"))
+    rnd.apply(irregularity("disputed_pot", seat=1, detail="seat 1's hand is dead"))
+    round_refuses(rnd, irregularity("disputed_pot", seat=1, detail="again"), "seat 1 has folded")
+    rnd.apply(decide(3, "fold"))
+    nets = {o.seat: o.net for o in rnd.settle().outcomes}
+    assert nets == {1: -200, 2: 400, 3: -200}

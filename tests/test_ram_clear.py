@@ -4,16 +4,20 @@ new one chained to its last hash, the meters carried over (controller/journal/ra
 from __future__ import annotations
 
 import asyncio
+import datetime
 import io
 import sqlite3
+import types
 from pathlib import Path
 
 import pytest
 
 from controller.auth import Role, add_user
-from controller.journal import Journal, JournalReader
+from controller.journal import Journal, JournalCorrupt, JournalReader
+from controller.journal.link_count import Witnessed
+from controller.journal.outbox import Outbound
 from controller.journal.ram_clear import standing_meters
-from controller.journal.records import RAM_CLEAR
+from controller.journal.records import RAM_CLEAR, HardwareFact
 from controller.tablectl import EXIT_FAILED, EXIT_OK
 from controller.tablectl import main as tablectl
 from tests.test_journal import EXAMPLES, RECORDS, TABLE, deal, example
@@ -105,3 +109,91 @@ def test_no_ram_clear_while_the_daemon_writes_or_a_round_is_open(
     assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_FAILED
     assert "is open; settle or void it before a RAM clear" in capsys.readouterr().err
     assert list(tmp_path.glob("*.archived")) == []
+
+
+def test_a_ram_clear_counts_the_link_on_from_the_archive(
+    tmp_path: Path, users: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Forbids: a RAM clear numbering the new journal's records and outbox messages from 1 again,
+    so that the central meter, which holds the archive's, reads it as an older copy put back
+    ("behind") and drops its first messages as ones it has applied; and a RAM clear that loses
+    outbox messages never sent to the meter."""
+    path = tmp_path / "journal.sqlite3"
+
+    def fact(n: int) -> HardwareFact:
+        return HardwareFact("link", "test", {"n": n})
+
+    async def linked_journal() -> list[str]:
+        async with await Journal.open(path, TABLE) as journal:
+            ids: list[str] = []
+            for n in range(3):
+                done = await journal.append(fact(n), source="link", outbox=[Outbound("status", {"n": n})])
+                ids.extend(m.message_id for m in done.outbox)
+            return ids
+
+    ids = asyncio.run(linked_journal())
+    assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_FAILED
+    assert "outbox message seq 1 was never sent to the central meter" in capsys.readouterr().err
+    assert list(tmp_path.glob("*.archived")) == []
+
+    async def sent() -> None:
+        async with await Journal.open(path, TABLE) as journal:
+            assert await journal.mark_sent(ids) == 3
+
+    asyncio.run(sent())
+    with JournalReader(path, TABLE) as old:
+        head, head_hash, some_hash = old.last_seq(), old.hash_at(old.last_seq()), old.hash_at(2)
+    assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_OK
+    assert f"the progressive link counts on from record {head}, outbox message 3" in capsys.readouterr().out
+    (archive,) = tmp_path.glob("*.archived")
+    with JournalReader(path, TABLE) as new:
+        (first,) = new.records()
+        assert (first.body["link_seq"], first.body["link_outbox_seq"]) == (head, 3)
+        assert new.last_outbox_seq() == 3  # none of its own yet: the archive's last
+        assert new.witnessed(head) == Witnessed(head_hash, f"the archive {archive.name} (its last record)")
+        assert new.witnessed(2).hash == some_hash  # a witness older than the clear: in the archive
+        assert new.witnessed(head + 2).hash is None  # past the journal's end: behind
+
+    async def after() -> None:
+        async with await Journal.open(path, TABLE) as journal:
+            done = await journal.append(fact(9), source="link", outbox=[Outbound("status", {"n": 9})])
+            (entry,) = done.outbox
+            assert (entry.seq, entry.event_seq) == (4, head + journal.state.last_seq)  # counted on
+            assert [e.seq for e in await journal.outbox_after(3)] == [4]
+            assert [e.seq for e in await journal.outbox_after(0)] == [4]  # the archive's are not here
+            assert await journal.last_outbox_seq() == 4
+            witnessed = await journal.witnessed(entry.event_seq)
+            assert witnessed.hash == journal.chain_head.hash and witnessed.checked
+            await journal.mark_sent([entry.message_id])
+
+    asyncio.run(after())
+    with JournalReader(path, TABLE) as new:
+        new_head = new.last_seq()
+
+    # A second RAM clear counts on from both; a witness of the first archive is found two files back.
+    later = types.SimpleNamespace(datetime=_Later, UTC=datetime.UTC)
+    monkeypatch.setattr("controller.journal.ram_clear.datetime", later)
+    assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_OK
+    with JournalReader(path, TABLE) as newest:
+        (first,) = newest.records()
+        assert (first.body["link_seq"], first.body["link_outbox_seq"]) == (head + new_head, 4)
+        assert newest.witnessed(2).hash == some_hash
+        archive.rename(tmp_path / "elsewhere")  # the first archive taken away: cannot be compared
+        assert not newest.witnessed(2).checked
+
+    # The count is in the keyed chain: changed without the key, the journal is refused.
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER events_never_change")
+    conn.execute("UPDATE events SET body = json_set(body, '$.link_seq', 0) WHERE seq = 1")
+    conn.commit()
+    conn.close()
+    with JournalReader(path, TABLE) as changed, pytest.raises(JournalCorrupt, match="seq 1"):
+        changed.verify()
+
+
+class _Later(datetime.datetime):
+    """A clock a minute on, so that a second RAM clear in the same second names another archive."""
+
+    @classmethod
+    def now(cls, tz: datetime.tzinfo | None = None) -> _Later:
+        return cls.fromtimestamp(datetime.datetime.now(tz).timestamp() + 60, tz)

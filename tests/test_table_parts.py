@@ -86,7 +86,14 @@ async def test_each_event_goes_to_the_handler_of_its_type_in_the_order_it_came()
             b.on_event(Ping(n))  # type: ignore[arg-type]
         await b.drain()
         assert seen == [Ping(n) for n in range(5)]
-        assert b.get_status() == {"running": True, "queued": 0, "handled": 5, "coalesced": 0}
+        assert b.get_status() == {
+            "running": True,
+            "queued": 0,
+            "handled": 5,
+            "coalesced": 0,
+            "faults_coalesced": 0,
+            "fault_storms": 0,
+        }
     finally:
         await b.stop()
     assert not b.running

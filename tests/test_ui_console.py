@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.ui_rig import console_on_rig, enter_wager, following, tap_pin, until
+from sim.screen_rig import console_on_rig, enter_wager, following, tap_pin, until
 from ui.connection import LinkState
 from ui.meter import MeterState
 from ui.table import Betting
@@ -99,7 +99,16 @@ async def test_a_progressive_hit_waits_for_the_floorpersons_pin_before_the_round
         await rig.press_lock_out()
         await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
         await rig.deal("1", ROYAL)
+        # The moment the cards make the royal flush, before any decision and the meter's award:
+        # the hand named with its seat, HOLD, DO NOT MUCK, CALL THE FLOOR, the meter PENDING.
+        await until(lambda: bool(console.table.jackpot_hands), "the jackpot hand dealt")
+        assert [(j["seat"], j["hand"]) for j in console.table.jackpot_hands] == [(1, "royal flush")]
+        assert console.banner == Betting.HOLD
+        assert console.waits_for.startswith("JACKPOT seat 1 royal flush: DO NOT MUCK, CALL THE FLOOR")
+        assert console.jackpots_at(1) == ("JACKPOT royal flush",)
+        assert console.table.meter.text == "PENDING $10,000.00"
         await rig.deal("dealer", "Ah Kd 7s 5c 3h")
+        await until(lambda: ". Then: seat 1's decision" in console.waits_for, "the alert, then the decision")
         await until(lambda: console.seat == 1, "seat 1 preselected")
         assert await console.decide("bet"), console.message
         await until(lambda: console.table.settlement is not None, "the settlement")

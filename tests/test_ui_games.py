@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from controller.rules.games.asia_poker.game import clockwise_from, starting_position
-from tests.ui_rig import console_on_rig, enter_wager, until
+from sim.screen_rig import console_on_rig, enter_wager, until
 from ui.table import Betting
 
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.ui_rig import console_on_rig, enter_wager, following, until
+from sim.screen_rig import console_on_rig, enter_wager, following, until
 from ui.console import Console
 from ui.entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
-from ui.meter import MeterState, meter_view
+from ui.meter import MeterState, meter_view, meter_views, title_of
 from ui.money import amount, dollars
 from ui.pin_pad import PinPad, Purpose
 from ui.settlement import settlement_view
@@ -58,6 +58,32 @@ def test_the_meter_shows_the_amount_pending_or_unavailable() -> None:
     assert meter_view({}, {"configured": False}, []).state is MeterState.NONE
     with pytest.raises(ValueError, match=r"round\.meters\.progressive: an amount is a decimal string"):
         meter_view({"progressive": 12.3}, {}, [])
+
+
+def test_blackjacks_three_meters_each_by_name_with_its_own_amount_and_pending() -> None:
+    meters = {"bad_beat": "2500.00", "hit_and_run": "1000.00", "straight_jack": "5000.00"}
+    # The link's names: each progressive's meter id; the Jackpot Lock held on the Straight Jack's.
+    link = {
+        "configured": True,
+        "enabled": True,
+        "progressives": {"bad_beat": "bj-bad-beat", "hit_and_run": "bj-hit-run", "straight_jack": "bj-sj"},
+        "locks": {"bj-sj": {"table": "BJ-2", "seat": 4}},
+    }
+    pending = [{"round": "BJ-1-7", "seat": 2, "wager": "hit_and_run", "net": "+100.00", "flags": []}]
+    views = meter_views(meters, link, pending)
+    assert [(v.title, v.state, v.text) for v in views] == [
+        ("Bad Beat", MeterState.AMOUNT, "$2,500.00"),
+        ("Hit and Run", MeterState.PENDING, "PENDING $1,000.00"),
+        ("Straight Jack", MeterState.PENDING, "PENDING $5,000.00 BJ-2 seat 4"),
+    ]
+    # A jackpot hand dealt holds its own meter only.
+    dealt = [{"seat": 1, "wager": "bad_beat", "hand": "dealer 21 in seven cards"}]
+    assert [v.state for v in meter_views(meters, {}, [], dealt)] == [
+        MeterState.PENDING,
+        MeterState.AMOUNT,
+        MeterState.AMOUNT,
+    ]
+    assert title_of("progressive") == "Progressive"
 
 
 def test_settlement_in_the_rules_order_with_the_hand_pay_and_the_floorperson() -> None:
@@ -325,3 +351,10 @@ def test_the_dealers_words_drop_citations_and_internal_names() -> None:
     assert dealer_words("Seat 2's decision, bet or fold (§ 639a.11(b))") == "Seat 2's decision, bet or fold"
     assert dealer_words("The dealer's 'no more bets' (§ 639a.8(b))") == "The dealer's 'no more bets'"
     assert dealer_words("seat 1 hand 0: shoe_jam reported") == "seat 1: shoe jam reported"
+    # The game's own names in its vocabulary's words; the peer's uid as the dealer's station.
+    titles = {"shoe_jam": "Shoe jammed", "accept_dice": "Accept the dice", "bet": "Bet"}
+    assert dealer_words("a floorperson to confirm or dismiss the shoe_jam reported by uid:0", titles) == (
+        "a floorperson to confirm or dismiss the shoe jammed reported by the dealer's station"
+    )
+    assert dealer_words("seat 4: accept_dice", titles) == "seat 4: accept the dice"
+    assert dealer_words("seat 2: bet", titles) == "seat 2: bet"

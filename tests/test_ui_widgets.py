@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.ui_kivy import (
+from sim.screen_display import (
     Screen,
     broken_words,
     cut_off,
@@ -22,7 +22,7 @@ from tests.ui_kivy import (
     small_targets,
     start_display,
 )
-from tests.ui_rig import FLOOR_PIN, FLOOR_USER, console_on_rig, until
+from sim.screen_rig import FLOOR_PIN, FLOOR_USER, console_on_rig, until
 from ui.console import Console
 from ui.table import Betting
 
@@ -90,6 +90,14 @@ async def test_caribbean_stud_by_touch_with_a_floorperson_and_a_shoe_out_of_orde
         await check_drawn(screen)
         await rig.deal("2", "9d 9c 3d 7d 2h")
         await rig.deal("1", "As Ks Qs Js Ts")
+        # The royal flush dealt: named at once with DO NOT MUCK ... CALL THE FLOOR, before the award.
+        await until(lambda: bool(console.table.jackpot_hands), "the jackpot hand dealt")
+        await screen.frames()
+        assert "JACKPOT PENDING - HOLD" in screen.view.banner.text
+        assert "JACKPOT seat 1 royal flush: DO NOT MUCK, CALL THE FLOOR" in screen.view.waits.text
+        assert "DO NOT MUCK, CALL THE FLOOR" in seat_label(screen, 1).text
+        assert "PENDING" in screen.view.meter.text and "$10,000.00" in screen.view.meter.text
+        await check_drawn(screen)
         await rig.deal("dealer", "Ah Kd 7s 5c 3h")
         await until(lambda: console.seat == 1, "seat 1 to decide")
         await screen.frames()
@@ -258,6 +266,153 @@ async def test_blackjack_asia_poker_and_three_dice_football_by_touch(display: st
             await until(lambda: "throw of play 2" in console.table.waiting_for, "the second throw")
 
 
+def decision_keys(screen: Screen) -> list[str]:
+    from ui.kivy_parts import Key
+
+    return sorted(w.name for w in screen.walk() if isinstance(w, Key) and w.name.startswith("decision:"))
+
+
+def label_texts(screen: Screen) -> list[str]:
+    from kivy.uix.label import Label
+
+    return [w.text for w in screen.walk() if isinstance(w, Label) and not hasattr(w, "name")]
+
+
+@pytest.mark.asyncio
+async def test_blackjack_offers_only_the_decisions_the_rules_take_beside_the_up_card_and_totals(
+    display: str,
+) -> None:
+    async with running_app(800, 480) as screen, console_on_rig("blackjack") as (rig, console):
+        await screen.show(console)
+        await tap_wager(screen, console, 3, "blackjack", 10)
+        await tap_wager(screen, console, 5, "blackjack", 10)
+        await rig.press_lock_out()
+        for position, card in (("3", "Th"), ("5", "As"), ("dealer", "9c"), ("3", "6d"), ("5", "6s")):
+            await rig.deal(position, card)
+        await until(lambda: "(hard 16)" in console.table.waiting_for, "seat 3 to decide")
+        await screen.frames()
+        await check_drawn(screen)
+        # A 9 up: no Insurance, no Even money (§ 633a.8), no Rescue (not Spanish 21), no Split
+        # of a ten and a six (§ 633a.11); late surrender on the two cards (§ 633a.9, offered).
+        assert decision_keys(screen) == [
+            "decision:double_down",
+            "decision:hit",
+            "decision:stand",
+            "decision:surrender",
+        ]
+        # Blackjack's three progressives, each by name with its own amount, in view.
+        assert [text.text for _, text in screen.view.strip.lines] == [
+            "Bad Beat  $2,500.00",
+            "Hit and Run  $1,000.00",
+            "Straight Jack  $5,000.00",
+        ]
+        assert screen.view.meter_box.parent is None  # not the one unnamed meter
+        texts = "\n".join(label_texts(screen))
+        assert "Dealer  9♣" in label_texts(screen), texts  # the up card in the panel, in view
+        assert "[b]hard 16[/b]" in texts and "[b]soft 17[/b]" in texts and "[b]hard 9[/b]" in texts, texts
+        await screen.tap("decision:hit")
+        await until(lambda: decision_keys(screen) == [], "no decision while the card is dealt")
+        await rig.deal("3", "2s")
+        await until(lambda: "(hard 18)" in console.table.waiting_for, "seat 3 with 18")
+        await screen.frames()
+        # Three cards: no surrender (§ 633a.9), no double down on three (§ 633a.10).
+        assert decision_keys(screen) == ["decision:hit", "decision:stand"]
+        await check_drawn(screen)
+        await screen.tap("decision:stand")
+        await until(lambda: console.seat == 5, "seat 5 to decide")
+        await screen.frames()
+        assert "decision:split" not in decision_keys(screen)
+        assert "[b]soft 17[/b]" in screen.view.panel_box.children[-2].text
+
+
+@pytest.mark.asyncio
+async def test_a_wager_changed_and_removed_by_touch_before_no_more_bets(display: str) -> None:
+    async with running_app(800, 480) as screen, console_on_rig() as (_rig, console):
+        await screen.show(console)
+        await tap_wager(screen, console, 2, "ante", 10)
+        await screen.tap("amount:clear")
+        for digit in "25":
+            await screen.tap(f"amount:{digit}")
+        # Seat 2 has its ante: the PLACE key changes it.
+        place = screen.keys("PLACE WAGER")[0]
+        assert place.text == "CHANGE TO $25.00"
+        await check_drawn(screen)
+        await screen.tap("PLACE WAGER")
+        await until(lambda: console.placed == 25, "the ante changed to $25.00")
+        await screen.frames()
+        assert "ante $25.00" in seat_label(screen, 2).text
+        await screen.tap("REMOVE WAGER")
+        await until(lambda: console.table.seats == (), "the ante removed")
+        await screen.frames()
+        assert place.text == "PLACE $25.00"
+
+
+class Touches:
+    """The dealer's and the floorperson's touches of a round, counted as they are made."""
+
+    def __init__(self, screen: Screen) -> None:
+        self.screen, self.count = screen, 0
+
+    async def __call__(self, *names: str) -> None:
+        for name in names:
+            await self.screen.tap(name)
+            self.count += 1
+
+
+@pytest.mark.asyncio
+async def test_the_touches_of_a_plain_round_and_of_a_two_seat_round_with_a_progressive_hit(
+    display: str,
+) -> None:
+    """Issue 19 counts the touches a round takes. A plain one-seat round: 7 (the seat, two digits,
+    PLACE, NO MORE BETS, Bet, CLOSE). Two seats with a royal flush: 27, of which 14 sign the
+    floorperson in (six letters of the name, PIN, six digits, SIGN): the issue's aim of 20 or
+    fewer needs the floorperson chosen from a list (not built yet). The test fails if a round
+    takes more touches than these."""
+    async with running_app(800, 480) as screen:
+        async with console_on_rig() as (rig, console):
+            await screen.show(console)
+            touch = Touches(screen)
+            await touch("seat:3", "amount:1", "amount:0", "PLACE WAGER")
+            await until(lambda: bool(console.table.seats), "the ante")
+            await touch("NO MORE BETS")
+            await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
+            await rig.deal("3", "9d 9c 3d 7d 2h")
+            await rig.deal("dealer", "Ah Kd 7s 5c 3h")
+            await until(lambda: console.seat == 3, "seat 3 to decide")
+            await screen.frames()
+            await touch("decision:bet")
+            await until(lambda: console.settlement_open, "the settlement")
+            await screen.frames()
+            await touch("CLOSE THE ROUND")
+            assert touch.count == 7
+        async with console_on_rig() as (rig, console):
+            await screen.show(console)
+            touch = Touches(screen)
+            for seat in (1, 2):
+                await touch(f"seat:{seat}", "amount:1", "amount:0", "PLACE WAGER")
+                await until(lambda n=seat: any(s.seat == n for s in console.table.seats), f"seat {seat}")
+            await rig.place_chip(1)
+            await touch("NO MORE BETS")
+            await until(lambda: console.banner == Betting.NO_MORE_BETS, "NO MORE BETS")
+            await rig.deal("1", "As Ks Qs Js Ts")
+            await rig.deal("2", "9d 9c 3d 7d 2h")
+            await rig.deal("dealer", "Ah Kd 7s 5c 3h")
+            for seat in (1, 2):
+                await until(lambda n=seat: console.seat == n, f"seat {seat} to decide")
+                await screen.frames()
+                await touch("decision:bet")
+            await until(lambda: console.settlement_open, "the settlement")
+            await screen.frames()
+            await touch("verify:1")
+            await touch(
+                *(f"pin:{k}" for k in FLOOR_USER), "field:pin", *(f"pin:{k}" for k in FLOOR_PIN), "SIGN"
+            )
+            await until(lambda: not console.table.pending_payouts, "the payout verified")
+            await screen.frames()
+            await touch("CLOSE THE ROUND")
+            assert touch.count == 27
+
+
 # -- Only what changed is drawn again ---------------------------------------------------------
 # Under llvmpipe a new text texture costs milliseconds and every discarded widget is garbage the
 # collector walks: a touch to the daemon's answer drawn stays under 100 ms only if an answer
@@ -305,7 +460,9 @@ async def test_a_wager_redraws_its_own_row_and_a_seat_key_only_its_colour(displa
         # A seat key chosen: the panel's keys stay; only the two keys' colours change.
         keys = seat_keys(screen)
         assert len(keys) == 7
-        amount = [w for w in screen.walk() if getattr(w, "text", None) == "PLACE $10.00"]
+        # Seat 2 has its ante: the key changes it (CHANGE TO); at seat 5, with none, it places.
+        amount = screen.keys("PLACE WAGER")
+        assert amount and amount[0].text == "CHANGE TO $10.00"
         await screen.tap("seat:5")
         after = seat_keys(screen)
         assert all(after[name] is key for name, key in keys.items())

@@ -18,12 +18,14 @@ from wire import (
     Ack,
     Amount,
     Award,
+    Closed,
     Contribution,
     Declaration,
     Fixed,
     Hit,
     LastAward,
     MeterStatus,
+    Paid,
     Parameters,
     Refusal,
     Share,
@@ -31,6 +33,7 @@ from wire import (
     TableStatus,
     Topics,
     Verdict,
+    Void,
     WireError,
     decode_envelope,
     decode_meter_message,
@@ -71,6 +74,9 @@ PAYLOADS = [
     Hit("cs-floor", 5, "royal flush", Share(Fraction(100))),
     Hit("cs-floor", 2, "straight flush", Share(Fraction(10))),
     Hit("bb", 1, "four of a kind", Fixed(50_000)),
+    Paid("cs-floor", 43, 1_234_567),
+    Paid("cs-floor", 44, 1_000_000, by_floorperson=True),
+    Void("cs-floor", 43, "floorperson F-17: the shoe misread seat 5's cards"),
 ]
 
 
@@ -93,12 +99,15 @@ def test_the_journal_outbox_envelope_is_a_table_message() -> None:
 
 METER = [
     (T.meter_status(), MeterStatus("online", 10, 4)),
+    (T.meter_status(), MeterStatus("online", 10, 5, None, 120)),
     (T.amount("cs-floor"), Amount("cs-floor", 1_234_567, 99, LastAward("t2", 1_000_000, 3))),
     (T.amount("cs-floor"), Amount("cs-floor", 1_000_000, 100)),
     (T.ack("t1"), Ack("t1", 41, Verdict(1, False, "payload.progressives.cs-floor.reset", "reset differs"))),
     (T.ack("t1"), Ack("t1", 0)),
     (T.reply("t1"), Award("t1", 8, ID, "cs-floor", 3, 120, Share(Fraction(10)), 12_345, 123_456, 111_111)),
     (T.reply("t1"), Refusal("t1", 9, ID, "payload.progressive", "not declared")),
+    (T.reply("t1"), Closed("t1", 10, ID, "cs-floor", 8, "paid", 3, 121)),
+    (T.reply("t1"), Closed("t1", 11, ID, "cs-floor", 9, "void", None, 122)),
 ]
 
 
@@ -270,7 +279,7 @@ def test_every_example_in_the_docs_decodes() -> None:
 
     doc = (Path(__file__).parent.parent / "docs" / "progressive-link.md").read_text()
     examples = re.findall(r"^`(progressive/[^`]+)`\n\n```json\n(.*?)```", doc, re.M | re.S)
-    assert len(examples) == 10
+    assert len(examples) == 13
     for topic, body in examples:
         ref = T.parse(topic)
         if ref.channel == "event":

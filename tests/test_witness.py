@@ -8,6 +8,8 @@ The real daemon, a real Mosquitto (TLS, a certificate per table) and the central
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import shutil
 from pathlib import Path
@@ -15,20 +17,22 @@ from pathlib import Path
 import pytest
 
 from controller.api_client import ApiClient
-from controller.journal.marker import marker_path
+from controller.auth import Role, add_user
+from controller.journal import JournalReader
+from controller.journal.chain_key import key_path, load_key
+from controller.journal.marker import HeadMarker, marker_path, write_marker
+from controller.journal.records import RAM_CLEAR
 from controller.journal.state import PROGRESSIVE_LINK
 from controller.link.witness import WITNESS_MISMATCH
 from controller.tablectl import main as tablectl_main
 from meter.witness import witness_path
+from sim.bench_rig import BenchRig
 from wire import Ack, ChainHead, Topics, decode_meter_message
 
-from .mosquitto import USERS, Pki
+from .mosquitto import Pki
 from .table_link import api_round, daemon_of, linked_table, until
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
+from .test_journal import raw
+from .test_journal_tamper import _rechain
 
 
 def test_the_witness_rides_on_the_wire_and_is_optional() -> None:
@@ -106,6 +110,220 @@ async def test_an_older_copy_put_back_on_a_linked_table_closes_progressive_wager
         assert daemon.state.progressive_link_down is not None
         await rig.stop_daemon()
         capsys.readouterr()
-        tablectl_main(["doctor", "--config", str(rig.config_path)])
+        # The daemon stopped: doctor reads the meter's retained ack on the broker (its own thread:
+        # the broker and meter run on this loop).
+        await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
         out = capsys.readouterr().out
-        assert "meter's witness" in out and "behind the meter" in out
+        (live,) = [line for line in out.splitlines() if "witness says" in line]
+        assert live.startswith("FAIL meter's witness: journal head seq") and "behind the meter" in live
+        assert f"witness says seq {witnessed['seq']}" in live and "retained ack on the broker" in live
+        assert "journaled at seq" in out, out  # and the evidence the daemon kept
+
+
+TECH, TECH_PIN = "ttech", "730152"
+
+
+async def _ram_clear(rig_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tablectl journal new`` as the technician does it (PIN on stdin), the daemon stopped."""
+    users = rig_path / "users.json"
+    add_user(users, TECH, Role.TECH, TECH_PIN)
+    monkeypatch.setattr("sys.stdin", io.StringIO(TECH_PIN + "\n"))
+    journal = rig_path / "journal.sqlite"
+    argv = ["journal", "new", "--journal", str(journal), "--user", TECH, "--users-file", str(users)]
+    assert await asyncio.to_thread(tablectl_main, argv) == 0  # its own event loop
+
+
+@pytest.mark.asyncio
+async def test_a_ram_clear_is_witnessed_not_behind_and_an_old_copy_after_it_still_is(
+    tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forbids: after a RAM clear (``tablectl journal new``) the new journal, shorter than what the
+    meter last saw, read as "behind the meter" (progressive wagering closed for good, the new
+    journal's contributions taken by the meter for seqs it had applied already). The RAM clear is
+    counted on: the new journal's records and outbox messages follow the archive's on the link,
+    its first record names the archive's head; an older copy of the new journal put back is
+    still behind."""
+    async with linked_table(tmp_path, pki, "t1") as (link, rig):
+        daemon = daemon_of(rig)
+        journal = rig.path / "journal.sqlite"
+
+        def link_up() -> bool:
+            status = daemon.state.devices.get(PROGRESSIVE_LINK)
+            return status is not None and status.online
+
+        async def rounds(n: int) -> int:
+            async with await ApiClient.connect(rig.socket) as api:
+                await until(link_up, 10, "the link up")
+                for _ in range(n):
+                    await api_round(api, rig)
+                last = await daemon.journal.last_outbox_seq()  # type: ignore[union-attr]
+                await until(
+                    lambda: daemon.link is not None and daemon.link.publisher.state.applied_seq >= last,
+                    20,
+                    "acked",
+                )
+            return last
+
+        before = await rounds(2)
+        await rig.stop_daemon()
+        await _ram_clear(rig.path, monkeypatch)
+        capsys.readouterr()
+        (archive,) = rig.path.glob("*.archived")
+        with JournalReader(archive) as old:
+            old_head = old.last_seq()
+            old_hash = old.hash_at(old_head)
+        with JournalReader(journal) as new:
+            (first,) = new.records(0, 1)
+        assert first.kind == RAM_CLEAR and first.actor == TECH
+        assert (first.body["previous_seq"], first.body["previous_hash"]) == (old_head, old_hash)
+        # Where the archive ended on the link's count: the new journal counts on from there.
+        assert (first.body["link_seq"], first.body["link_outbox_seq"]) == (old_head, before)
+        older = tmp_path / "older"
+        older.mkdir()
+        for f in (journal, marker_path(journal)):
+            shutil.copy(f, older / f.name)  # an older copy of the new journal, right after the clear
+
+        daemon = await rig.start_daemon()
+        after = await rounds(2)
+        assert daemon.state.progressive_link_down is None
+        assert daemon.link is not None and daemon.link.publisher.state.witness_refusal is None
+        assert after > before  # the outbox counts on: the meter applied the new journal's messages
+        witnessed = json.loads(witness_path(link.config.store).read_text())["t1"]
+        assert witnessed["seq"] > old_head  # the meter's witness moved onto the new journal
+        facts = [r for r in await daemon.journal.records() if r.body.get("fact") == WITNESS_MISMATCH]  # type: ignore[union-attr]
+        assert facts == []
+        capsys.readouterr()
+        # The slot tech's view: the daemon answers on its socket (doctor in its own thread).
+        await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
+        out = capsys.readouterr().out
+        assert f"witness says seq {witnessed['seq']}" in out and "ok   meter's witness" in out, out
+        assert "live, from the running daemon" in out and "journal head seq" in out
+
+        await rig.stop_daemon()
+        for f in (older / journal.name, older / marker_path(journal).name):
+            shutil.copy(f, rig.path / f.name)
+        for suffix in ("-wal", "-shm"):
+            journal.with_name(journal.name + suffix).unlink(missing_ok=True)
+        daemon = await rig.start_daemon()
+        await until(
+            lambda: "the journal is behind the meter" in (daemon.state.progressive_link_down or ""),
+            15,
+            "progressive wagering closed",
+        )
+
+
+@pytest.mark.asyncio
+async def test_doctor_says_what_an_unlinked_table_cannot_see(
+    rig: BenchRig, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Forbids: a table with no witness shown as if its journal were witnessed."""
+    capsys.readouterr()
+    await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
+    out = capsys.readouterr().out
+    (line,) = [x for x in out.splitlines() if "meter's witness" in x]
+    assert line.startswith("ok   meter's witness: none: the table is not linked")
+    assert "older copy of the journal and its marker put back cannot be seen" in line
+
+
+@pytest.mark.asyncio
+async def test_a_history_rewritten_with_the_key_is_beside_the_meter(
+    tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Forbids: root, who can read the chain key, changing a meter in an old record, recomputing
+    the chain and the marker with the table's own key (the journal opens and verifies), and the
+    linked table dealing on as if nothing happened: the meter's witness holds another hash at
+    its seq (docs/journal.md, "The chain key": what the witness adds)."""
+    async with linked_table(tmp_path, pki, "t1") as (_, rig):
+        daemon = daemon_of(rig)
+        journal = rig.path / "journal.sqlite"
+        async with await ApiClient.connect(rig.socket) as api:
+            await until(lambda: daemon.state.progressive_link_down is None, 10, "the link up")
+            for _ in range(2):
+                await api_round(api, rig)
+            last = await daemon.journal.last_outbox_seq()  # type: ignore[union-attr]
+            await until(
+                lambda: daemon.link is not None and daemon.link.publisher.state.applied_seq >= last,
+                20,
+                "acked",
+            )
+        await rig.stop_daemon()
+        key = load_key(key_path(journal, "t1"), "t1")
+        conn = raw(journal)  # a device's first report rewritten: the rounds still settle as journaled
+        conn.execute("DROP TRIGGER IF EXISTS events_never_change")
+        changed = conn.execute(
+            "UPDATE events SET body = json_set(body, '$.detail', 'rewritten') WHERE seq = "
+            "(SELECT min(seq) FROM events WHERE kind = 'device_online')"
+        ).rowcount
+        conn.close()
+        assert changed == 1
+        head = _rechain(journal, key)
+        write_marker(journal, HeadMarker("t1", head, clean=True), key)
+        with JournalReader(journal) as reader:
+            reader.verify()  # the journal alone cannot tell: made with the key
+        daemon = await rig.start_daemon()
+        await until(
+            lambda: "the journal is beside the meter" in (daemon.state.progressive_link_down or ""),
+            15,
+            "progressive wagering closed",
+        )
+        facts = [r for r in await daemon.journal.records() if r.body.get("fact") == WITNESS_MISMATCH]  # type: ignore[union-attr]
+        assert len(facts) == 1 and "journal_hash" in facts[0].body["detail"]
+        capsys.readouterr()
+        await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
+        out = capsys.readouterr().out
+        (live,) = [line for line in out.splitlines() if "witness says" in line]
+        assert live.startswith("FAIL meter's witness") and "beside the meter" in live, out
+
+
+@pytest.mark.asyncio
+async def test_the_witness_is_compared_when_the_link_comes_back(tmp_path: Path, pki: Pki) -> None:
+    """At the start and on reconnect: an older copy put back while the broker is down opens, the
+    link is down ("meter not heard"), and once the broker is back the meter's retained ack shows
+    the journal behind; progressive wagering never opened in between."""
+    async with linked_table(tmp_path, pki, "t1") as (link, rig):
+        daemon = daemon_of(rig)
+        journal = rig.path / "journal.sqlite"
+        older = tmp_path / "older"
+        older.mkdir()
+
+        async def rounds(n: int) -> None:
+            async with await ApiClient.connect(rig.socket) as api:
+                await until(lambda: daemon.state.progressive_link_down is None, 10, "the link up")
+                for _ in range(n):
+                    await api_round(api, rig)
+                last = await daemon.journal.last_outbox_seq()  # type: ignore[union-attr]
+                await until(
+                    lambda: daemon.link is not None and daemon.link.publisher.state.applied_seq >= last,
+                    20,
+                    "acked",
+                )
+
+        await rounds(1)
+        await rig.stop_daemon()
+        for f in (journal, marker_path(journal)):
+            shutil.copy(f, older / f.name)
+        daemon = await rig.start_daemon()
+        await rounds(3)
+        await rig.stop_daemon()
+        for f in (older / journal.name, older / marker_path(journal).name):
+            shutil.copy(f, rig.path / f.name)
+        for suffix in ("-wal", "-shm"):
+            journal.with_name(journal.name + suffix).unlink(missing_ok=True)
+        link.broker.stop()
+        daemon = await rig.start_daemon()
+        await asyncio.sleep(1.0)
+        assert daemon.link is not None and daemon.link.publisher.state.witness_refusal is None  # not heard
+        assert "meter not heard" in str(daemon.state.progressive_link_down)
+        link.broker.start()
+        await until(
+            lambda: "the journal is behind the meter" in (daemon.state.progressive_link_down or ""),
+            20,
+            "progressive wagering closed on reconnect",
+        )
+        opened = [
+            r
+            for r in await daemon.journal.records()  # type: ignore[union-attr]
+            if r.kind == "device_online" and r.body.get("device") == PROGRESSIVE_LINK
+        ]
+        started = max(r.seq for r in await daemon.journal.records() if r.kind == "started")  # type: ignore[union-attr]
+        assert [r.seq for r in opened if r.seq > started] == []  # never open in between

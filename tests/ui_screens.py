@@ -13,7 +13,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from tests.ui_kivy import (
+from sim.screen_display import (
     Screen,
     broken_words,
     cut_off,
@@ -23,7 +23,7 @@ from tests.ui_kivy import (
     small_targets,
     start_display,
 )
-from tests.ui_rig import console_on_rig, enter_wager, following, tap_pin, until
+from sim.screen_rig import console_on_rig, enter_wager, following, tap_pin, until
 from ui.console import Console
 
 Scene = Callable[[Screen, Path], Awaitable[None]]
@@ -67,6 +67,34 @@ async def caribbean_stud(screen: Screen, out: Path, problems: list[str]) -> None
         await _snap(screen, out / "03b-after-close.png", problems)
 
 
+SEVEN_HANDS = (
+    "9d 9c 3d 7d 2h",
+    "2c 4d 6h 8s Tc",
+    "Kh Kd 5s 5c 9h",
+    "Ac Qc 8c 6c 3c",
+    "3h 4h 5d 6s 7c",
+    "Js Jh Jd 2s 4s",
+    "Ts 8h 7h 2d 3s",
+)
+
+
+async def seven_seats(screen: Screen, out: Path, problems: list[str]) -> None:
+    """Seven seats settled at once: one block per seat, PAY / COLLECT / PUSH by word and colour."""
+    async with console_on_rig() as (rig, console):
+        await screen.show(console)
+        for seat in range(1, 8):
+            await enter_wager(console, seat, "ante", 5 * seat)
+        await rig.press_lock_out()
+        for seat, cards in enumerate(SEVEN_HANDS, start=1):
+            await rig.deal(str(seat), cards)
+        await rig.deal("dealer", "Ah Kc 9s 5h 4c")
+        for seat in range(1, 8):
+            await until(lambda s=seat: console.seat == s, f"seat {seat} to decide")
+            await console.decide("fold" if seat == 7 else "bet")
+        await until(lambda: console.table.settlement is not None, "the settlement")
+        await _snap(screen, out / "03c-settlement-seven-seats.png", problems)
+
+
 async def progressive_hit(screen: Screen, out: Path, problems: list[str]) -> None:
     async with console_on_rig() as (rig, console):
         await screen.show(console)
@@ -74,6 +102,8 @@ async def progressive_hit(screen: Screen, out: Path, problems: list[str]) -> Non
         await rig.place_chip(1)
         await rig.press_lock_out()
         await rig.deal("1", "As Ks Qs Js Ts")
+        await until(lambda: bool(console.table.jackpot_hands), "the jackpot hand dealt")
+        await _snap(screen, out / "04a-jackpot-dealt.png", problems)
         await rig.deal("dealer", "Ah Kd 7s 5c 3h")
         await until(lambda: console.seat == 1, "seat 1 to decide")
         await console.decide("bet")
@@ -211,6 +241,7 @@ async def offline(screen: Screen, out: Path, problems: list[str]) -> None:
 
 SCENES = (
     caribbean_stud,
+    seven_seats,
     progressive_hit,
     shoe_out_of_order,
     floorperson_steps,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,10 @@ from .connection import Connection, LinkState
 from .entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from .games import Choice, GameScreen, screen_for
 from .house_way import HouseWayView
+from .money import dollars
 from .observable import Observable
 from .pin_pad import PinPad, Purpose
+from .poker import PokerAction, PokerView, action_event, poker_view
 from .table import Betting, Hand, TableModel
 from .words import dealer_words
 
@@ -45,6 +48,8 @@ class Console(Observable):
         #: one of them changes: a seat whose hands were just set keeps no keys).
         self._setting_for: tuple[int, int, tuple[str, ...]] = (0, 0, ())
         self.seat = 0
+        #: The seat chosen on the poker table's panel (a player joining).
+        self.poker_seat = 0
         self.hand = 0
         self.wager = ""
         self.card_to = ""
@@ -111,7 +116,14 @@ class Console(Observable):
         if not self.table.connected_once:
             return "the dealer's screen: not connected to the controller yet"
         screen = self.screen
-        name = screen.title if screen else self.table.game or "table"
+        poker = self.poker
+        name = (
+            screen.title
+            if screen
+            else poker.title
+            if poker is not None and poker.title
+            else str(self.table.status.get("title") or self.table.game or "table")
+        )
         table = self.table.status.get("table", "")
         return f"{name}  ·  table {table}  ·  round {self.round_on_screen or '-'}"
 
@@ -129,6 +141,11 @@ class Console(Observable):
         payout waits for a floorperson) until then."""
         if self.settlement_open:
             return Betting.HOLD if self.table.pending_payouts else Betting.PAYING
+        if self.table.jackpot_hands:
+            return Betting.HOLD  # a jackpot hand dealt: nothing mucked until the floor comes
+        poker = self.poker
+        if poker is not None:  # a poker table has no "bets open": whose turn, or the step of the round
+            return poker.banner
         return self.table.betting
 
     @property
@@ -146,6 +163,14 @@ class Console(Observable):
     def seats_offered(self) -> tuple[int, ...]:
         screen = self.screen
         return tuple(range(1, screen.seats + 1)) if screen else ()
+
+    @property
+    def poker(self) -> PokerView | None:
+        """The poker table the daemon shows (``round.table_view``), or ``None`` at another game."""
+        try:
+            return poker_view(self.table.status)
+        except ValueError:
+            return None
 
     @property
     def settlement_open(self) -> bool:
@@ -187,6 +212,25 @@ class Console(Observable):
         return "\n".join(h.text for h in shown if h is not None)
 
     @property
+    def decisions_offered(self) -> tuple[Choice, ...]:
+        """The decision keys shown: those the daemon says the rules take now where it lists them
+        (Blackjack: no Insurance with a 9 up, § 633a.8), else the game's every decision."""
+        screen = self.screen
+        if screen is None:
+            return ()
+        open_now = self.table.open_decisions
+        return tuple(d for d in screen.decisions if open_now is None or d.name in open_now)
+
+    def total_of(self, to: str, hand: int = 0) -> str:
+        """The daemon's total of a hand (``"soft 17"``), ``""`` at a game whose hands are ranked."""
+        return self.table.totals.get((to, hand), "")
+
+    @property
+    def dealer_cards(self) -> tuple[str, ...]:
+        """The dealer's cards as the shoe dealt them (the up card while the players decide)."""
+        return next((h.cards for h in self.table.hands if h.to == "dealer"), ())
+
+    @property
     def seat_cards(self) -> tuple[str, ...]:
         for hand in self.table.hands:
             if hand.to == str(self.seat) and hand.hand == self.hand:
@@ -199,7 +243,12 @@ class Console(Observable):
         screen = self.screen
         if self.pin.open:
             return ("pin",)
-        if not self.online or screen is None:
+        if not self.online:
+            return ()
+        if self.poker is not None or (screen is None and self.settlement_open):
+            # The poker room (ui/poker.py): its table, then the settlement of its pots.
+            return ("settlement",) if self.settlement_open else ("poker",)
+        if screen is None:
             return ()
         if self.settlement_open:
             return ("settlement",)
@@ -228,11 +277,11 @@ class Console(Observable):
             return "offline" if not self.online else ""
         if self.tab in tabs and self._tab_waits == self._moment:
             return self.tab
+        if len(tabs) == 1:
+            return tabs[0]
         step = self.table.waiting_step
         screen = self.screen
         assert screen is not None
-        if len(tabs) == 1:
-            return tabs[0]
         if screen.dice_game:
             # Three Dice Football: the Quarterback's decision on the dice, the throw, else wagers.
             return "decisions" if step == "decision" else "dice" if step == "dice" else "wagers"
@@ -268,10 +317,55 @@ class Console(Observable):
             if waiting:
                 return f"Next: DO NOT MUCK seat {waiting[0].get('seat', '?')}: CALL THE FLOOR (PIN)"
             return "Next: pay and collect, then CLOSE THE ROUND"
-        text = dealer_words(self.table.waiting_for)
+        text = dealer_words(self.table.waiting_for, self.titles)
+        limits = self.limits_text
+        if limits and self.table.open_for_bets:
+            text = f"{text} · {limits}" if text else limits
+        dealt = self.table.jackpot_hands
+        if dealt:
+            # The moment the cards make a jackpot hand, before the meter's award comes.
+            hands = "; ".join(f"seat {j.get('seat')} {j.get('hand')}" for j in dealt)
+            return f"JACKPOT {hands}: DO NOT MUCK, CALL THE FLOOR" + (f". Then: {text}" if text else "")
         if not text:
             return "" if self.table.round is None else "ready to settle"
         return text[0].upper() + text[1:]
+
+    @property
+    def titles(self) -> dict[str, str]:
+        """The game's own names in the dealer's words, from its vocabulary (``accept_dice`` ->
+        "Accept the dice"): the daemon's words are shown in them."""
+        screen = self.screen
+        if screen is None:
+            return {}
+        return {c.name: c.title for c in (*screen.wagers, *screen.decisions, *screen.irregularities)}
+
+    @property
+    def limits_text(self) -> str:
+        """The table's limits as posted, in the wagers' titles: ``"Ante $5.00-$500.00"`` (the
+        daemon's ``limits``, from the Rules Submission); ``""`` at a table that files none."""
+        screen = self.screen
+        titles = {w.name: w.title for w in screen.wagers} if screen is not None else {}
+        shown = []
+        for name, (low, high) in self.table.limits.items():
+            span = (
+                f"{dollars(low)}-{dollars(high)}"
+                if low is not None and high is not None
+                else f"from {dollars(low)}"
+                if low is not None
+                else f"up to {dollars(high)}"
+                if high is not None
+                else ""
+            )
+            if span:
+                shown.append(f"{titles.get(name, name)} {span}")
+        return ", ".join(shown)
+
+    def jackpots_at(self, seat: int) -> tuple[str, ...]:
+        """The jackpot hands dealt to ``seat`` as the seat's line names them: ``"JACKPOT royal
+        flush"`` (the daemon's ``round.jackpot_hands``), while the round is in play."""
+        if self.settlement_open:
+            return ()
+        return tuple(f"JACKPOT {j.get('hand')}" for j in self.table.jackpot_hands if j.get("seat") == seat)
 
     # -- what the dealer keys in -------------------------------------------------------------------
 
@@ -378,6 +472,36 @@ class Console(Observable):
         # The amount and the wager stay: the next seat often bets the same (C clears them).
         return await self._send(f"seat {self.seat} {self.wager} {amount}", event)
 
+    @property
+    def placed(self) -> Decimal | None:
+        """The chosen seat's chosen wager as the daemon has it (its amount), ``None`` if not made:
+        the PLACE key then changes it (CHANGE TO), and REMOVE removes it."""
+        seat = next((s for s in self.table.seats if s.seat == self.seat), None)
+        made = [w.amount for w in seat.wagers if w.wager == self.wager] if seat is not None else []
+        return made[-1] if made else None
+
+    async def place_or_change(self) -> bool:
+        """The PLACE key: a new wager, or the one the seat has changed to the amount typed."""
+        return await (self.change_wager() if self.placed is not None else self.place_wager())
+
+    async def change_wager(self) -> bool:
+        """The chosen seat's chosen wager changed to the amount typed, before "no more bets"
+        (§ 639a.7(c)); the daemon journals it with the actor, or refuses with the reason."""
+        if not self.seat or not self.wager or not self.amount.cents:
+            self._say(False, "choose the seat, the wager and the new amount")
+            return False
+        amount = self.amount.text
+        event = {"type": "wager_changed", "seat": self.seat, "wager": self.wager, "amount": amount}
+        return await self._send(f"seat {self.seat} {self.wager} changed to {amount}", event)
+
+    async def remove_wager(self) -> bool:
+        """The chosen seat's chosen wager removed, before "no more bets" (§ 639a.7(c))."""
+        if not self.seat or not self.wager:
+            self._say(False, "choose the seat and the wager to remove")
+            return False
+        event = {"type": "wager_changed", "seat": self.seat, "wager": self.wager, "amount": None}
+        return await self._send(f"seat {self.seat} {self.wager} removed", event)
+
     async def no_more_bets(self) -> bool:
         return await self._send("no more bets", {"type": "no_more_bets"})
 
@@ -390,6 +514,30 @@ class Console(Observable):
             event["hand"] = self.hand
         where = f"seat {self.seat}" + (f" hand {self.hand + 1}" if self.hand else "")
         return await self._send(f"{where}: {action}", event)
+
+    async def poker_send(self, words: str, event: Mapping[str, Any]) -> bool:
+        """A poker table's step as the dealer keys it (a player joining, a forced bet, the deal)."""
+        ok = await self._send(words, event)
+        if ok:
+            self.amount.cents = 0
+        return ok
+
+    async def poker_act(self, action: PokerAction) -> bool:
+        """The action of the player whose turn it is at a poker table; a bet or raise to the amount
+        keyed (the least when none is), within the least and most the daemon gives."""
+        view = self.poker
+        if view is None:
+            self._say(False, f"{action.action}: no poker round on the table")
+            return False
+        try:
+            words, event = action_event(view, action, Decimal(self.amount.cents) / 100)
+        except ValueError as exc:
+            self._say(False, str(exc))
+            return False
+        ok = await self._send(words, event)
+        if ok:
+            self.amount.cents = 0
+        return ok
 
     async def set_hands(self) -> bool:
         try:

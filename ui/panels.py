@@ -14,6 +14,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from . import poker_panel
 from .console import Console
 from .entry import JOKER, RANKS, SUITS
 from .faces import face, faces
@@ -47,6 +48,7 @@ TAB_TITLES: Final = {
     "setting": "Set hands",
     "cards": "Key cards",
     "irregularity": "Irregular",
+    "poker": "Poker",
 }
 
 
@@ -92,7 +94,12 @@ def key(c: Console) -> Hashable:
     seats = tuple(s.seat for s in t.seats)
     parts: dict[str, Callable[[], Hashable]] = {
         "wagers": lambda: (),
-        "decisions": lambda: (seats, c.may_settle),
+        "decisions": lambda: (
+            seats,
+            c.may_settle,
+            tuple(d.name for d in c.decisions_offered),
+            bool(c.dealer_cards),
+        ),
         "dice": lambda: tuple(c.dice.dice),
         "position": lambda: (),
         "setting": lambda: (
@@ -105,6 +112,7 @@ def key(c: Console) -> Hashable:
         "irregularity": lambda: (t.floor_to_confirm, t.keying_by_hand),
         "settlement": lambda: t.settlement,
         "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.message),
+        "poker": lambda: poker_panel.poker_key(c),
     }
     part = parts.get(c.panel)
     return (c.panel, c.online, t.game, part() if part else None)
@@ -198,18 +206,32 @@ def _wagers(box: Widget, c: Console, s: Sizes) -> None:
     pad.add_widget(Key("C", s, _tap(c, c.clear_amount), name="amount:clear"))
     box.add_widget(pad)
     actions = bar(box)
-    # The amount typed is read on the key that places it.
+    # The amount typed is read on the key that places it; on a wager the seat has made, the key
+    # changes it (CHANGE TO), and REMOVE takes it off: before "no more bets" only (§ 639a.7(c)).
     actions.add_widget(
         Key(
             "",
             s,
-            _tap(c, c.place_wager),
+            _tap(c, c.place_or_change),
             colour=BLUE,
             name="PLACE WAGER",
-            text_of=lambda: f"PLACE ${c.amount.text}",
+            text_of=lambda: f"{'PLACE' if c.placed is None else 'CHANGE TO'} ${c.amount.text}",
+            font_px=s.small,
+            size_hint_x=1.5,
         )
     )
-    actions.add_widget(Key("NO MORE BETS", s, _tap(c, c.no_more_bets), colour=YELLOW, text_colour=BLACK))
+    actions.add_widget(Key("REMOVE", s, _tap(c, c.remove_wager), font_px=s.small, name="REMOVE WAGER"))
+    actions.add_widget(
+        Key(
+            "NO MORE BETS",
+            s,
+            _tap(c, c.no_more_bets),
+            colour=YELLOW,
+            text_colour=BLACK,
+            font_px=s.small,
+            size_hint_x=1.3,
+        )
+    )
     box.add_widget(Widget())
 
 
@@ -243,7 +265,8 @@ def _decisions(box: Widget, c: Console, s: Sizes) -> None:
 
     def where() -> str:
         seat = f"Seat {c.seat}" + (f" hand {c.hand + 1}" if c.hand else "") if c.seat else "Choose the seat"
-        return seat + "  " + faces(c.seat_cards, True)
+        total = c.total_of(str(c.seat), c.hand) if c.seat else ""
+        return seat + "  " + faces(c.seat_cards, True) + (f"  [b]{total}[/b]" if total else "")
 
     box.add_widget(
         Text(
@@ -255,9 +278,23 @@ def _decisions(box: Widget, c: Console, s: Sizes) -> None:
             height=s.target,
         )
     )
-    # Four across when there are many (Blackjack's eight): every decision in view at 800x480.
-    grid = _grid(3 if len(screen.decisions) <= 6 else 4, s)
-    for choice in screen.decisions:
+    if c.dealer_cards:
+        # The dealer's up card in view while the player decides (the seats' column may scroll).
+        box.add_widget(
+            Text(
+                text_of=lambda: "Dealer  " + faces(c.dealer_cards, True),
+                size_px=s.font,
+                markup=True,
+                font_name=CARD_FONT,
+                size_hint_y=None,
+                height=s.target,
+            )
+        )
+    # Only the decisions the daemon says the rules take now, where it lists them (Blackjack);
+    # four across when there are many: every decision in view at 800x480.
+    offered = c.decisions_offered
+    grid = _grid(3 if len(offered) <= 6 else 4, s)
+    for choice in offered:
         decide = _tap(c, partial(c.decide, choice.name))
         grid.add_widget(Key(choice.title, s, decide, font_px=s.small, name=f"decision:{choice.name}"))
     box.add_widget(grid)
@@ -401,6 +438,8 @@ def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
     screen = c.screen
     assert screen is not None
     reported = c.table.floor_to_confirm
+    # The irregularity in the game's own words ("Shoe jammed"), not its name in events.
+    reported = c.titles.get(reported, reported)
     if reported:
         # docs/authority.md: the round waits until a floorperson confirms or dismisses the report:
         # that step first, in view without scrolling, above the irregularities the dealer reports.
@@ -558,6 +597,7 @@ BUILDERS: Final[dict[str, Callable[[Widget, Console, Sizes], None]]] = {
     "irregularity": _irregularity,
     "settlement": _settlement,
     "pin": _pin,
+    "poker": poker_panel.build,
 }
 
 

@@ -56,6 +56,8 @@ def seat_views(wagers: Sequence[Mapping[str, Any]]) -> tuple[SeatView, ...]:
     """The seats with a wager, in seat order; a malformed wager is a ``ValueError`` naming it."""
     by_seat: dict[int, list[SeatWager]] = {}
     for i, w in enumerate(wagers):
+        if w.get("type", "wager") != "wager":
+            continue  # a poker player's chips and actions (decision participate, bet, raise): not a wager
         where = f"status round.wagers[{i}]"
         seat, name = w.get("seat"), w.get("wager")
         if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(name, str):

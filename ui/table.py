@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Final
 
 from .house_way import HouseWayView, house_way_views
-from .meter import MeterView, meter_view
+from .meter import MeterView, meter_view, meter_views
+from .money import amount
 from .observable import Observable
 from .seats import SeatView, WagerCount, seat_views, wager_count
 from .settlement import SettlementView, settlement_view
@@ -253,6 +255,46 @@ class TableModel(Observable):
         return None
 
     @property
+    def limits(self) -> Mapping[str, tuple[Decimal | None, Decimal | None]]:
+        """The table's minimum and maximum of each wager the dealer enters (the daemon's
+        ``limits``, from the Rules Submission), by wager; a malformed one is a ``ValueError``."""
+        found = self.status.get("limits")
+        if not isinstance(found, Mapping):
+            return {}
+        out: dict[str, tuple[Decimal | None, Decimal | None]] = {}
+        for name, both in found.items():
+            if isinstance(both, Mapping):
+                low, high = (both.get(k) for k in ("minimum", "maximum"))
+                out[str(name)] = (
+                    None if low is None else amount(low, f"status limits.{name}.minimum"),
+                    None if high is None else amount(high, f"status limits.{name}.maximum"),
+                )
+        return out
+
+    @property
+    def open_decisions(self) -> frozenset[str] | None:
+        """The decisions the rules take now, as the daemon lists them in ``round.waiting`` (a game
+        that lists them: Blackjack); ``None`` when the daemon lists none (the screen offers the
+        game's every decision and the rules refuse what they do not take)."""
+        listed = [w["decisions"] for w in self.waiting if isinstance(w.get("decisions"), list)]
+        if not listed:
+            return None
+        return frozenset(str(name) for names in listed for name in names)
+
+    @property
+    def totals(self) -> Mapping[tuple[str, int], str]:
+        """Each hand's total as the daemon's game counts it (``round.totals``: Blackjack's soft
+        and hard), by where the cards went and the hand."""
+        found = self.round.get("totals", ()) if self.round else ()
+        if not isinstance(found, list | tuple):
+            return {}
+        return {
+            (str(t.get("to")), int(t.get("hand", 0))): str(t.get("total"))
+            for t in found
+            if isinstance(t, Mapping) and isinstance(t.get("total"), str)
+        }
+
+    @property
     def seats(self) -> tuple[SeatView, ...]:
         return seat_views(self.round.get("wagers", ())) if self.round else ()
 
@@ -267,10 +309,34 @@ class TableModel(Observable):
 
     @property
     def meter(self) -> MeterView:
+        """The Progressive's meter (at a game of several, the first by name)."""
+        pending = self.status.get("pending_payouts", ())
+        return meter_view(
+            self._meter_amounts, self.status.get("link", {}), pending, jackpots=self.jackpot_hands
+        )
+
+    @property
+    def meters(self) -> tuple[MeterView, ...]:
+        """Every meter by its own name, amount and state (Blackjack's Bad Beat, Hit and Run and
+        Straight Jack), in the daemon's order."""
+        pending = self.status.get("pending_payouts", ())
+        return meter_views(self._meter_amounts, self.status.get("link", {}), pending, self.jackpot_hands)
+
+    @property
+    def _meter_amounts(self) -> Mapping[str, Any]:
         meters = self.round.get("meters", {}) if self.round else {}
         if not meters and self.status.get("last_rounds"):
             meters = (self.status["last_rounds"][0].get("settlement") or {}).get("meters", {})
-        return meter_view(meters, self.status.get("link", {}), self.status.get("pending_payouts", ()))
+        return meters if isinstance(meters, Mapping) else {}
+
+    @property
+    def jackpot_hands(self) -> tuple[Mapping[str, Any], ...]:
+        """The hands dealt that make a row paid from a meter (``round.jackpot_hands``: seat,
+        progressive, the hand's name), from the dealer's right: DO NOT MUCK, CALL THE FLOOR."""
+        found = self.round.get("jackpot_hands", ()) if self.round else ()
+        if not isinstance(found, list | tuple):
+            return ()
+        return tuple(j for j in found if isinstance(j, Mapping))
 
     @property
     def hands(self) -> tuple[Hand, ...]:
@@ -317,7 +383,9 @@ class TableModel(Observable):
         view = settlement_view(last[0], self.pending_payouts)
         if view is None:
             return None
-        if self.round is not None and int(self.round.get("events", 0)) > 0 and view.can_close:
+        # The events the table carried into the round (the poker room's button) are not the dealer's.
+        begun = int(self.round.get("events", 0)) > int(self.round.get("carried", 0)) if self.round else False
+        if begun and view.can_close:
             return None
         return view
 

@@ -33,8 +33,9 @@ from .kivy_parts import (
     scroll,
 )
 from .layout import PANEL_SHARE, Sizes
-from .meter import MeterState
+from .meter import MeterState, MeterView
 from .money import dollars
+from .poker import seat_lines as poker_seat_lines
 from .table import Betting
 from .theme import (
     BACKGROUND,
@@ -121,6 +122,42 @@ class Lines:
         self.shown = lines
 
 
+def meter_colours(meter: MeterView) -> tuple[RGBA, RGBA]:
+    """A meter's box: orange with black words while PENDING, else the panel's."""
+    return (ORANGE, BLACK) if meter.state is MeterState.PENDING else (PANEL, WHITE)
+
+
+class MeterStrip(BoxLayout):
+    """The meters of a table of several progressives, one line each atop the seats' column: its
+    name, its amount, and PENDING (orange, with the word) while it is held."""
+
+    def __init__(self, sizes: Sizes) -> None:
+        super().__init__(orientation="vertical", size_hint_y=None, height=0, spacing=sizes.spacing // 2)
+        self.sizes = sizes
+        self.lines: list[tuple[Filled, Text]] = []
+
+    def show(self, meters: tuple[MeterView, ...]) -> None:
+        s = self.sizes
+        if len(self.lines) != len(meters):
+            self.clear_widgets()
+            self.lines = []
+            for _ in meters:
+                box = Filled(PANEL, padding=(s.spacing, 0))
+                text = Text(size_px=s.small, halign="left")
+                box.add_widget(text)
+                self.add_widget(box)
+                self.lines.append((box, text))
+            line = round(s.small * 1.3)
+            self.height = len(meters) * line + (len(meters) - 1) * self.spacing if meters else 0
+        for (box, text), meter in zip(self.lines, meters, strict=True):
+            colour, text_colour = meter_colours(meter)
+            box.paint(colour)
+            text.color = text_colour
+            held = meter.state is MeterState.PENDING
+            amount = dollars(meter.amount) if meter.amount is not None else ("" if held else meter.text)
+            text.text = f"{meter.title}  " + (f"PENDING {amount}".strip() if held else amount)
+
+
 class ConsoleView(Filled):
     def __init__(self, console: Console, sizes: Sizes, **kwargs: Any) -> None:
         super().__init__(BACKGROUND, orientation="vertical", spacing=sizes.spacing, **kwargs)
@@ -137,7 +174,11 @@ class ConsoleView(Filled):
         self.meter_box.add_widget(self.meter)
         top.add_widget(self.banner_box)
         top.add_widget(self.meter_box)
+        self.top_row = top
         self.add_widget(top)
+        # A table of several progressives (Blackjack's three): one line per meter, by name, atop
+        # the seats' column (MeterStrip); the banner then has the whole top row.
+        self.strip = MeterStrip(s)
         # As tall as the daemon's words need: they are never cut off.
         status = Filled(PANEL, size_hint_y=None, padding=(s.spacing * 2, s.spacing // 2))
         self.waits = Text(size_px=s.small, grow=True)
@@ -164,6 +205,7 @@ class ConsoleView(Filled):
         self.message_box = BoxLayout(size_hint_y=None, height=0)
         self.message = Row(s)
         self.message.bind(height=lambda *_: self._size_message())
+        left.add_widget(self.strip)
         left.add_widget(self.message_box)
         self.seats_grid = GridLayout(cols=1, size_hint_y=None, spacing=s.spacing)
         self.seats_grid.bind(minimum_height=self.seats_grid.setter("height"))
@@ -219,17 +261,21 @@ class ConsoleView(Filled):
             self.banner.text = "[font=DejaVuSans]■[/font]  OFFLINE"
         self.banner_box.paint(colour)
         self.banner.color = text_colour
+        meters = table.meters
+        several = len(meters) > 1
+        self.strip.show(meters if several else ())
+        if several and self.meter_box.parent is not None:
+            self.top_row.remove_widget(self.meter_box)
+        elif not several and self.meter_box.parent is None:
+            self.top_row.add_widget(self.meter_box)
         meter = table.meter
-        if meter.state is MeterState.PENDING:
-            self.meter_box.paint(ORANGE)
-            self.meter.color = BLACK
-        else:
-            self.meter_box.paint(PANEL)
-            self.meter.color = WHITE
+        colour, text_colour = meter_colours(meter)
+        self.meter_box.paint(colour)
+        self.meter.color = text_colour
         if meter.state is MeterState.PENDING and meter.amount is not None:
-            self.meter.text = f"Progressive PENDING\n{dollars(meter.amount)}"
+            self.meter.text = f"{meter.title} PENDING\n{dollars(meter.amount)}"
         elif meter.text:
-            self.meter.text = f"Progressive\n{meter.text}"
+            self.meter.text = f"{meter.title}\n{meter.text}"
         else:
             self.meter.text = "no progressive" if table.connected_once else "meter: not known"
         waits = c.connection.reason if not c.online else c.waits_for
@@ -273,6 +319,10 @@ class ConsoleView(Filled):
     # -- the seats -------------------------------------------------------------------------------
 
     def _seat_lines(self) -> list[Line]:
+        poker = self.console.poker
+        if poker is not None and not self.console.settlement_open:
+            # The poker room's players, pots and board (ui/poker.py).
+            return [(name, text, WHITE, KEY) for name, text in poker_seat_lines(poker, self.sizes.small)]
         t = self.console.table
         hands = self.console.hands_shown
         out: list[Line] = []
@@ -288,14 +338,21 @@ class ConsoleView(Filled):
             lines = [f"[b]Seat {seat.seat}[/b]  {wagers}"]
             if seat.progressive:
                 lines.append(f"◆ progressive accepted ×{seat.progressive}")
+            for dealt in self.console.jackpots_at(seat.seat):
+                lines.append(f"[b]◆ {dealt}: DO NOT MUCK, CALL THE FLOOR[/b]")
             for hand in hands:
                 if hand.to == str(seat.seat):
-                    lines.append((f"hand {hand.hand + 1}: " if hand.hand else "") + faces(hand.cards, True))
+                    lines.append(
+                        (f"hand {hand.hand + 1}: " if hand.hand else "")
+                        + faces(hand.cards, True)
+                        + self._total(hand.to, hand.hand)
+                    )
                     shown.add((hand.to, hand.hand))
             out.append((f"seat:{seat.seat}", "\n".join(lines), WHITE, KEY))
         for hand in hands:
             if (hand.to, hand.hand) not in shown:
-                text = f"[b]{hand.title}[/b]  {faces(hand.cards, markup=True)}"
+                total = self._total(hand.to, hand.hand)
+                text = f"[b]{hand.title}[/b]  {faces(hand.cards, markup=True)}{total}"
                 out.append((f"hand:{hand.to}:{hand.hand}", text, WHITE, KEY))
         if t.shoe_reading:
             out.append(("shoe", "shoe reading: " + faces(t.shoe_reading, markup=True), GREY_TEXT, PANEL))
@@ -310,8 +367,18 @@ class ConsoleView(Filled):
                 "their cards are shown, the decisions entered then are not listed"
             )
             out.append(("unseen", note, GREY_TEXT, PANEL))
-        out.extend((f"entered:{i}", line, GREY_TEXT, PANEL) for i, line in enumerate(t.entered[-3:]))
+        titles = self.console.titles
+        out.extend(
+            (f"entered:{i}", dealer_words(line, titles), GREY_TEXT, PANEL)
+            for i, line in enumerate(t.entered[-3:])
+        )
         return out
+
+    def _total(self, to: str, hand: int) -> str:
+        """A hand's total beside its cards (Blackjack's "soft 17"), the daemon's; "" elsewhere.
+        Not after the round is settled: the settlement names the hands then."""
+        total = "" if self.console.settlement_open else self.console.total_of(to, hand)
+        return f"  [b]{total}[/b]" if total else ""
 
     def _show_message(self) -> None:
         c = self.console
@@ -319,7 +386,8 @@ class ConsoleView(Filled):
         if shown:
             # A refusal: its own line above the seats, reddish purple with a cross (not PENDING's
             # orange), in the dealer's words; the next action clears it.
-            self.message.show("[font=DejaVuSans]✖[/font] " + dealer_words(c.message), BLACK, PURPLE)
+            words = dealer_words(c.message, c.titles)
+            self.message.show("[font=DejaVuSans]✖[/font] " + words, BLACK, PURPLE)
         if shown and self.message.parent is None:
             self.message_box.add_widget(self.message)
         elif not shown and self.message.parent is not None:

@@ -8,13 +8,25 @@ the only hand of the seat, an underscore a space (issue 19).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Final
 
 CITATION: Final = re.compile(r"\s*\((?:§|§§)[^()]*(?:\([^()]*\)[^()]*)*\)")
 FIRST_HAND: Final = re.compile(r"\s*\bhand 0\b")
+#: The actor the journal names by the peer's uid when no one signed in: the dealer's station.
+STATION: Final = re.compile(r"\buid:\d+\b")
 
 
-def dealer_words(text: str) -> str:
-    """``text`` without its "(§ ...)" citations, "hand 0", or underscores in names."""
+def dealer_words(text: str, titles: Mapping[str, str] | None = None) -> str:
+    """``text`` without its "(§ ...)" citations, "hand 0", or underscores in names; each of the
+    game's own names in ``titles`` (its vocabulary: ``accept_dice`` -> "Accept the dice",
+    ``shoe_jam`` -> "Shoe jammed") in the dealer's words, and ``uid:0`` "the dealer's station"."""
     out = FIRST_HAND.sub("", CITATION.sub("", text))
+    out = STATION.sub("the dealer's station", out)
+    for name in sorted(titles or {}, key=len, reverse=True):
+        if "_" in name:  # a one-word name ("bet", "ante") already reads as the dealer says it
+            title = (titles or {})[name]
+            # Mid-sentence, as the dealer says it: "the shoe jammed", "seat 4: accepts dice".
+            title = title[:1].lower() + title[1:]
+            out = re.sub(rf"(?<![\w']){re.escape(name)}(?![\w'])", title, out)
     return re.sub(r"(?<=[a-z])_(?=[a-z])", " ", out).strip()

@@ -7,11 +7,13 @@ Standard library only; imported by the central meter (``meter``) and the table
 from .errors import WireError
 from .fields import format_money
 from .messages import (
+    DEFAULT_AWARD_TIMEOUT,
     SCHEMA_VERSION,
     Ack,
     Amount,
     Award,
     AwardTerms,
+    Closed,
     Contribution,
     Declaration,
     Envelope,
@@ -20,6 +22,7 @@ from .messages import (
     LastAward,
     MeterMessage,
     MeterStatus,
+    Paid,
     Parameters,
     Payload,
     Pending,
@@ -28,6 +31,7 @@ from .messages import (
     TableMessage,
     TableStatus,
     Verdict,
+    Void,
     decode_envelope,
     decode_meter_message,
     decode_table_message,
@@ -38,6 +42,7 @@ from .topics import DEFAULT_ROOT, TopicRef, Topics
 from .witness import ChainHead
 
 __all__ = [
+    "DEFAULT_AWARD_TIMEOUT",
     "DEFAULT_ROOT",
     "SCHEMA_VERSION",
     "Ack",
@@ -45,6 +50,7 @@ __all__ = [
     "Award",
     "AwardTerms",
     "ChainHead",
+    "Closed",
     "Contribution",
     "Declaration",
     "Envelope",
@@ -53,6 +59,7 @@ __all__ = [
     "LastAward",
     "MeterMessage",
     "MeterStatus",
+    "Paid",
     "Parameters",
     "Payload",
     "Pending",
@@ -63,6 +70,7 @@ __all__ = [
     "TopicRef",
     "Topics",
     "Verdict",
+    "Void",
     "WireError",
     "decode_envelope",
     "decode_meter_message",

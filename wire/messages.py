@@ -29,7 +29,11 @@ from .witness import ChainHead, chain_head
 
 SCHEMA_VERSION: Final = 1
 
-TABLE_KINDS: Final = ("declaration", "contribution", "hit")
+TABLE_KINDS: Final = ("declaration", "contribution", "hit", "paid", "void")
+DEFAULT_AWARD_TIMEOUT: Final = 120
+"""Seconds a table waits for the meter's award of a claim, where the meter has not said its own
+(``award_timeout_seconds`` in its status): then the claim is the floorperson's (a timed-out claim)."""
+MAX_AWARD_TIMEOUT: Final = 3600
 STATUSES: Final = ("online", "offline")
 
 
@@ -166,7 +170,48 @@ class Hit:
         return out
 
 
-Payload = Declaration | Contribution | Hit
+@dataclass(frozen=True)
+class Paid:
+    """The table paid the hit of its seq ``hit_seq``: the hand pay the floorperson verified or
+    validated (§ 639a.11(c)(5)(iv)), ``paid`` (the award's own, or the floorperson's verified
+    amount where the meter refused the claim or did not answer it in time). The meter's
+    acknowledgement ends the Jackpot Lock (G2S: progressiveCommit after setProgressiveWin)."""
+
+    progressive: str
+    hit_seq: int
+    paid: int
+    by_floorperson: bool = False
+    """The floorperson settled the claim at the table (the meter refused it, or gave no award in
+    time): ``paid`` is the hand pay of the meter the floorperson verified, which may differ from
+    an award the meter made meanwhile; absent from the wire when false."""
+    kind: Literal["paid"] = "paid"
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "progressive": self.progressive,
+            "hit_seq": self.hit_seq,
+            "paid": f.format_money(self.paid),
+        }
+        if self.by_floorperson:
+            out["by_floorperson"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Void:
+    """A floorperson voided the hit of seq ``hit_seq`` (the reason as journaled at the table): the
+    player is not paid from the meter; an award returns to the meter what it took off it."""
+
+    progressive: str
+    hit_seq: int
+    reason: str
+    kind: Literal["void"] = "void"
+
+    def to_json(self) -> dict[str, object]:
+        return {"progressive": self.progressive, "hit_seq": self.hit_seq, "reason": self.reason}
+
+
+Payload = Declaration | Contribution | Hit | Paid | Void
 
 
 def _parameters(value: object, path: str) -> Parameters:
@@ -191,6 +236,17 @@ def _payload(kind: str, obj: Obj) -> Payload:
     elif kind == "contribution":
         payload = Contribution(
             obj.get("progressive", f.ident), obj.get("wagers", f.wagers), obj.get("wagered", f.money)
+        )
+    elif kind == "paid":
+        payload = Paid(
+            obj.get("progressive", f.ident),
+            obj.get("hit_seq", f.count),
+            obj.get("paid", f.money),
+            bool(obj.optional("by_floorperson", boolean)),
+        )
+    elif kind == "void":
+        payload = Void(
+            obj.get("progressive", f.ident), obj.get("hit_seq", f.count), obj.get("reason", f.text)
         )
     else:
         payload = Hit(
@@ -339,6 +395,9 @@ class MeterStatus:
     """Counts the heartbeats since the meter started (a new word each time)."""
     reason: str | None = None
     """Why the meter is offline, where it knows (its store failed); absent from the wire if none."""
+    award_timeout_seconds: int | None = None
+    """How long a table waits for the award of a claim before the floorperson settles it (the
+    meter's ``[link] award_timeout_seconds``); absent: :data:`DEFAULT_AWARD_TIMEOUT`."""
     kind: Literal["meter_status"] = "meter_status"
 
     def to_json(self) -> dict[str, object]:
@@ -349,6 +408,8 @@ class MeterStatus:
         }
         if self.reason is not None:
             out["reason"] = self.reason
+        if self.award_timeout_seconds is not None:
+            out["award_timeout_seconds"] = self.award_timeout_seconds
         return out
 
 
@@ -498,13 +559,42 @@ class Refusal:
         }
 
 
-MeterMessage = MeterStatus | Amount | Ack | Award | Refusal
+@dataclass(frozen=True)
+class Closed:
+    """The meter's acknowledgement of a table's ``paid`` or ``void`` (its ``seq``, ``message_id``)
+    of the hit ``hit_seq``: recorded (``record_seq``); an award's Jackpot Lock ends with it.
+    ``award_seq`` is the award closed, ``None`` where the meter had refused the claim."""
+
+    table: str
+    seq: int
+    message_id: str
+    progressive: str
+    hit_seq: int
+    outcome: Literal["paid", "void"]
+    award_seq: int | None
+    record_seq: int
+    kind: Literal["closed"] = "closed"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "table": self.table,
+            "seq": self.seq,
+            "message_id": self.message_id,
+            "progressive": self.progressive,
+            "hit_seq": self.hit_seq,
+            "outcome": self.outcome,
+            "award_seq": self.award_seq,
+            "record_seq": self.record_seq,
+        }
+
+
+MeterMessage = MeterStatus | Amount | Ack | Award | Refusal | Closed
 
 _CHANNEL_KINDS: Final[Mapping[str, tuple[str, ...]]] = {
     "meter_status": ("meter_status",),
     "amount": ("amount",),
     "ack": ("ack",),
-    "reply": ("award", "refusal"),
+    "reply": ("award", "refusal", "closed"),
 }
 
 
@@ -562,6 +652,7 @@ def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
             obj.get("heartbeat_seconds", lambda v, p: f.count(v, p, 1, 3600)),
             obj.get("beat", lambda v, p: f.count(v, p, 0)),
             obj.optional("reason", lambda v, p: f.text(v, p, 2000)),
+            obj.optional("award_timeout_seconds", lambda v, p: f.count(v, p, 1, MAX_AWARD_TIMEOUT)),
         )
     elif kind == "amount":
         message = Amount(
@@ -599,6 +690,18 @@ def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
                 obj.get("meter_before", f.money),
                 obj.get("meter_after", f.money),
             )
+        elif kind == "closed":
+            outcome = obj.get("outcome", one_of(("paid", "void")))
+            message = Closed(
+                table,
+                obj.get("seq", f.count),
+                obj.get("message_id", _uuid),
+                obj.get("progressive", f.ident),
+                obj.get("hit_seq", f.count),
+                "paid" if outcome == "paid" else "void",
+                obj.optional("award_seq", f.count),
+                obj.get("record_seq", f.count),
+            )
         else:
             message = Refusal(
                 table,
@@ -612,11 +715,13 @@ def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
 
 
 __all__ = [
+    "DEFAULT_AWARD_TIMEOUT",
     "SCHEMA_VERSION",
     "Ack",
     "Amount",
     "Award",
     "AwardTerms",
+    "Closed",
     "Contribution",
     "Declaration",
     "Envelope",
@@ -625,6 +730,7 @@ __all__ = [
     "LastAward",
     "MeterMessage",
     "MeterStatus",
+    "Paid",
     "Parameters",
     "Payload",
     "Refusal",
@@ -632,6 +738,7 @@ __all__ = [
     "TableMessage",
     "TableStatus",
     "Verdict",
+    "Void",
     "decode_envelope",
     "decode_meter_message",
     "decode_table_message",

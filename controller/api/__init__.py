@@ -2,7 +2,7 @@
 
 One idea a module (docs/local-api.md):
 
-- :mod:`.handler`: what the API and the daemon agree on (:class:`Actor`, :class:`ErrorCode`,
+- :mod:`.handler`: what the API and the daemon agree on (:class:`Caller`, :class:`ErrorCode`,
   :class:`CommandError`, the topics, :class:`ApiHandler`);
 - :mod:`.commands`: each command's arguments and the roles allowed;
 - :mod:`.wire`: the framing, one request a line and one response a line;
@@ -22,9 +22,9 @@ from .handler import (
     PROTOCOL_VERSION,
     TOPIC_ROLES,
     TOPICS,
-    Actor,
     ApiHandler,
     ApiStartError,
+    Caller,
     CommandError,
     ErrorCode,
     Peer,
@@ -40,10 +40,10 @@ __all__ = [
     "PROTOCOL_VERSION",
     "TOPICS",
     "TOPIC_ROLES",
-    "Actor",
     "ApiHandler",
     "ApiServer",
     "ApiStartError",
+    "Caller",
     "Command",
     "CommandError",
     "ErrorCode",

@@ -16,7 +16,7 @@ from typing import Any, Final
 from controller.rules.core.dispatch import did_you_mean
 
 from ..auth import ROLE_WORDS, Role
-from .handler import OPEN_TOPICS, TOPIC_ROLES, TOPICS, Actor, ApiHandler, Result
+from .handler import OPEN_TOPICS, TOPIC_ROLES, TOPICS, ApiHandler, Caller, Result
 
 # --- commands and their arguments -----------------------------------------------------------------
 
@@ -109,6 +109,8 @@ def _frame(raw: object) -> bytes:
 #: Who may submit each type of event over the API. Types not listed come only from elsewhere.
 EVENT_ROLES: Final[Mapping[str, frozenset[Role]]] = {
     "wager": frozenset({Role.DEALER, Role.FLOOR}),
+    # A wager changed or removed before "no more bets" (§ 639a.7(c)), journaled with the actor.
+    "wager_changed": frozenset({Role.DEALER, Role.FLOOR}),
     "no_more_bets": frozenset({Role.DEALER, Role.FLOOR}),
     "cards": frozenset({Role.DEALER, Role.FLOOR}),  # by hand, with a device out of order (§ 639a.13(g))
     "decision": frozenset({Role.DEALER, Role.FLOOR}),
@@ -126,6 +128,9 @@ EVENT_ROLES: Final[Mapping[str, frozenset[Role]]] = {
     "device_in_service": frozenset({Role.FLOOR, Role.TECH}),
     # A floorperson finds a reported irregularity did not happen (docs/authority.md).
     "irregularity_dismissed": frozenset({Role.FLOOR}),
+    # A floorperson settles a linked claim the meter refused or did not award in time, with the
+    # verified meter and the reason (docs/progressive-link.md, "The award handshake").
+    "claim_hand_pay": frozenset({Role.FLOOR}),
 }
 #: Event types that never come over the API, and why.
 EVENTS_NOT_FROM_API: Final[Mapping[str, str]] = {
@@ -154,7 +159,7 @@ class Command:
     name: str
     roles: frozenset[Role]
     args: tuple[Arg, ...]
-    call: Callable[[ApiHandler, Actor, Mapping[str, Any]], Awaitable[Result]]
+    call: Callable[[ApiHandler, Caller, Mapping[str, Any]], Awaitable[Result]]
     help: str
     #: Open: any peer the socket lets in may run it, signed in or not (it changes nothing).
     open: bool = False

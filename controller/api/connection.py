@@ -25,7 +25,7 @@ from controller.rules.core.dispatch import did_you_mean
 from ..auth import ROLE_WORDS, AuthError, Role
 from .commands import COMMANDS, Command, roles_words
 from .face_down import for_no_role_state
-from .handler import TOPIC_ROLES, Actor, CommandError, ErrorCode, Peer, Result
+from .handler import TOPIC_ROLES, Caller, CommandError, ErrorCode, Peer, Result
 from .wire import (
     Credentials,
     ReadTimeout,
@@ -153,15 +153,7 @@ class Connection:
         rid: str | int | None = None
         cmd: str | None = None
         try:
-            if actor.role is not Role.DEALER:
-                wait = self.server.limiter.allow(self.peer.uid)
-                if wait:
-                    self._pause = wait
-                    raise Refusal(
-                        ErrorCode.RATE_LIMITED,
-                        f"too many requests from uid {self.peer.uid}: at most "
-                        f"{self.server.limiter.rate:g} a second; try again in {wait:.2f} s",
-                    )
+            self._admit(actor)
             if line is None:
                 raise Refusal(
                     ErrorCode.LINE_TOO_LONG,
@@ -212,7 +204,31 @@ class Connection:
         if cmd == "subscribe" and self.subscription is not None and self._pump is None:
             self._pump = asyncio.create_task(self._pump_notifications(self.subscription))
 
-    async def _refused(self, actor: Actor, cmd: str | None, refusal: Refusal) -> None:
+    def _admit(self, actor: Caller) -> None:
+        """Every peer within its rate (the dealer's screen at its own), and within the refusals it
+        may have journaled one by one; else ``rate_limited``, and nothing is read from it until it
+        may go on (docs/local-api.md "Limits")."""
+        server, uid = self.server, self.peer.uid
+        limiter = server.dealer_limiter if actor.role is Role.DEALER else server.limiter
+        wait = limiter.allow(uid)
+        if wait:
+            self._pause = wait
+            raise Refusal(
+                ErrorCode.RATE_LIMITED,
+                f"too many requests from uid {uid}: at most {limiter.rate:g} a second; "
+                f"try again in {wait:.2f} s",
+            )
+        wait = server.journaled_refusals.wait(uid)
+        if wait:
+            self._pause = wait
+            refusals = server.journaled_refusals
+            raise Refusal(
+                ErrorCode.RATE_LIMITED,
+                f"too many refused requests from uid {uid}: at most {refusals.burst} at once and "
+                f"{refusals.rate:g} a second afterwards; try again in {wait:.2f} s",
+            )
+
+    async def _refused(self, actor: Caller, cmd: str | None, refusal: Refusal) -> None:
         """Journal the refusal, or count it (docs/local-api.md "Limits").
 
         A peer with no role, a peer past its rate and every wrong PIN are counted, logged once an
@@ -223,9 +239,12 @@ class Connection:
         counted = not refusal.began_lockout and (
             code in (ErrorCode.RATE_LIMITED, ErrorCode.AUTH_FAILED, ErrorCode.LOCKED_OUT)
             or actor.role is None
+            # Past the peer's refusals journaled one by one: a flood, the dealer's screen's too.
+            or self.server.journaled_refusals.allow(actor.peer.uid) > 0
         )
         if counted:
-            self.server.tally.count(actor.peer, code)
+            role = None if actor.role is None else str(actor.role)
+            self.server.tally.count(actor.peer, code, role)
             return
         log.log(
             logging.WARNING if code in _SECURITY_CODES else logging.INFO,
@@ -240,11 +259,11 @@ class Connection:
         except Exception:
             log.exception("local API: the handler failed to record a refused command")
 
-    def _station(self) -> Actor:
+    def _station(self) -> Caller:
         """The peer, not signed in: the dealer if it is the touchscreen's user, else nobody."""
-        return Actor(self.peer, Role.DEALER if self.peer.uid in self.server.dealer_uids else None)
+        return Caller(self.peer, Role.DEALER if self.peer.uid in self.server.dealer_uids else None)
 
-    async def _actor(self, auth: Credentials | None) -> Actor:
+    async def _actor(self, auth: Credentials | None) -> Caller:
         if auth is None:
             return self._station()
         try:
@@ -257,9 +276,9 @@ class Connection:
             )
         except AuthError as exc:
             raise Refusal(exc.code, exc.message, began_lockout=exc.began_lockout) from None
-        return Actor(self.peer, user.role, user.name)
+        return Caller(self.peer, user.role, user.name)
 
-    def _authorize(self, command: Command, args: Mapping[str, Any], actor: Actor) -> None:
+    def _authorize(self, command: Command, args: Mapping[str, Any], actor: Caller) -> None:
         if command.is_open(args):
             return
         roles = command.allowed(args)
@@ -281,7 +300,7 @@ class Connection:
             f"{what} is for {roles_words(roles)}",
         )
 
-    async def _call(self, command: Command, actor: Actor, args: Mapping[str, Any]) -> Result:
+    async def _call(self, command: Command, actor: Caller, args: Mapping[str, Any]) -> Result:
         subscribing = command.name == "subscribe"
         before = self.subscription
         old_topics = before.topics if before is not None else frozenset()

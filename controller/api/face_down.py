@@ -11,8 +11,9 @@ card value and no hole-card reading while a round is being dealt:
 - ``event`` records of the round (``event``, ``refused``): every ``cards``/``card`` value, and
   the hole-card reader's ``result``, are withheld;
 - the table's state (``status``, ``subscribe``'s answer, the ``state`` topic): the round's
-  ``cards`` (the same ``cards`` events) and ``house_way`` (the settings' ``cards``) withheld the
-  same way: where they went, not what they are.
+  ``cards`` (the same ``cards`` events), ``house_way`` (the settings' ``cards``), ``totals`` (each
+  hand's ``total``), the ``decisions`` a ``waiting`` item offers and ``jackpot_hands`` (each
+  one's ``hand`` and ``award``) withheld the same way: where they went, not what they are.
 
 Cards written in words are withheld as well, wherever they are: a string anywhere in a record of
 the round (any kind but the settlement) or in the round's part of the state that names a card
@@ -34,7 +35,12 @@ from typing import Any, Final
 WITHHELD: Final = "withheld"
 """What a withheld card or reading reads as."""
 
-_CARD_KEYS: Final = frozenset({"cards", "card"})
+#: A hand's total (``round.totals``) and the decisions the rules take (``round.waiting``) tell
+#: what the cards are: withheld as the cards are.
+_CARD_KEYS: Final = frozenset({"cards", "card", "total", "decisions"})
+#: The keys withheld in one part of the round only: a jackpot hand's row and award name its cards
+#: ("royal flush"); its seat stays shown (``round.jackpot_hands``).
+_NAMED: Final = {"jackpot_hands": frozenset({"hand", "award"})}
 #: Published whole: the hands are shown down by then.
 _SHOWN_DOWN: Final = frozenset({"round_settled"})
 #: A card written in text (``cards.py``'s form: rank and suit, ``10`` for ten, the joker ``JKR``).
@@ -69,28 +75,33 @@ def for_no_role_state(status: Mapping[str, Any]) -> Mapping[str, Any]:
         return status
     # Each part of the round on its own: its ``cards`` is the list of ``cards`` events (where they
     # went stays shown), the house way's settings, the decisions, the words of what it waits for.
-    shown = {key: _withhold(value) for key, value in round_.items()}
+    shown = {key: _withhold(value, _NAMED.get(key, frozenset())) for key, value in round_.items()}
     if all(shown[key] is round_[key] for key in shown):
         return status
     return {**status, "round": shown}
 
 
-def _withhold(value: Any) -> Any:
-    """``value`` with every card and hole-card reading withheld (the same object if none)."""
+def _withhold(value: Any, also: frozenset[str] = frozenset()) -> Any:
+    """``value`` with every card and hole-card reading withheld (the same object if none), and the
+    keys ``also``."""
     if isinstance(value, Mapping):
         changed = False
         out: dict[str, Any] = {}
         for key, item in value.items():
-            if key in _CARD_KEYS or (key == "result" and value.get("type") == "hole_card_reader"):
+            if (
+                key in _CARD_KEYS
+                or key in also
+                or (key == "result" and value.get("type") == "hole_card_reader")
+            ):
                 out[key] = WITHHELD
                 changed = True
             else:
-                shown = _withhold(item)
+                shown = _withhold(item, also)
                 changed = changed or shown is not item
                 out[key] = shown
         return out if changed else value
     if isinstance(value, list):
-        items = [_withhold(item) for item in value]
+        items = [_withhold(item, also) for item in value]
         return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
     if isinstance(value, str) and names_a_card(value):
         return WITHHELD

@@ -1,6 +1,6 @@
 """What the local API and the daemon agree on: the actor, the errors, the topics, the handler.
 
-Every command reaches the daemon's :class:`ApiHandler` with its :class:`Actor` (role, user, and
+Every command reaches the daemon's :class:`ApiHandler` with its :class:`Caller` (role, user, and
 the peer's uid, gid and pid); a method refuses with :class:`CommandError` and an
 :class:`ErrorCode` (docs/local-api.md).
 """
@@ -73,7 +73,7 @@ class Peer:
 
 
 @dataclass(frozen=True, slots=True)
-class Actor:
+class Caller:
     """Who sent a command: the role it acts in, the signed-in user (if any) and the peer.
 
     ``role`` is ``None`` for a peer that is neither the dealer's touchscreen nor signed in; it may
@@ -116,53 +116,53 @@ OPEN_TOPICS: Final = tuple(t for t in TOPICS if t not in TOPIC_ROLES)
 
 
 class ApiHandler(Protocol):
-    """What the daemon implements to serve the API. Each method gets the :class:`Actor` so the daemon
+    """What the daemon implements to serve the API. Each method gets the :class:`Caller` so the daemon
     journals the command and who gave it; a refusal is a :class:`CommandError`. Arguments arrive
     checked as :data:`COMMANDS` declares them. The result must be JSON-serialisable."""
 
-    async def status(self, actor: Actor) -> Result:
+    async def status(self, actor: Caller) -> Result:
         """Game, round, lock-out, wagers accepted per seat, devices, link, version."""
         ...
 
     async def submit_event(
-        self, actor: Actor, event: Mapping[str, Any], idempotency_key: str | None = None
+        self, actor: Caller, event: Mapping[str, Any], idempotency_key: str | None = None
     ) -> Result:
         """A dealer's or floorperson's action: an event as in ``docs/round-record.md`` (its ``type``
         already checked against :data:`EVENT_ROLES`), or a floorperson's ``verification``. With
         ``idempotency_key``, a retry is answered with the first result, never applied twice."""
         ...
 
-    async def settle_round(self, actor: Actor) -> Result:
+    async def settle_round(self, actor: Caller) -> Result:
         """The dealer settles a round that could be settled but waits for the players' optional
         decisions (Asia Poker's surrender, § 659a.11(d))."""
         ...
 
-    async def recall_round(self, actor: Actor, round_id: str) -> Result:
+    async def recall_round(self, actor: Caller, round_id: str) -> Result:
         """One past round, readable: its events, settlement and who did what."""
         ...
 
-    async def export_round(self, actor: Actor, round_id: str) -> Result:
+    async def export_round(self, actor: Caller, round_id: str) -> Result:
         """One round as a round record (``docs/round-record.md``) that ``tablectl replay`` replays."""
         ...
 
-    async def list_rounds(self, actor: Actor, limit: int) -> Result:
+    async def list_rounds(self, actor: Caller, limit: int) -> Result:
         """The ``limit`` most recent rounds, newest first (id, game, time, state)."""
         ...
 
-    async def toggle_lamp(self, actor: Actor, lamp: str, on: bool) -> Result:
+    async def toggle_lamp(self, actor: Caller, lamp: str, on: bool) -> Result:
         """Diagnostics: turn a lamp on or off (refuse it during a round)."""
         ...
 
-    async def send_test_frame(self, actor: Actor, device: str, frame: bytes) -> Result:
+    async def send_test_frame(self, actor: Caller, device: str, frame: bytes) -> Result:
         """Diagnostics: send raw bytes to a serial device (``shoe``, ``shuffler``, ``reader``)."""
         ...
 
-    async def subscribe(self, actor: Actor, topics: frozenset[str]) -> Result:
+    async def subscribe(self, actor: Caller, topics: frozenset[str]) -> Result:
         """The current state, sent as the response; the notifications after it come from
         :meth:`ApiServer.publish`."""
         ...
 
-    async def command_refused(self, actor: Actor, cmd: str | None, code: str, message: str) -> None:
+    async def command_refused(self, actor: Caller, cmd: str | None, code: str, message: str) -> None:
         """A request the API refused before it reached a method above (bad line, no permission,
         wrong PIN, ...) or that a method refused; ``cmd`` is ``None`` for an unreadable line."""
         ...

@@ -1,11 +1,16 @@
 """What keeps a flood of requests from locking out the dealer or slowing the table.
 
 - :class:`RateLimiter`: a token bucket per peer (its Unix uid, which the kernel vouches for): a
-  peer past its rate is answered ``rate_limited``, cheaply, and nothing reaches the daemon.
-- :class:`RefusalTally`: refusals to peers with no role (and every wrong PIN) are counted, not
-  journaled one by one under the round lock; :meth:`RefusalTally.flush` logs them once an
-  interval and hands the wrong PINs' count per peer to the journal (one record a peer an
-  interval); a lockout is journaled at once, once (docs/local-api.md "Limits").
+  peer past its rate is answered ``rate_limited``, cheaply, and nothing reaches the daemon. Every
+  peer has one, the dealer's screen too (at its own rate); and a second one for the refusals a
+  peer may have journaled one by one (:data:`JOURNALED_REFUSALS_PER_SECOND`, in bursts of
+  :data:`JOURNALED_REFUSALS_BURST`): past it the peer's requests wait as if past its rate, so a
+  flood of refused requests, the dealer's too, reaches the daemon at that rate at most.
+- :class:`RefusalTally`: refusals to peers with no role, ``rate_limited`` and every wrong PIN are
+  counted, not journaled one by one under the round lock; :meth:`RefusalTally.flush` logs them
+  once an interval and hands the counts per peer to the journal (at most two records a peer an
+  interval: the wrong PINs', the rest's); a lockout is journaled at once, once (docs/local-api.md
+  "Limits").
 """
 
 from __future__ import annotations
@@ -20,6 +25,14 @@ from .handler import Peer
 
 MAX_PEERS: Final = 256
 """Peers (uids) a table keeps a bucket or a count for; past it the oldest is forgotten."""
+
+JOURNALED_REFUSALS_PER_SECOND: Final = 1.0
+"""Refusals a second per peer journaled one by one (a person's mistakes, each on the trail)."""
+JOURNALED_REFUSALS_BURST: Final = 60
+"""... in bursts of this many; past them the refusals are counted and the peer waits."""
+
+PIN_CODES: Final = frozenset({"auth_failed", "locked_out"})
+"""The wrong PINs' codes: counted in a record of their own (``sign_in``)."""
 
 
 @dataclass
@@ -58,10 +71,19 @@ class RateLimiter:
             return 0.0
         return (1.0 - bucket.tokens) / self.rate
 
+    def wait(self, key: int | None) -> float:
+        """The seconds until ``key`` has a token again (0: it has one now); takes none."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            return 0.0
+        tokens = min(float(self.burst), bucket.tokens + (self._clock() - bucket.stamp) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
 
 @dataclass
 class _PeerCount:
     peer: Peer
+    role: str | None
     codes: Counter[str] = field(default_factory=Counter)
 
 
@@ -74,6 +96,8 @@ class TallyReport:
     by_code: dict[str, int]
     wrong_pins: list[tuple[Peer, int]]
     """Per peer, how many sign-ins failed (``auth_failed`` and ``locked_out``)."""
+    counted: list[tuple[Peer, str | None, dict[str, int]]] = field(default_factory=list)
+    """Per peer (and the role it had), the other refusals counted, by code."""
 
     def log_line(self) -> str:
         codes = ", ".join(f"{n} {code}" for code, n in sorted(self.by_code.items()))
@@ -93,10 +117,10 @@ class RefusalTally:
         self.total = 0
         """Every refusal counted since the start (for status and tests)."""
 
-    def count(self, peer: Peer, code: str) -> None:
+    def count(self, peer: Peer, code: str, role: str | None = None) -> None:
         entry = self._peers.get(peer.uid)
         if entry is None:
-            entry = self._peers[peer.uid] = _PeerCount(peer)
+            entry = self._peers[peer.uid] = _PeerCount(peer, role)
             while len(self._peers) > MAX_PEERS:
                 self._peers.popitem(last=False)
         entry.codes[code] += 1
@@ -110,10 +134,14 @@ class RefusalTally:
             return None
         by_code: Counter[str] = Counter()
         wrong: list[tuple[Peer, int]] = []
+        counted: list[tuple[Peer, str | None, dict[str, int]]] = []
         for entry in self._peers.values():
             by_code.update(entry.codes)
-            pins = entry.codes["auth_failed"] + entry.codes["locked_out"]
+            pins = sum(n for code, n in entry.codes.items() if code in PIN_CODES)
             if pins:
                 wrong.append((entry.peer, pins))
+            rest = {code: n for code, n in sorted(entry.codes.items()) if code not in PIN_CODES and n}
+            if rest:
+                counted.append((entry.peer, entry.role, rest))
         self._peers.clear()
-        return TallyReport(seconds, sum(by_code.values()), dict(by_code), wrong)
+        return TallyReport(seconds, sum(by_code.values()), dict(by_code), wrong, counted)

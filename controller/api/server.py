@@ -14,7 +14,7 @@ both of the configured group (the touchscreen's user and the technicians). Who m
 this module's: each command names the roles allowed (:data:`COMMANDS`); the dealer's touchscreen
 is recognised by its Unix user (``SO_PEERCRED``); a floorperson or a technician signs each request
 with a user name and PIN (:mod:`.auth`). Every command reaches the daemon's :class:`ApiHandler`
-with its :class:`Actor` (role, user, and the peer's uid, gid and pid), refused ones included
+with its :class:`Caller` (role, user, and the peer's uid, gid and pid), refused ones included
 (:meth:`ApiHandler.command_refused`), so the daemon journals them all.
 
 Nothing here blocks the loop: the PIN check runs in a thread; a client that does not read its
@@ -39,12 +39,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from ..auth import Authenticator
+from ..auth import Authenticator, Role
 from ..config import ApiSection
 from .connection import DEALER_SLOT, GENERAL, TECH_SLOT, Connection
 from .face_down import for_no_role
-from .handler import TOPICS, Actor, ApiHandler, ApiStartError, ErrorCode
-from .limits import RateLimiter, RefusalTally
+from .handler import TOPICS, ApiHandler, ApiStartError, Caller, ErrorCode
+from .limits import JOURNALED_REFUSALS_BURST, JOURNALED_REFUSALS_PER_SECOND, RateLimiter, RefusalTally
 from .wire import encode, error_line
 
 log = logging.getLogger(__name__)
@@ -63,8 +63,10 @@ DEFAULT_LINE_SECONDS: Final = 5.0
 #: Connections kept past ``max_clients`` for the dealer's screen, and for a technician.
 DEFAULT_DEALER_SLOTS: Final = 2
 DEFAULT_TECH_SLOTS: Final = 2
-#: Requests a second per peer (its uid; the dealer's screen has no limit), in bursts of twice that.
+#: Requests a second per peer (its uid), in bursts of twice that.
 DEFAULT_REQUESTS_PER_SECOND: Final = 50
+#: The same for the dealer's screen (its Unix user): a person's taps and the screen's own reads.
+DEFAULT_DEALER_REQUESTS_PER_SECOND: Final = 200
 #: How often the refusals counted (not journaled one by one) are logged, and wrong PINs journaled.
 DEFAULT_TALLY_SECONDS: Final = 60.0
 SOCKET_MODE: Final = 0o660
@@ -99,6 +101,7 @@ class ApiServer:
         dealer_slots: int = DEFAULT_DEALER_SLOTS,
         tech_slots: int = DEFAULT_TECH_SLOTS,
         requests_per_second: float = DEFAULT_REQUESTS_PER_SECOND,
+        dealer_requests_per_second: float = DEFAULT_DEALER_REQUESTS_PER_SECOND,
         tally_seconds: float = DEFAULT_TALLY_SECONDS,
     ) -> None:
         self.handler = handler
@@ -117,6 +120,12 @@ class ApiServer:
         self.line_seconds = line_seconds
         self.reserved = {DEALER_SLOT: dealer_slots, TECH_SLOT: tech_slots}
         self.limiter = RateLimiter(requests_per_second, max(1, round(2 * requests_per_second)))
+        #: The dealer's screen's own bucket (a flood from it is limited as any peer's).
+        self.dealer_limiter = RateLimiter(
+            dealer_requests_per_second, max(1, round(2 * dealer_requests_per_second))
+        )
+        #: The refusals each peer may have journaled one by one; past them counted, the peer waits.
+        self.journaled_refusals = RateLimiter(JOURNALED_REFUSALS_PER_SECOND, JOURNALED_REFUSALS_BURST)
         self.tally = RefusalTally()
         self.tally_seconds = tally_seconds
         self._tally_task: asyncio.Task[None] | None = None
@@ -220,16 +229,31 @@ class ApiServer:
             subscription.offer(topic, withheld)
 
     async def flush_tally(self) -> None:
-        """Log the refusals counted since the last flush, and journal the wrong PINs: one record a
-        peer an interval (``command_refused`` with ``auth_failed`` and the count)."""
+        """Log the refusals counted since the last flush, and journal them as counts: the wrong
+        PINs, one record a peer an interval (``command_refused`` ``sign_in`` with ``auth_failed``
+        and the count); the rest (a flood's ``rate_limited``, a peer with no role's refusals,
+        the refusals past a peer's journaled ones), one record a peer an interval
+        (``command_refused`` ``(counted)`` with ``rate_limited`` and the counts by code)."""
         report = self.tally.flush()
         if report is None:
             return
         log.warning("%s", report.log_line())
+        for peer, role, codes in report.counted:
+            counts = ", ".join(f"{n} {code}" for code, n in codes.items())
+            try:
+                await self.handler.command_refused(
+                    Caller(peer, Role(role) if role is not None else None),
+                    "(counted)",
+                    ErrorCode.RATE_LIMITED,
+                    f"{sum(codes.values())} request(s) from {peer} refused in the last "
+                    f"{report.seconds:.0f} s, counted, not journaled one by one: {counts}",
+                )
+            except Exception:
+                log.exception("local API: the handler failed to record the refusals' count")
         for peer, count in report.wrong_pins:
             try:
                 await self.handler.command_refused(
-                    Actor(peer, None),
+                    Caller(peer, None),
                     "sign_in",
                     ErrorCode.AUTH_FAILED,
                     f"{count} wrong sign-in(s) from {peer} in the last {report.seconds:.0f} s",
@@ -379,4 +403,5 @@ def api_server_from_config(api: ApiSection, handler: ApiHandler) -> ApiServer:
         dealer_slots=api.dealer_slots,
         tech_slots=api.tech_slots,
         requests_per_second=api.requests_per_second,
+        dealer_requests_per_second=api.dealer_requests_per_second,
     )

@@ -45,6 +45,7 @@ from .chain_key import ChainKey, key_path
 from .errors import JournalCorrupt, JournalError, Refused
 from .integrity import check_integrity
 from .keying import TableKey, finish_migration, resolve_key
+from .link_count import Witnessed, link_count
 from .marker import HeadMarker, sync_directory, write_marker
 from .outbox import Outbound, OutboxEntry
 from .queries import dumps, recover, replay_all
@@ -392,8 +393,20 @@ class Journal:
         self._check_open()
         return await asyncio.to_thread(self._reader.hash_at, seq)
 
+    async def witnessed(self, link_seq: int) -> Witnessed:
+        """The record at ``link_seq`` on the progressive link's count, in this journal or the
+        archive a RAM clear left (:mod:`.link_count`): what the meter's witness is compared with
+        (``controller/link/witness.py``)."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.witnessed, link_seq)
+
+    def link_seq(self, seq: int) -> int:
+        """Record ``seq`` of this journal on the progressive link's count (:mod:`.link_count`)."""
+        return self._reader.link_count.link_seq(seq)
+
     async def last_outbox_seq(self) -> int:
-        """The seq of the last message committed to the outbox (``0``: none yet)."""
+        """The seq of the last message committed to the outbox on the link's count (``0``: none
+        yet; after a RAM clear, the archive's last until this journal has one)."""
         self._check_open()
         return await asyncio.to_thread(self._reader.last_outbox_seq)
 
@@ -526,7 +539,7 @@ def _open_sync(
             full = replay_all(conn, path, table_id)
             if full != state:
                 raise JournalCorrupt(f"{path}: recovery does not give the state of a full replay")
-        store = Store(conn, path, table_id, head, key)
+        store = Store(conn, path, table_id, head, key, link_count(conn, path))
         reader = JournalReader(path, table_id)
         has_pending = reader.pending(1) != []
         shutdown = "clean" if marker.clean else "unclean"

@@ -17,6 +17,7 @@ from typing import Any, Final
 from controller.rules.core.dispatch import did_you_mean
 
 from .errors import UNREADABLE, JournalCorrupt
+from .link_count import FROM_START, LinkCount
 from .outbox import OutboxEntry
 from .records import (
     CONFIG_LOADED,
@@ -204,8 +205,14 @@ def recent_rounds(conn: sqlite3.Connection, path: Path, n: int) -> list[RoundSum
 
 
 def outbox_entries(
-    conn: sqlite3.Connection, path: Path, table_id: str, where: str, params: Sequence[object]
+    conn: sqlite3.Connection,
+    path: Path,
+    table_id: str,
+    where: str,
+    params: Sequence[object],
+    count: LinkCount = FROM_START,
 ) -> list[OutboxEntry]:
+    """The outbox messages ``where`` selects, numbered as the link counts them (``count``)."""
     rows = query(
         conn,
         path,
@@ -220,7 +227,16 @@ def outbox_entries(
             raise JournalCorrupt(f"{path}: outbox seq {seq}: the payload is not JSON ({exc})") from None
         out.append(
             OutboxEntry(
-                table_id, seq, message_id, event_seq, event_id, round_id, kind, body, sent, str(event_hash)
+                table_id,
+                count.link_outbox_seq(seq),
+                message_id,
+                count.link_seq(event_seq),
+                event_id,
+                round_id,
+                kind,
+                body,
+                sent,
+                str(event_hash),
             )
         )
     return out

@@ -11,7 +11,14 @@ investigation, never cleared. Then:
    (``meta.chain_genesis``), ``meta.previous_journal`` naming the archive;
 3. its first record is ``ram_clear``: the archive, its last seq and hash, the meters carried over
    (the last journaled: § 639a.12(d)(3) meters never restart from the initial amount because a
-   file was cleared), and the technician as the actor.
+   file was cleared), where the archive ended on the progressive link's count (``link_seq``,
+   ``link_outbox_seq``: the new journal counts on from there, so the central meter's witness
+   sees a RAM clear, not an older copy put back: :mod:`.link_count`), and the technician as the
+   actor.
+
+A linked table's archive must have handed every outbox message to the broker (each marked sent):
+one never sent would be lost with the archive, and the meter, which applies a table's messages in
+seq order, would wait for it for ever. Such a journal is refused, nothing changed.
 
 docs/journal.md "RAM clear".
 """
@@ -40,6 +47,9 @@ class Cleared:
     previous_hash: str
     meters: Mapping[str, Cents]
     table_id: str
+    link_seq: int = 0
+    """The archive's last record on the progressive link's count (:mod:`.link_count`)."""
+    link_outbox_seq: int = 0
 
 
 def standing_meters(state: TableState) -> dict[str, Cents]:
@@ -70,8 +80,16 @@ async def ram_clear(path: Path, actor: str, now: datetime.datetime | None = None
             # is cancelled (journaled, by the technician) and the archive ends with no round open.
             why = "RAM clear: nothing entered the round the daemon began"
             await old.append(CancelRound(why), source="tablectl", actor=actor)
+        unsent = await old.pending(1)
+        if unsent:
+            raise JournalError(
+                f"{path}: outbox message seq {unsent[0].seq} was never sent to the central meter: "
+                "start the daemon with the progressive link up until `tablectl link` shows an empty "
+                "queue, then stop it and clear"
+            )
         state, head = old.state, old.chain_head
         meters = standing_meters(state)
+        link_seq, link_outbox_seq = old.link_seq(head.seq), await old.last_outbox_seq()
     finally:
         await old.close()
     stamp = (now or datetime.datetime.now(datetime.UTC)).strftime("%Y%m%dT%H%M%SZ")
@@ -88,7 +106,8 @@ async def ram_clear(path: Path, actor: str, now: datetime.datetime | None = None
     meta = {"previous_journal": archive.name, "previous_seq": str(head.seq)}
     new = await Journal.open(path, table_id, create=True, genesis=head.hash, meta=meta)
     try:
-        await new.append(RamClear(archive.name, head.seq, head.hash, meters), source="tablectl", actor=actor)
+        cleared = RamClear(archive.name, head.seq, head.hash, meters, link_seq, link_outbox_seq)
+        await new.append(cleared, source="tablectl", actor=actor)
     finally:
         await new.close()
-    return Cleared(archive, head.seq, head.hash, meters, table_id)
+    return Cleared(archive, head.seq, head.hash, meters, table_id, link_seq, link_outbox_seq)

@@ -11,6 +11,7 @@ from .chain_key import ChainKey
 from .errors import JournalCorrupt, JournalError
 from .integrity import check_integrity
 from .keying import TableKey, resolve_key
+from .link_count import LinkCount, Witnessed, link_count, witnessed
 from .outbox import OutboxEntry
 from .queries import (
     last_seq,
@@ -43,11 +44,33 @@ class JournalReader:
             raise JournalError(f"{self.path}: no journal there")
         self._conn = connect(self.path, read_only=True)
         self._lock = threading.Lock()
+        self._count: LinkCount | None = None
         try:
             self.table_id = schema_check(self._conn, self.path, table_id, create=False)
         except BaseException:
             self._conn.close()
             raise
+
+    @property
+    def link_count(self) -> LinkCount:
+        """How the progressive link counts this journal (on from a RAM clear's archive:
+        :mod:`.link_count`); read from its first record once there is one."""
+        with self._lock:
+            return self._link_count()
+
+    def _link_count(self) -> LinkCount:
+        if self._count is None:
+            count = link_count(self._conn, self.path)
+            if last_seq(self._conn, self.path) == 0:
+                return count  # a journal being created: its first record is not there yet
+            self._count = count
+        return self._count
+
+    def witnessed(self, link_seq: int) -> Witnessed:
+        """The record at ``link_seq`` on the link's count (the meter's witness names it), in this
+        journal or the archive a RAM clear left beside it."""
+        with self._lock:
+            return witnessed(self._conn, self.path, self._link_count(), link_seq)
 
     def close(self) -> None:
         with self._lock:
@@ -154,13 +177,15 @@ class JournalReader:
                 self.table_id,
                 "WHERE o.sent_wall_ns IS NULL ORDER BY o.seq LIMIT ?",
                 (limit,),
+                self._link_count(),
             )
 
     def last_outbox_seq(self) -> int:
-        """The seq of the last message committed to the outbox (``0``: none yet)."""
+        """The seq of the last message committed to the outbox, as the link counts it (``0``:
+        none yet; after a RAM clear, the archive's last if this journal has none yet)."""
         with self._lock:
             rows = query(self._conn, self.path, "SELECT coalesce(max(seq), 0) FROM outbox", ())
-        return int(rows[0][0])
+            return self._link_count().link_outbox_seq(int(rows[0][0]))
 
     def outbox_of_round(self, round_id: str, kind: str) -> list[OutboxEntry]:
         """The messages of ``kind`` committed with a record of round ``round_id``, in order."""
@@ -171,15 +196,18 @@ class JournalReader:
                 self.table_id,
                 "WHERE e.round_id = ? AND o.kind = ? ORDER BY o.seq",
                 (round_id, kind),
+                self._link_count(),
             )
 
     def outbox(self, after_seq: int = 0, limit: int | None = None) -> list[OutboxEntry]:
-        """Every message after ``after_seq``, sent or not (at most ``limit``)."""
+        """Every message after ``after_seq`` (on the link's count), sent or not (at most ``limit``)."""
         with self._lock:
+            count = self._link_count()
             return outbox_entries(
                 self._conn,
                 self.path,
                 self.table_id,
                 "WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
-                (after_seq, -1 if limit is None else limit),
+                (count.local_outbox_seq(after_seq), -1 if limit is None else limit),
+                count,
             )

@@ -8,7 +8,7 @@ verifications of its flagged payouts.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +17,15 @@ from ..rules.core.record import RECORD_VERSION
 from ..rules.core.settlement import Settlement
 from .errors import UnknownRound
 from .queries import canonical, fold, read_snapshot, select_records
-from .records import PAYOUT_VERIFIED, ROUND_BEGIN, ROUND_CLOSES, ROUND_EVENT, JournalRecord
+from .records import (
+    PAYOUT_VERIFIED,
+    ROUND_BEGIN,
+    ROUND_CLOSES,
+    ROUND_EVENT,
+    WAGER_CHANGED,
+    JournalRecord,
+    normalized_body,
+)
 from .rounds import RoundSummary, meter_awards
 
 
@@ -62,10 +70,18 @@ def recall_round(conn: sqlite3.Connection, path: Path, table_id: str, round_id: 
         )
     begin = next(r for r in records if r.kind == ROUND_BEGIN)
     events = [r for r in records if r.kind == ROUND_EVENT]
+    # A wager changed or removed before "no more bets" folds where it was made.
+    changes = [r for r in records if r.kind in (ROUND_EVENT, WAGER_CHANGED)]
     end = next((r for r in records if r.kind in ROUND_CLOSES), None)
     # The same fold that accepted the events replays them.
-    state = fold(table_id, [begin, *events], path)
+    state = fold(table_id, [begin, *changes], path)
     assert state.current is not None
+    if len(changes) != len(events):
+        # The record holds the round's events as they stand after the change (one wager changed
+        # or left out); the change itself, with its actor, is the journal's record.
+        bodies = [normalized_body(e.to_json()) for e in state.current.round.events]
+    else:
+        bodies = [dict(e.body) for e in events]
     # What the round waits for, as the game declares it (its ``waiting_for`` hook).
     waiting = state.current.round.waiting_for()
     replayed: Settlement | None = None if waiting else state.current.settlement()
@@ -75,7 +91,7 @@ def recall_round(conn: sqlite3.Connection, path: Path, table_id: str, round_id: 
     return RecalledRound(
         summary,
         tuple(records),
-        _export(table_id, begin, events, end),
+        _export(table_id, begin, events, bodies, end),
         replayed,
         waiting_for,
         tuple(verifications),
@@ -83,7 +99,11 @@ def recall_round(conn: sqlite3.Connection, path: Path, table_id: str, round_id: 
 
 
 def _export(
-    table_id: str, begin: JournalRecord, events: Sequence[JournalRecord], end: JournalRecord | None
+    table_id: str,
+    begin: JournalRecord,
+    events: Sequence[JournalRecord],
+    bodies: Sequence[Mapping[str, object]],
+    end: JournalRecord | None,
 ) -> dict[str, object]:
     last = end.seq if end is not None else (events[-1].seq if events else begin.seq)
     return {
@@ -95,5 +115,5 @@ def _export(
         "note": f"exported from the journal of table {table_id}, seq {begin.seq} to {last}",
         "rules": begin.body.get("rules", {}),
         "meters": begin.body.get("meters", {}),
-        "events": [dict(e.body) for e in events],
+        "events": [dict(b) for b in bodies],
     }

@@ -40,6 +40,7 @@ IRREGULARITY_REPORTED: Final = "irregularity_reported"
 IRREGULARITY_DISMISSED: Final = "irregularity_dismissed"
 REQUEST: Final = "request"
 RAM_CLEAR: Final = "ram_clear"
+WAGER_CHANGED: Final = "wager_changed"
 
 KINDS: Final = (
     ROUND_BEGIN,
@@ -61,6 +62,7 @@ KINDS: Final = (
     IRREGULARITY_DISMISSED,
     REQUEST,
     RAM_CLEAR,
+    WAGER_CHANGED,
 )
 ROUND_CLOSES: Final = (ROUND_SETTLED, ROUND_CANCELLED)
 LOCK_KINDS: Final = (LOCK_OUT, UNLOCK)
@@ -253,6 +255,20 @@ class PayoutVerified:
 
 
 @dataclass(frozen=True)
+class WagerChanged:
+    """The dealer changes ``seat``'s ``wager`` to ``amount``, or removes it (``amount`` ``None``),
+    before "no more bets": a wager may be withdrawn until then, never after (§ 639a.7(c), and each
+    chapter's like it); the actor is the record's. The round's events are those accepted with
+    this one wager changed or left out, replayed by the rules core (which may refuse: a Bonus
+    Wager without its Ante)."""
+
+    kind: ClassVar[str] = WAGER_CHANGED
+    seat: int
+    wager: str
+    amount: Cents | None
+
+
+@dataclass(frozen=True)
 class HardwareFact:
     """What a device reported that is not a rules event: an incomplete stack, a wrong shuffler
     count, frames lost, a lock-out press while locked, a journal write that failed. Journaled for
@@ -321,13 +337,17 @@ def request_binding(command: str, body: Mapping[str, Any]) -> str:
 class RamClear:
     """A "RAM clear": the first record of a journal that follows an archived one (``tablectl
     journal new``, a technician with PIN, the actor). It names the archived file and its last
-    record, whose hash this journal's chain begins from, and carries the meters over."""
+    record, whose hash this journal's chain begins from, and carries the meters over; and where
+    the archive ended on the progressive link's count (``link_seq``, ``link_outbox_seq``), which
+    this journal's records and outbox messages count on from (:mod:`.link_count`)."""
 
     kind: ClassVar[str] = RAM_CLEAR
     previous_journal: str
     previous_seq: int
     previous_hash: str
     meters: Mapping[str, Cents] = field(default_factory=dict)
+    link_seq: int = 0
+    link_outbox_seq: int = 0
 
 
 TableEntry = (
@@ -348,6 +368,7 @@ TableEntry = (
     | IrregularityDismissed
     | Request
     | RamClear
+    | WagerChanged
 )
 Entry = Event | TableEntry
 """What :meth:`TableState.prepare` accepts: a round event of the rules core, or a table entry."""
@@ -381,6 +402,18 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
             "round": _nonempty(entry.round_id, "round"),
             "seat": entry.seat,
             "wager": _nonempty(entry.wager, "wager"),
+        }
+    if isinstance(entry, WagerChanged):
+        if isinstance(entry.seat, bool) or not isinstance(entry.seat, int) or entry.seat < 1:
+            raise ValueError(f"seat must be a seat number, not {entry.seat!r}")
+        if entry.amount is not None and (
+            isinstance(entry.amount, bool) or not isinstance(entry.amount, int) or entry.amount <= 0
+        ):
+            raise ValueError(f"amount must be whole cents above 0, or None to remove, not {entry.amount!r}")
+        return {
+            "seat": entry.seat,
+            "wager": _nonempty(entry.wager, "wager"),
+            "amount": None if entry.amount is None else format_money(entry.amount),
         }
     if isinstance(entry, HardwareFact):
         return {
@@ -416,12 +449,10 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
             out_request["binding"] = entry.binding
         return out_request
     if isinstance(entry, RamClear):
-        if (
-            isinstance(entry.previous_seq, bool)
-            or not isinstance(entry.previous_seq, int)
-            or entry.previous_seq < 0
-        ):
-            raise ValueError(f"previous_seq must be a seq, not {entry.previous_seq!r}")
+        for name in ("previous_seq", "link_seq", "link_outbox_seq"):
+            value = getattr(entry, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a seq, not {value!r}")
         meters: dict[str, object] = {}
         for name, cents in entry.meters.items():
             if isinstance(cents, bool) or not isinstance(cents, int):
@@ -432,6 +463,8 @@ def entry_body(entry: TableEntry) -> dict[str, object]:
             "previous_seq": entry.previous_seq,
             "previous_hash": _nonempty(entry.previous_hash, "previous_hash"),
             "meters": meters,
+            "link_seq": entry.link_seq,
+            "link_outbox_seq": entry.link_outbox_seq,
         }
     if isinstance(entry, Started):
         if entry.previous_shutdown not in SHUTDOWNS:

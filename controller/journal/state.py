@@ -71,6 +71,7 @@ from .records import (
     ROUND_SETTLED,
     STARTED,
     VERIFICATION_FLAGS,
+    WAGER_CHANGED,
     BeginRound,
     Entry,
     FoldError,
@@ -440,6 +441,42 @@ class TableState:
             step = dataclasses.replace(step, stack_to_key=None)
         return step
 
+    @FOLD.register(WAGER_CHANGED)
+    def _apply_wager_changed(self, record: JournalRecord) -> TableState:
+        """A wager changed or removed before "no more bets" (:class:`~.records.WagerChanged`): the
+        round's events replayed with that wager (the seat's last of that name) changed or left
+        out; the rules core refuses what it would refuse of the events so (IllegalEvent)."""
+        current = self._open_round(record)
+        rnd = current.round
+        seat, wager, amount = _wager_change(record)
+        what = f"seat {seat} {wager}"
+        if current.no_more_bets:
+            # § 639a.7(c): "a wager may not be made, increased, or withdrawn after the dealer has
+            # announced 'no more bets'" (and each chapter's like it).
+            raise TableRefusal(f"{what}: a wager is not changed or withdrawn after 'no more bets'")
+        if _is_progressive(rnd, wager):
+            raise TableRefusal(
+                f"{what}: a progressive wager is the sensor's (one chip, one wager), not the screen's"
+            )
+        placed = [
+            i for i, e in enumerate(rnd.events) if e.type == "wager" and e.seat == seat and e.wager == wager
+        ]
+        if not placed:
+            raise TableRefusal(f"{what}: seat {seat} has no {wager} wager to change or remove")
+        events = list(rnd.events)
+        old = events[placed[-1]]
+        if amount is None:
+            del events[placed[-1]]
+        elif amount == old.amount:
+            raise TableRefusal(f"{what}: the wager is already {format_money(amount)}")
+        else:
+            events[placed[-1]] = dataclasses.replace(old, amount=amount)
+        state = Round.begin(rnd.game, rnd.rules, current.meters).state
+        for event in events:
+            state = rnd.game.apply(state, event)  # IllegalEvent: refused, nothing changed
+        after = Round(rnd.game, rnd.rules, state, events)
+        return dataclasses.replace(self, current=dataclasses.replace(current, round=after))
+
     @FOLD.register(ROUND_SETTLED)
     def _apply_settled(self, record: JournalRecord) -> TableState:
         current = self._open_round(record)
@@ -645,6 +682,24 @@ def _meters(raw: object, seq: int) -> dict[str, Cents]:
         except MoneyError as exc:
             raise FoldError(f"seq {seq}: {exc}") from None
     return out
+
+
+def _wager_change(record: JournalRecord) -> tuple[int, str, Cents | None]:
+    """A ``wager_changed`` record's seat, wager and new amount (``None``: removed)."""
+    body, seq = record.body, record.seq
+    seat, wager, amount = body.get("seat"), body.get("wager"), body.get("amount")
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
+        raise FoldError(f"seq {seq}: a wager change names its seat (a number), not {seat!r}")
+    if not isinstance(wager, str) or not wager:
+        raise FoldError(f"seq {seq}: a wager change names its wager, not {wager!r}")
+    if amount is None:
+        return seat, wager, None
+    if not isinstance(amount, str):
+        raise FoldError(f"seq {seq}: a wager change's amount is money as a string or null, not {amount!r}")
+    try:
+        return seat, wager, parse_money(amount, "amount")
+    except MoneyError as exc:
+        raise FoldError(f"seq {seq}: {exc}") from None
 
 
 def _is_progressive(rnd: Round[Any, Any], wager: str | None) -> bool:

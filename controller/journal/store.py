@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from .chain import ChainHead, OutboxRow, chain_hash
 from .chain_key import ChainKey
 from .errors import JournalBusy, JournalWriteError
+from .link_count import LinkCount
 from .marker import HeadMarker, MarkerWriter
 from .outbox import OutboxEntry
 from .records import JournalRecord
@@ -68,9 +69,17 @@ class Store:
     """The writing connection. Used by one thread at a time (the writer thread)."""
 
     def __init__(
-        self, conn: sqlite3.Connection, path: Path, table_id: str, head: ChainHead, key: ChainKey
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        table_id: str,
+        head: ChainHead,
+        key: ChainKey,
+        count: LinkCount | None = None,
     ) -> None:
         self.conn = conn
+        self.count = count or LinkCount()
+        """How the link counts this journal's outbox (on from a RAM clear's archive: :mod:`.link_count`)."""
         self.key = key
         """The table's chain key: every record's hash and the head marker are keyed with it."""
         self.path = path
@@ -148,9 +157,9 @@ class Store:
                         entries.append(
                             OutboxEntry(
                                 self.table_id,
-                                next_out,
+                                self.count.link_outbox_seq(next_out),
                                 message_id,
-                                r.seq,
+                                self.count.link_seq(r.seq),
                                 r.event_id,
                                 r.round_id,
                                 kind,

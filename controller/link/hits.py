@@ -156,23 +156,34 @@ def meter_events(
     meter_ids: Mapping[str, str],
     awards: Mapping[tuple[str, int], Award] | None,
     amounts: Mapping[str, Cents],
+    by_floor: Mapping[tuple[str, int], tuple[Cents, str]] | None = None,
 ) -> list[Event] | None:
     """The ``meter`` events that complete the round, or ``None`` while a hit's award is pending.
 
     ``awards``: the award of each of the round's claims by (meter id, seat), ``None`` if some
     claim has none yet. ``amounts``: each meter id's amount to use without a hit (the meter's last
     word, else its reset). Each claimed seat gets its own award's meter (§ 639a.12(d)(4)).
+    ``by_floor``: claims a floorperson settles instead (the meter refused them or did not award
+    them in time): (meter id, seat) -> the meter the floorperson verified, and the reason.
     """
     rnd = current.round
     claims = hits(rnd, rnd.state, meter_ids)
     got = awards or {}
-    if any((meter_ids[c.wager], c.seat) not in got for c in claims):
+    floor = by_floor or {}
+    if any(
+        (meter_ids[c.wager], c.seat) not in got and (meter_ids[c.wager], c.seat) not in floor for c in claims
+    ):
         return None
     events: list[Event] = []
     state: object = rnd.state
+
+    def meter_of(c: Claim) -> Cents:
+        key = (meter_ids[c.wager], c.seat)
+        return got[key].meter_before if key in got else floor[key][0]
+
     for wager, meter_id in meter_ids.items():
-        first = next((got[meter_id, c.seat] for c in claims if c.wager == wager), None)
-        amount = first.meter_before if first is not None else amounts[meter_id]
+        first = next((c for c in claims if c.wager == wager), None)
+        amount = meter_of(first) if first is not None else amounts[meter_id]
         event = Event("meter", name=wager, amount=amount)
         try:
             state = rnd.game.apply(state, event)
@@ -180,19 +191,24 @@ def meter_events(
             continue
         events.append(event)
     for c in claims:
-        award = got[meter_ids[c.wager], c.seat]
-        # The award whole, for the record: which award of the meter, its record, what it paid and
-        # where it left the meter (a floorperson validating the hand pay reads them on status).
-        event = Event(
-            "meter",
-            name=c.wager,
-            amount=award.meter_before,
-            seat=c.seat,
-            award_seq=award.award_seq,
-            meter_record=award.record_seq,
-            paid=award.paid,
-            meter_after=award.meter_after,
-        )
+        key = (meter_ids[c.wager], c.seat)
+        if key in got:
+            award = got[key]
+            # The award whole, for the record: which award of the meter, its record, what it paid
+            # and where it left the meter (a floorperson validating the hand pay reads them on status).
+            event = Event(
+                "meter",
+                name=c.wager,
+                amount=award.meter_before,
+                seat=c.seat,
+                award_seq=award.award_seq,
+                meter_record=award.record_seq,
+                paid=award.paid,
+                meter_after=award.meter_after,
+            )
+        else:
+            verified, reason = floor[key]
+            event = Event("meter", name=c.wager, amount=verified, seat=c.seat, detail=reason)
         state = rnd.game.apply(state, event)  # IllegalEvent: a claim the round cannot take, a bug
         events.append(event)
     return events

@@ -134,7 +134,8 @@ class LinkPublisher:
             self.link.port,
             username=self.link.username,
             password=read_password(self.link.password_file),
-            identifier=f"table-{self.table}",
+            # The shipped broker makes the client id the certificate's CN, which is the table id.
+            identifier=self.table,
             clean_session=True,
             keepalive=10,
             max_inflight_messages=WINDOW,
@@ -315,7 +316,10 @@ class LinkPublisher:
         return [
             e
             for seq, e in sorted(self._hits.items())
-            if seq <= applied and seq not in state.awards and seq not in state.refusals
+            if seq <= applied
+            and seq not in state.awards
+            and seq not in state.refusals
+            and seq not in state.closed
         ]
 
     def remember_hits(self, entries: list[OutboxEntry]) -> None:

@@ -17,7 +17,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from wire import Ack, Amount, Award, MeterMessage, MeterStatus, Refusal, format_money
+from wire import (
+    DEFAULT_AWARD_TIMEOUT,
+    Ack,
+    Amount,
+    Award,
+    Closed,
+    MeterMessage,
+    MeterStatus,
+    Refusal,
+    format_money,
+)
 
 
 @dataclass
@@ -35,6 +45,10 @@ class LinkState:
     ack_moved: float = field(default_factory=time.monotonic)
     awards: dict[int, Award] = field(default_factory=dict)
     refusals: dict[int, Refusal] = field(default_factory=dict)
+    closed: dict[int, Closed] = field(default_factory=dict)
+    """The meter's acknowledgements of the table's ``paid``/``void``, by the hit's seq."""
+    award_timeout: int = DEFAULT_AWARD_TIMEOUT
+    """Seconds a claim waits for its award before it is the floorperson's (the meter's status)."""
     sent_seq: int = 0
     """The highest seq the broker acknowledged this run (its PUBACK; not trusted for more)."""
     unacked_since: float | None = None
@@ -68,12 +82,16 @@ class LinkState:
             self.awards.setdefault(message.seq, message)
         elif isinstance(message, Refusal):
             self.refusals.setdefault(message.seq, message)
+        elif isinstance(message, Closed):
+            self.closed.setdefault(message.hit_seq, message)
         elif isinstance(message, Amount):
             old = self.amounts.get(message.progressive)
             if old is None or message.record_seq > old.record_seq:
                 self.amounts[message.progressive] = message
         elif isinstance(message, MeterStatus):
             self.meter_online = message.status == "online"
+            if message.award_timeout_seconds is not None:
+                self.award_timeout = message.award_timeout_seconds
 
     def sent(self, seq: int) -> None:
         """The broker took the table's messages up to ``seq`` (their PUBACK)."""
@@ -127,6 +145,7 @@ class LinkState:
             # The Jackpot Lock: a progressive whose hit is being awarded shows PENDING everywhere.
             "locks": {k: a.pending.to_json() for k, a in sorted(self.amounts.items()) if a.pending},
             "forged_dropped": self.forged,
+            "award_timeout_seconds": self.award_timeout,
         }
         if queue_depth is not None:
             out["queue_depth"] = queue_depth

@@ -16,17 +16,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Mapping
+from fractions import Fraction
 from typing import Final
 
-from wire import Award
+from wire import Award, Paid, Void
+from wire.fields import money
 
 from ..config import ProgressiveLinkSection
-from ..journal import JournalError
+from ..journal import JournalError, Step
 from ..journal.outbox import Outbound, OutboxEntry
 from ..journal.records import DeviceOffline, DeviceOnline, HardwareFact
 from ..journal.state import PROGRESSIVE_LINK, DeviceStatus, OpenRound
 from ..rules.core.events import Event
 from ..table import game_hooks
+from ..table.authority import FLOOR, voids_wagers
 from ..table.service import TableService
 from .hits import claims_after, meter_events, waits_for_meter
 from .outbound import LinkPlan
@@ -37,10 +42,21 @@ log = logging.getLogger(__name__)
 
 #: How often the watch compares the meter's last word with the timeout.
 WATCH_SECONDS: Final = 0.5
+#: The fact journaled when the meter acknowledges the table's ``paid`` or ``void`` (its ``closed``).
+AWARD_CLOSED: Final = "award_closed"
+#: A claim's states the floorperson settles (the meter refused it, or gave no award in time).
+EXCEPTIONS: Final = ("REFUSED", "TIMED OUT")
+
+
+class ClaimRefused(ValueError):
+    """A floorperson's settlement of a claim the table cannot take now (the words say why)."""
 
 
 class TableLink:
-    """The progressive link of one table: its plan, its publisher, its watch."""
+    """The progressive link of one table: its plan, its publisher, its watch.
+
+    Made by the table service it serves, when the service is built (``TableService(link=...)``):
+    the service asks it as its :class:`~controller.table.service.LinkHooks`."""
 
     def __init__(self, link: ProgressiveLinkSection, service: TableService, plan: LinkPlan) -> None:
         self.link = link
@@ -59,7 +75,8 @@ class TableLink:
         self._judged: object | None = None
         #: The link as last published on the API's ``link`` topic (:meth:`_shown`).
         self._last_shown: tuple[object, ...] = ()
-        service.link = self
+        #: The hits whose ``closed`` (the meter's acknowledgement) this run has journaled.
+        self._journaled_closed: set[int] = set()
 
     # -- what the table service asks (LinkHooks) --
 
@@ -70,7 +87,91 @@ class TableLink:
     def outbox_for(self, current: OpenRound, event: Event) -> list[Outbound]:
         if event.type == "no_more_bets":
             return self.plan.contributions(current)
+        if event.type == "irregularity":
+            return self._voids(current, event)
         return claims_after(current, event, self.plan.meter_ids)
+
+    def _voids(self, current: OpenRound, event: Event) -> list[Outbound]:
+        """A round with claims voided (a floorperson's irregularity, § 639a.13): each claim's
+        ``void`` to the meter, committed with it (an award returns to the meter, its lock ends)."""
+        claims = self._claims.get(current.round_id, [])
+        if not claims or not voids_wagers(current, event):
+            return []
+        why = f"the round is void: {event.kind}" + (f" ({event.detail})" if event.detail else "")
+        return [
+            Outbound("void", Void(str(c.payload["progressive"]), c.seq, why[:200]).to_json()) for c in claims
+        ]
+
+    async def paid_for(
+        self, round_id: str, seat: int, wager: str, award: Mapping[str, object] | None
+    ) -> list[Outbound]:
+        """The ``paid`` of the seat's claim, once a floorperson verified the hand pay of its award."""
+        meter_id = self.plan.meter_ids.get(wager)
+        if meter_id is None or award is None or award.get("paid") is None:
+            return []
+        claim = await self._claim_of(round_id, seat, meter_id)
+        if claim is None:
+            return []
+        return [Outbound("paid", Paid(meter_id, claim.seq, money(award["paid"], "paid")).to_json())]
+
+    async def _claim_of(self, round_id: str, seat: int, meter_id: str) -> OutboxEntry | None:
+        claims = await self.service.journal.outbox_of_round(round_id, "hit")
+        return next(
+            (c for c in claims if c.payload.get("seat") == seat and c.payload.get("progressive") == meter_id),
+            None,
+        )
+
+    async def hand_pay(self, seat: int, wager: str, verified: int, reason: str, actor: str | None) -> None:
+        """A floorperson settles a claim the meter refused or did not award in time: the seat is
+        paid its share of the meter the floorperson ``verified``, journaled with ``reason``
+        (source ``floor``), and the table's ``paid`` goes to the meter in the same transaction.
+        :class:`ClaimRefused` if no such claim waits (the words say why)."""
+        current = self.service.state.current
+        meter_id = self.plan.meter_ids.get(wager)
+        if meter_id is None:
+            raise ClaimRefused(
+                f"{wager!r} is not a linked progressive (linked: {', '.join(self.plan.meter_ids)})"
+            )
+        if current is None or not waits_for_meter(current):
+            raise ClaimRefused("no round waits for the meter: no claim to settle")
+        shown = {(p["progressive"], p["seat"]): p for p in self.pending()}
+        claim = shown.get((meter_id, seat))
+        if claim is None or claim["status"] not in EXCEPTIONS:
+            words = "no claim" if claim is None else f"its claim is {claim['status']}"
+            raise ClaimRefused(
+                f"seat {seat} {wager}: {words}; a floorperson settles only a claim the meter refused or "
+                "did not award within its award timeout"
+            )
+        waiting = [f"seat {p['seat']}" for p in shown.values() if p["status"] == "PENDING"]
+        if waiting:
+            raise ClaimRefused(f"{', '.join(waiting)}: a claim of this round still waits for its award")
+        awards = self.publisher.state.awards
+        got = {
+            (str(c.payload["progressive"]), int(c.payload["seat"])): awards[c.seq]
+            for c in self._claims.get(current.round_id, [])
+            if c.seq in awards
+        }
+        state = self.publisher.state
+        amounts = {
+            mid: state.amounts[mid].amount if mid in state.amounts else params.reset
+            for mid, params in self.plan.parameters.items()
+        }
+        events = meter_events(
+            current, self.plan.meter_ids, got, amounts, {(meter_id, seat): (verified, reason)}
+        )
+        if events is None:
+            raise ClaimRefused("another claim of this round is neither awarded nor the floorperson's")
+        terms = claim["award"]
+        assert isinstance(terms, Mapping)
+        share = Fraction(str(terms["share"])) if "share" in terms else None
+        paid = verified * share // 100 if share is not None else money(terms["fixed"], "fixed")
+        mine = Outbound(
+            "paid", Paid(meter_id, int(str(claim["seq"])), int(paid), by_floorperson=True).to_json()
+        )
+        steps = [
+            Step(e, FLOOR, actor, outbox=(mine,) if (e.seat, e.name) == (seat, wager) else ()) for e in events
+        ]
+        await self.service.complete_by_floor(current.round_id, steps)
 
     def meter_events(self, current: OpenRound) -> list[Event] | None:
         if not waits_for_meter(current):
@@ -94,22 +195,34 @@ class TableLink:
         return {(awards[c.seq].progressive, int(c.payload["seat"])): awards[c.seq] for c in claims}
 
     def pending(self) -> list[dict[str, object]]:
-        """The current round's hits claimed and not yet awarded: PENDING at the table, or REFUSED
-        with the meter's field and reason (the meter judged the claim: docs/progressive-link.md)."""
+        """The current round's hits claimed and not yet awarded: PENDING at the table, REFUSED with
+        the meter's field and reason (the meter judged the claim: docs/progressive-link.md), or
+        TIMED OUT (no award within the meter's award timeout of the hit): the last two wait for a
+        floorperson (:meth:`hand_pay`, or a void of the round)."""
         current = self.service.state.current
         if current is None:
             return []
-        awards, refusals = self.publisher.state.awards, self.publisher.state.refusals
+        state = self.publisher.state
+        awards, refusals = state.awards, state.refusals
+        now, timeout = time.time_ns(), state.award_timeout
         out: list[dict[str, object]] = []
         for c in self._claims.get(current.round_id, []):
             if c.seq in awards:
                 continue
             refusal = refusals.get(c.seq)
-            if refusal is None:
-                out.append({**dict(c.payload), "seq": c.seq, "status": "PENDING"})
+            shown: dict[str, object] = {**dict(c.payload), "seq": c.seq}
+            hit_ns = c.payload.get("hit_wall_ns")
+            if refusal is not None:
+                shown |= {"status": "REFUSED", "field": refusal.field, "reason": refusal.reason}
+            elif isinstance(hit_ns, int) and now - hit_ns >= timeout * 1_000_000_000:
+                why = (
+                    f"no award from the meter within {timeout} s of the hit (the meter's award timeout): "
+                    "a floorperson settles the claim (a hand pay of the verified meter, or a void)"
+                )
+                shown |= {"status": "TIMED OUT", "field": None, "reason": why}
             else:
-                why = {"field": refusal.field, "reason": refusal.reason}
-                out.append({**dict(c.payload), "seq": c.seq, "status": "REFUSED", **why})
+                shown["status"] = "PENDING"
+            out.append(shown)
         return out
 
     @classmethod
@@ -143,7 +256,8 @@ class TableLink:
         s = self.publisher.state
         amounts = tuple(sorted((k, a.amount, a.record_seq) for k, a in s.amounts.items()))
         shown = (s.connected, s.meter_online, amounts, len(s.awards), len(s.refusals), s.unavailable())
-        return (*shown, s.witness_refusal)
+        claims = tuple((p["seq"], p["status"]) for p in self.pending())
+        return (*shown, s.witness_refusal, claims, len(s.closed))
 
     async def _watch(self) -> None:
         while not self._stop.is_set():
@@ -155,6 +269,9 @@ class TableLink:
                 await self.check()
                 await self.complete_round()
                 await self.refresh_queue()
+                await self.journal_closed()
+                if self._shown() != self._last_shown:
+                    self._changed()  # a claim timed out: the status and the screen show it
             except JournalError:
                 return  # the service has locked the table and the watchdog stops
             except Exception:
@@ -198,6 +315,16 @@ class TableLink:
         fact = HardwareFact("journal", WITNESS_MISMATCH, {**evidence, "why": why})
         await self.service.journal_entry(fact, "link", None)
         self._changed()
+
+    async def journal_closed(self) -> None:
+        """The meter's acknowledgement of a ``paid`` or ``void`` (the handshake's last step),
+        journaled once: a ``hardware_fact`` of the link, ``award_closed``, with the reply whole."""
+        for hit_seq, closed in sorted(self.publisher.state.closed.items()):
+            if hit_seq in self._journaled_closed:
+                continue
+            self._journaled_closed.add(hit_seq)
+            fact = HardwareFact(PROGRESSIVE_LINK, AWARD_CLOSED, closed.to_json())
+            await self.service.journal_entry(fact, "link", None)
 
     async def refresh_queue(self) -> None:
         """The queue's depth and its oldest message, from the journal's outbox."""

@@ -23,6 +23,7 @@ from typing import Final
 from wire import Ack
 
 from ..journal import Journal
+from ..journal.link_count import Witnessed
 
 WITNESS_MISMATCH: Final = "witness_mismatch"
 """The ``hardware_fact`` (device ``journal``) that keeps the evidence."""
@@ -34,9 +35,22 @@ _WHAT_TO_DO: Final = (
 
 
 async def judge(journal: Journal, ack: Ack) -> tuple[str, dict[str, object]] | None:
-    """Why the journal is behind or beside the meter's ack, with the evidence; ``None`` if not."""
+    """Why the journal is behind or beside the meter's ack, with the evidence; ``None`` if not.
+
+    Seqs are the link's count: after a RAM clear the new journal counts on from its archive
+    (``controller/journal/link_count.py``), and a witness of the archive's is looked up there."""
     last_outbox = await journal.last_outbox_seq()
-    last_seq = journal.state.last_seq
+    last_seq = journal.link_seq(journal.state.last_seq)
+    witness = ack.witness
+    found = None if witness is None else await journal.witnessed(witness.seq)
+    return verdict(ack, last_seq, last_outbox, found)
+
+
+def verdict(
+    ack: Ack, last_seq: int, last_outbox: int, found: Witnessed | None
+) -> tuple[str, dict[str, object]] | None:
+    """The judgement itself, from the journal's head (``last_seq``, ``last_outbox`` on the link's
+    count) and what it holds at the witness's seq (``found``); ``tablectl doctor`` gives the same."""
     evidence: dict[str, object] = {
         "meter_applied_seq": ack.applied_seq,
         "witness": None if ack.witness is None else ack.witness.to_json(),
@@ -51,21 +65,20 @@ async def judge(journal: Journal, ack: Ack) -> tuple[str, dict[str, object]] | N
         )
         return why, evidence
     witness = ack.witness
-    if witness is None:
+    if witness is None or found is None or not found.checked:
         return None
-    stored = await journal.hash_at(witness.seq)
-    if stored is None:
+    if found.hash is None:
         why = (
             f"the journal is behind the meter: the meter's witness is journal seq {witness.seq} "
             f"(hash {witness.hash[:16]}), the journal ends at seq {last_seq} (an older copy put back?); "
             f"{_WHAT_TO_DO}"
         )
         return why, evidence
-    if stored != witness.hash:
-        evidence["journal_hash"] = stored
+    if found.hash != witness.hash:
+        evidence["journal_hash"] = found.hash
         why = (
             f"the journal is beside the meter: at seq {witness.seq} the meter's witness has hash "
-            f"{witness.hash[:16]}, the journal another record (hash {stored[:16]}): a journal "
+            f"{witness.hash[:16]}, {found.where} another record (hash {found.hash[:16]}): a journal "
             f"rewritten, or another one; {_WHAT_TO_DO}"
         )
         return why, evidence

@@ -14,6 +14,10 @@ PIN waits for one (an ``irregularity_reported`` record), and the round waits wit
   one, and any irregularity that voids a round with wagers in play, takes effect only when a
   floorperson confirms it (§ 639a.13(g): the floorperson has the device covered or signed out
   of order before any other method of dealing).
+- At a poker table whose shoe reads every card, the dealer keys only what is a player's choice
+  among cards already read, his discards (§ 637a.20(h): "Each player may keep his original hand
+  or discard as many cards as he chooses"), and deals nothing face down and counted; what the
+  game says is the floorperson's decision (the disputed pot) waits for one.
 """
 
 from __future__ import annotations
@@ -87,11 +91,18 @@ AUTHORITY: Final[Mapping[str, Authority]] = {
             "the poker room's button: the table carries it after the first round",
         ),
         _a(
+            "cards chosen by a player",
+            PEOPLE,
+            "§ 637a.20(h), § 637a.21(h)",
+            "the poker room's discards while the shoe works: which of his cards, read when dealt, the "
+            "player gives up (the game's chosen_cards)",
+        ),
+        _a(
             "deal",
             PEOPLE,
             "§ 637a.19(f), § 637a.20(f)-(h), § 637a.21(f)-(h)",
-            "a poker table without a card reader: cards dealt face down, counted (the hands shown are "
-            "keyed at the showdown, a mucked hand never)",
+            "a poker table without a working card-reading shoe: cards dealt face down, counted (the "
+            "hands shown are keyed at the showdown, a mucked hand never)",
         ),
         _a("dice", PEOPLE, "the game's rules"),
         _a("hole_card_reader", {READER}, "§ 633a.7(h)"),
@@ -207,7 +218,14 @@ def judge(event: Event, source: str, state: TableState, *, shoe_installed: bool)
             return ACCEPT
         if source not in PEOPLE:
             return _refuse(f"cards from {source}", AUTHORITY["cards"])
+        if current is not None and current.round.game.chosen_cards(current.round.state, event):
+            return ACCEPT
         return _cards_by_hand(event, state, shoe_installed)
+    if kind == "deal" and source in PEOPLE and shoe_out_of_order(state, shoe_installed) is None:
+        return _refuse(
+            "the shoe reads the cards it deals: nothing is dealt face down and counted while it works",
+            AUTHORITY["deal"],
+        )
     if kind == "irregularity":
         return _irregularity(event, source, current)
     if kind == "hole_card_reader" and source != READER:
@@ -245,6 +263,10 @@ def _irregularity(event: Event, source: str, current: OpenRound | None) -> Verdi
             )
         if source not in (device, FLOOR):
             return _refuse(f"{kind} from {source}", AUTHORITY["irregularity of a device"])
+    if source != FLOOR and current is not None:
+        why = current.round.game.floor_decides(current.round.state, event)
+        if why:
+            return Verdict(await_floor=why)
     if source != FLOOR and current is not None and voids_wagers(current, event):
         return Verdict(
             await_floor=f"{kind} voids a round with wagers in play: a floorperson confirms it with a PIN"

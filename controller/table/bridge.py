@@ -12,11 +12,14 @@ branch. The handlers turn them into the table's events:
 - a chip placed while the progressive is unavailable is shown, not journaled: the lock-out
   journals it as a refused ``wager`` (N.J.A.C. 13:69E-1.39B);
 - a stack from the shoe is a ``cards`` event to its position; an incomplete one is left to the
-  dealer to key in (§ 639a.13(g));
+  dealer to key in (§ 639a.13(g)); a burn is one where the game's round takes it (its
+  ``devices(rules).burns``: the poker room, § 637a.19(h)-(j), § 637a.20(h)-(j)), else dropped;
 - a device's fault mid-round is the game's irregularity (its ``faults`` hook: ``shoe_jam``,
   § 639a.13(f));
 - the reader's answer is ``hole_card_reader`` (§ 633a.7(h));
-- a device going online or offline is journaled when it changes.
+- a device going online or offline is journaled when it changes;
+- a fault storm (a device faulting hundreds of times a second) is its first fault, handled at
+  once, and one ``faults_coalesced`` fact a second with the count (:mod:`.fault_storms`).
 
 Nothing a device reports can stop the consumer: a failure is logged and the next event handled.
 
@@ -32,11 +35,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime
 from typing import Any, Final, TypeVar
 
-from hw.device_events import DeviceEvent, DeviceFault, DeviceState, FramesLost
+from hw.device_events import DeviceEvent, DeviceFault, DeviceState, FaultsCoalesced, FramesLost
 from hw.gpio import (
     GpioEvent,
     LockOutPressed,
@@ -54,6 +59,7 @@ from ..journal import JournalError, Refused
 from ..journal.records import DeviceOffline, DeviceOnline, HardwareFact
 from ..rules.core.events import Event, EventError, parse_event
 from . import game_hooks
+from .fault_storms import STORM_SECONDS, FaultStorms, StormKey
 from .service import Publish, TableService
 
 log = logging.getLogger(__name__)
@@ -79,6 +85,9 @@ URGENT: Final = (
     HoleCardReading,
 )
 
+#: A wagering device's changes are logged once in this many seconds at most.
+WAGER_LOG_SECONDS: Final = 1.0
+
 HardwareEvent = GpioEvent | DeviceEvent
 E = TypeVar("E")
 Handler = Callable[[Any], Awaitable[None]]
@@ -103,6 +112,11 @@ class HardwareBridge:
         self.handled = 0
         #: Device state changes folded into a later one of the same device (a flapping device).
         self.coalesced = 0
+        #: Fault storms: a device's repeated faults counted, reported once an interval.
+        self.storms = FaultStorms()
+        self._storm_timers: dict[StormKey, asyncio.TimerHandle] = {}
+        #: Per wagering device: when its last change was logged, and the changes not logged since.
+        self._wager_logged: dict[str, tuple[float | None, int]] = {}
         self.register_handler(LockOutPressed, self._lock_out)
         self.register_handler(LockOutRepeated, self._lock_out_repeated)
         self.register_handler(FramesLost, self._frames_lost)
@@ -114,6 +128,7 @@ class HardwareBridge:
         self.register_handler(StackDelivered, self._stack)
         self.register_handler(HoleCardReading, self._hole_card_reading)
         self.register_handler(DeviceFault, self._device_fault)
+        self.register_handler(FaultsCoalesced, self._faults_coalesced)
         self.register_handler(DeviceState, self._device_state)
         self.register_handler(ShufflerCount, self._shuffler_count)
 
@@ -131,6 +146,14 @@ class HardwareBridge:
             # The pins have locked: from this instant nothing else is accepted before the
             # lock-out is journaled (the service journals it first, whoever comes next).
             self.service.press(event)
+        storm = _storm_of(event, self.service.round_id if isinstance(event, WagerRefused) else None)
+        if storm is not None:
+            key = self.storms.note_kind(*storm)
+            if key is None:
+                return  # a repeat in a storm: counted, reported with the storm
+            self._storm_timers[key] = asyncio.get_running_loop().call_later(
+                STORM_SECONDS, self._storm_report, key
+            )
         if isinstance(event, DeviceState):
             if event.device in self._states:
                 self.coalesced += 1
@@ -139,6 +162,18 @@ class HardwareBridge:
             self._urgent.append(event)
         else:
             self._rest.append(event)
+        self._idle.clear()
+        self._wake.set()
+
+    def _storm_report(self, key: StormKey) -> None:
+        report = self.storms.report(key)
+        if report is None:
+            self._storm_timers.pop(key, None)
+            return
+        self._storm_timers[key] = asyncio.get_running_loop().call_later(
+            STORM_SECONDS, self._storm_report, key
+        )
+        self._rest.append(report)
         self._idle.clear()
         self._wake.set()
 
@@ -165,6 +200,9 @@ class HardwareBridge:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
+        for timer in self._storm_timers.values():
+            timer.cancel()
+        self._storm_timers.clear()
 
     def get_status(self) -> dict[str, object]:
         return {
@@ -172,6 +210,8 @@ class HardwareBridge:
             "queued": self._queued(),
             "handled": self.handled,
             "coalesced": self.coalesced,
+            "faults_coalesced": self.storms.coalesced,
+            "fault_storms": self.storms.in_progress,
         }
 
     def _next(self) -> object | None:
@@ -251,8 +291,17 @@ class HardwareBridge:
     async def _wager_counted(self, event: WagerSensed | WagerRemoved) -> None:
         # Counted by the system; journaled as wagers at the lock-out, when the count is final.
         self._gpio_input(event)
+        # Logged once a second a device at most (a flapping sensor, 50 changes a second at the
+        # debounce's fastest, must not flood the log), with the changes left out.
         device = f" {event.progressive}" if event.progressive else ""
-        log.info("seat %d%s: progressive wager %s", event.seat, device, event.type.split("_")[1])
+        key, now = f"seat {event.seat}{device}", time.monotonic()
+        last, left = self._wager_logged.get(key, (None, 0))
+        if last is not None and now - last < WAGER_LOG_SECONDS:
+            self._wager_logged[key] = (last, left + 1)
+            return
+        self._wager_logged[key] = (now, 0)
+        more = f" ({left} more change(s) not logged)" if left else ""
+        log.info("%s: progressive wager %s%s", key, event.type.split("_")[1], more)
 
     async def _wager_not_recognized(self, event: WagerNotRecognized) -> None:
         # The progressive is unavailable (N.J.A.C. 13:69E-1.39B): the chip is no wager, its lamp
@@ -301,9 +350,11 @@ class HardwareBridge:
         await self._fact(event.device, "frames_lost", {"expected": event.expected, "got": event.got})
 
     async def _stack(self, stack: StackDelivered) -> None:
-        if stack.position == "burn":
-            return
         service = self.service
+        if stack.position == "burn" and not service.game.devices(service.submission.rules).burns:
+            # A house-banked game's burn is no event of its round; the poker room's is
+            # ("The dealer shall then burn the top card of the deck", § 637a.20(h)).
+            return
         if not stack.complete:
             # A frame was lost: the cards are keyed in by the dealer (§ 639a.13(g)).
             message = f"shoe stack for {stack.position} incomplete ({len(stack.cards)} of {stack.count})"
@@ -329,6 +380,28 @@ class HardwareBridge:
             return
         await service.submit_quietly(event, _source(stack))
 
+    async def _faults_coalesced(self, storm: FaultsCoalesced) -> None:
+        # One interval of a fault storm: shown once, journaled once, with the count and the times.
+        detail = {
+            "kind": storm.kind,
+            "count": storm.count,
+            "first": _iso(storm.first_at),
+            "last": _iso(storm.last_at),
+        }
+        refusals = storm.device == "gpio"
+        self._publish(
+            "device", {"device": storm.device, "state": "refused" if refusals else "fault", **detail}
+        )
+        log.warning(
+            "%s: %d more %s from %s to %s, coalesced",
+            storm.device,
+            storm.count,
+            storm.kind,
+            detail["first"],
+            detail["last"],
+        )
+        await self._fact(storm.device, "wagers_refused_coalesced" if refusals else "faults_coalesced", detail)
+
     async def _device_fault(self, fault: DeviceFault) -> None:
         self._publish("device", {"device": fault.device, "state": "fault", "kind": fault.kind})
         # The game's word for the fault (its ``faults`` hook, docs/serial-protocols.md).
@@ -337,6 +410,22 @@ class HardwareBridge:
             return
         detail = f"{fault.device} {fault.kind}" + (f": {fault.detail}" if fault.detail else "")
         await self.service.submit_quietly(Event("irregularity", kind=kind, detail=detail), _source(fault))
+
+
+def _storm_of(event: object, round_id: str | None) -> tuple[str, str] | None:
+    """What a storm of ``event`` is made of (device, kind): a device's faults of one kind, a
+    wagering device's chips refused after the lock-out in round ``round_id`` (a flapping sensor;
+    each round's first refusal is journaled on its own); else ``None``."""
+    if isinstance(event, DeviceFault):
+        return event.device, event.kind
+    if isinstance(event, WagerRefused):
+        device = f" {event.progressive}" if event.progressive else ""
+        return "gpio", f"wager_refused seat {event.seat}{device} round {round_id}"
+    return None
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
 
 
 def _source(event: DeviceEvent) -> str:

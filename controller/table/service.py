@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -37,6 +37,7 @@ from ..journal.records import (
 from ..journal.state import PROGRESSIVE_LINK, OpenRound, RequestOutcome, TableState
 from ..rules.core.engine import Game
 from ..rules.core.events import Event
+from ..rules.core.money import Cents
 from ..rules.core.submission import Submission
 from . import authority, game_hooks, write_failures
 from .lamps import payout_lamps, progressive_unavailable
@@ -102,10 +103,29 @@ class LinkHooks(Protocol):
         """The ``meter`` events that complete ``current`` from the meter's word; empty when it
         needs none, ``None`` while a hit's award is pending."""
 
+    async def paid_for(
+        self, round_id: str, seat: int, wager: str, award: Mapping[str, object] | None
+    ) -> list[Outbound]:
+        """The ``paid`` a floorperson's verification of a seat's hand-paid award causes (the award
+        handshake's third step, docs/progressive-link.md); empty where none."""
+
+    async def hand_pay(self, seat: int, wager: str, verified: Cents, reason: str, actor: str | None) -> None:
+        """A floorperson settles a claim the meter refused or did not award in time (the seat paid
+        its share of the ``verified`` meter); ``ValueError`` with the words if none waits."""
+
+
+Pins = Callable[[TableState], ProgressiveTableGameSystem]
+"""``pins(state)``: the table's pins set up for the journal's recovered ``state`` (locked in a round
+past "no more bets", the chips the journal accepted, the progressive journaled unavailable)."""
+
 
 class TableService:
-    """The table's rounds on an open :class:`Journal`; ``gpio`` once the pins are set up.
+    """The table's rounds on an open :class:`Journal`, with its collaborators given when it is built.
 
+    ``pins`` makes the pins (:data:`Pins`): :meth:`recover` calls it once, after the journal's
+    recovery, so that no pin is read before the journal says what the round is (docs/daemon.md,
+    "Start"); :attr:`gpio` is ``None`` until then and after :meth:`release_pins`. ``link`` makes
+    the progressive link from the service (``controller.link.TableLink``), here, at construction.
     ``status()`` is the table's state as the API shows it, published after every record.
     """
 
@@ -117,12 +137,16 @@ class TableService:
         *,
         publish: Publish,
         status: Callable[[], Mapping[str, Any]],
+        pins: Pins,
+        link: Callable[[TableService], LinkHooks] | None = None,
         shoe_installed: bool = False,
     ) -> None:
         self.journal = journal
         self.submission = submission
         self.game: Game[Any, Any] = submission.game
         self.refusals = refusals
+        self._pins = pins
+        #: The pins, once :meth:`recover` has set them up.
         self.gpio: ProgressiveTableGameSystem | None = None
         #: One change of the round at a time: an event and the settlement it completes.
         self.round_lock = asyncio.Lock()
@@ -134,8 +158,9 @@ class TableService:
         self.press_pending: object | None = None
         self._publish = publish
         self._status = status
-        #: The progressive link (``controller.link``), if the table is linked to a central meter.
-        self.link: LinkHooks | None = None
+        #: The progressive link (``controller.link``), if the table is linked to a central meter;
+        #: made last, from the service it asks.
+        self.link: LinkHooks | None = None if link is None else link(self)
 
     @property
     def state(self) -> TableState:
@@ -145,6 +170,30 @@ class TableService:
     def round_id(self) -> str | None:
         current = self.state.current
         return None if current is None else current.round_id
+
+    # --- the start and the end ----------------------------------------------------------------------
+
+    async def recover(self) -> None:
+        """The table as the journal left it, then the pins: a round the journal holds complete is
+        settled, a round begun if none is open, wagering opened again if the daemon was killed
+        between a round's beginning and its ``unlock`` (§ 639a.7(c)); only then are the pins set up
+        (``pins(state)``, from the state recovered) and the lamps shown (a payout still waiting
+        lights them again). Once: a second call is a :class:`RuntimeError`."""
+        if self.gpio is not None:
+            raise RuntimeError("the table service has recovered already: its pins are set up")
+        await self.settle_if_complete()
+        await self.ensure_round()
+        opened = self.state.current
+        if opened is not None and not opened.no_more_bets and self.state.locked_out:
+            await self.open_wagering(f"round {opened.round_id} open for wagers")
+        self.gpio = self._pins(self.state)
+        self.show_lamps()
+
+    def release_pins(self) -> None:
+        """Close the pins (the daemon's stop); nothing is shown on them from here."""
+        gpio, self.gpio = self.gpio, None
+        if gpio is not None:
+            gpio.close()
 
     # --- the round -------------------------------------------------------------------------------
 
@@ -209,15 +258,32 @@ class TableService:
         actor: str | None,
         *,
         check: Callable[[TableState], None] | None = None,
+        outbox: Sequence[Outbound] = (),
     ) -> JournalRecord | None:
         """Journal ``entry`` (a device's fact, a floorperson's word, a command) one change at a
         time: the service takes its lock, callers never do. ``check(state)`` runs first under the
         lock (a precondition that raises to refuse); a refusal is journaled by the journal,
-        reported here, and ``None``."""
+        reported here, and ``None``. ``outbox``: the link's messages it causes, in its transaction."""
         async with self.round_lock:
             if check is not None:
                 check(self.state)
-            return await self._journal_entry(entry, source, actor)
+            return await self._journal_entry(entry, source, actor, outbox)
+
+    async def complete_by_floor(self, round_id: str, steps: Sequence[Step]) -> None:
+        """A round the meter could not complete (a claim it refused, or did not award in time),
+        completed by a floorperson's ``meter`` events in ONE transaction, then settled.
+        ``ValueError`` if ``round_id`` is no longer the round waiting (an award settled it)."""
+        async with self.round_lock:
+            current = self.state.current
+            if current is None or current.round_id != round_id or not current.round.waiting_for():
+                raise ValueError(f"round {round_id} no longer waits for the meter (its award came)")
+            for outcome in await self._append_many(list(steps), None):
+                self._report(outcome)
+                if isinstance(outcome, Refused):
+                    raise outcome
+            current = self.state.current
+            if current is not None and game_hooks.settles_itself(current):
+                await self.settle("daemon", None)
 
     async def settle_when(
         self, source: str, actor: str | None, check: Callable[[TableState], None]
@@ -227,12 +293,14 @@ class TableService:
             check(self.state)
             return await self.settle(source, actor)
 
-    async def _journal_entry(self, entry: Entry, source: str, actor: str | None) -> JournalRecord | None:
+    async def _journal_entry(
+        self, entry: Entry, source: str, actor: str | None, outbox: Sequence[Outbound] = ()
+    ) -> JournalRecord | None:
         """Journal ``entry``, the lock held; a refusal is journaled by the journal, reported here,
         and ``None``."""
         try:
             with self._journal_writes():
-                appended = await self.journal.append(entry, source=source, actor=actor)
+                appended = await self.journal.append(entry, source=source, actor=actor, outbox=outbox)
         except Refused as exc:
             self.report_refusal(exc.record, str(exc))
             return None
@@ -272,6 +340,16 @@ class TableService:
             await self._journal_pending_press()
             return await self._submit_locked(event, source, actor, request)
 
+    def limit_refusal(
+        self, seat: int | None, wager: str | None, amount: int | None, kind: str = "wager"
+    ) -> str | None:
+        """Why a wager of ``amount`` is outside the table's minimum or maximum for ``wager`` (the
+        Rules Submission's ``[limits]``), or ``None``."""
+        limits = self.submission.limits.get(wager or "")
+        if kind != "wager" or limits is None or amount is None or wager is None:
+            return None
+        return limits.refusal(seat, wager, amount)
+
     def _check_request(self, request: RequestKey | None) -> None:
         # Inside the round lock: a retry racing its first try sees the first's records.
         if request is None or request.key not in self.state.requests:
@@ -289,7 +367,9 @@ class TableService:
             entry: Entry = IrregularityReported(event.to_json(), verdict.await_floor)
             outcome = await self._append(Step(entry, source, actor), request)
         else:
-            step = Step(event, source, actor, verdict.refuse, self._link_outbox(event))
+            # The table's minimum and maximum (the Rules Submission's [limits]): journaled refused.
+            refuse = verdict.refuse or self.limit_refusal(event.seat, event.wager, event.amount, event.type)
+            step = Step(event, source, actor, refuse, self._link_outbox(event))
             outcome = await self._append(step, request)
         if isinstance(outcome, Refused):
             if verdict.refuse is not None:
@@ -397,6 +477,9 @@ class TableService:
         if self.gpio is not None:
             self.gpio.lock()
             if current is not None and not current.no_more_bets:
+                # The devices as they were at the lock-out's edge: a contact moving then is
+                # counted once still (docs/gpio.md, "The lock-out's edge").
+                await self.gpio.lock_out_counted()
                 devices = self.gpio.accepted_devices
                 if self.gpio.progressive_unavailable:
                     # The chips on the devices while the progressive is unavailable: journaled

@@ -14,9 +14,10 @@ from hw.serial_device import SerialDevice
 
 from .. import __version__
 from ..config import Config
-from ..journal.state import AwaitingFloor, TableState
+from ..journal.state import AwaitingFloor, OpenRound, TableState
 from ..rules.core.hooks import Actor, Screen, Step, Vocabulary, Waiting, in_words
 from ..rules.core.money import format_money
+from ..rules.core.submission import WagerLimits
 from . import authority, game_hooks
 from .lamps import progressive_unavailable
 
@@ -39,12 +40,14 @@ def table_status(
     vocabulary: Vocabulary | None = None,
     screen: Screen | None = None,
     title: str = "",
+    limits: Mapping[str, WagerLimits] | None = None,
 ) -> dict[str, Any]:
     """The table's state for the API: round, lock-out, wagers, devices, GPIO, last rounds; the
     game's ``vocabulary`` (the wagers, decisions and irregularities the dealer's screen offers,
     each with the dealer's words and its section), its ``title`` and its ``screen`` hints (the
     seats, whether hands are set, how the starting position is given, whether throws are
-    entered): the game's hooks, so the screen keeps no copy of any game."""
+    entered): the game's hooks, so the screen keeps no copy of any game; the table's ``limits``
+    (each entered wager's minimum and maximum, the Rules Submission's ``[limits]``)."""
     current = state.current
     out: dict[str, Any] = {
         "table": config.table.id,
@@ -52,6 +55,8 @@ def table_status(
         "title": title or game,
         "vocabulary": (vocabulary or Vocabulary()).to_json(),
         "screen": (screen or Screen()).to_json(),
+        # The table's minimum and maximum of each wager the dealer enters (the Rules Submission).
+        "limits": {name: w.to_json() for name, w in (limits or {}).items()},
         "version": __version__,
         "seq": state.last_seq,
         "locked_out": state.locked_out,
@@ -64,15 +69,24 @@ def table_status(
             "no_more_bets": current.no_more_bets,
             "wagers": [e.to_json() for e in current.wagers()],
             "events": len(current.events),
+            # The events the table began the round with itself (the poker room's button and kill,
+            # carried from the last round): the dealer has done nothing in the round before them.
+            "carried": _carried(state, current),
             # The cards dealt so far, as their events were journaled: a screen (re)connecting
             # mid-round shows them. A peer with no role is shown them withheld (api/face_down.py).
             "cards": [e.to_json() for e in current.events if e.type == "cards"],
+            # The table as the game's screen draws it (the poker room's button, turn, actions, pots).
+            "table_view": dict(current.round.game.table_view(current.round.state)),
             "meters": {k: format_money(v) for k, v in current.meters.items()},
             # The words and the data from one answer of the game's, so they never disagree.
             "waiting_for": _waiting_for(state, waiting),
             "waiting": _waiting(state, waiting),
             # § 659a.11(a)(1), (c): the house way's settings, beside the dealer's hand-setting keys.
             "house_way": [h.to_json() for h in game_hooks.house_way(current)],
+            # Each hand's total as the game counts it (Blackjack's soft and hard, § 633a.1).
+            "totals": [t.to_json() for t in current.round.totals()],
+            # A hand dealt that a meter pays: DO NOT MUCK, CALL THE FLOOR before the meter's award.
+            "jackpot_hands": [h.to_json() for h in current.round.jackpot_hands()],
         }
     out["last_rounds"] = [s.to_json() for s in reversed(state.recent)][:3]
     out["pending_payouts"] = [p.to_json() for p in state.pending_payouts()]
@@ -119,3 +133,8 @@ def _waiting(state: TableState, items: tuple[Waiting, ...]) -> list[dict[str, ob
         return [w.to_json() for w in items]
     item = Waiting(Actor.FLOORPERSON, _floor_words(waiting), step=Step.FLOORPERSON).to_json()
     return [{**item, "irregularity": str(waiting.event.get("kind")), "reporter": waiting.reporter}]
+
+
+def _carried(state: TableState, current: OpenRound) -> int:
+    carried = state.next_round
+    return len(carried) if current.events[: len(carried)] == tuple(carried) else 0

@@ -39,7 +39,7 @@ from ..auth import (
     add_user,
     remove_user,
 )
-from ..cli_args import whole_number
+from ..cli_args import DECIMAL, WHOLE, whole_number
 from ..config import check_config_file
 from ..journal import JournalBusy, JournalError
 from ..journal.chain_key import key_path, load_key, make_key
@@ -321,7 +321,8 @@ def cmd_journal_new(args: argparse.Namespace) -> int:
     print(
         f"archived {cleared.archive} (seq {cleared.previous_seq}, hash {cleared.previous_hash[:16]}...); "
         f"new journal {args.journal} of table {cleared.table_id}, chained to it; "
-        f"meters carried over: {meters}; RAM clear by {args.user}"
+        f"meters carried over: {meters}; the progressive link counts on from record {cleared.link_seq}, "
+        f"outbox message {cleared.link_outbox_seq}; RAM clear by {args.user}"
     )
     return EXIT_OK
 
@@ -536,20 +537,18 @@ def _source_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not DECIMAL.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (ASCII digits)")
+    seconds = float(text)
     if not math.isfinite(seconds) or not 0 < seconds <= 86400:
         raise argparse.ArgumentTypeError(f"{text} seconds: give more than 0 and at most 86400 (a day)")
     return seconds
 
 
 def _seat(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seat {text!r} is not a whole number") from None
+    if not WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"seat {text!r} is not a whole number (ASCII digits)")
+    n = int(text)
     if n < 1:
         raise argparse.ArgumentTypeError(f"seat {n} is not a seat (seats count from 1)")
     return n

@@ -4,8 +4,9 @@
 the queue, PENDING hits, the meter's amounts) and the table's certificate expiry.
 ``doctor``: what a slot tech checks first, each line with what to do about it: the
 configuration, the pins, the serial ports, groups and the API socket's permissions, the
-journal's integrity, the disk, the clock, the broker (a TLS handshake with the table's
-certificate) and the certificates. Exit 0 when every check passes, 1 when one fails.
+journal's integrity, the journal's head beside the central meter's witness (``witness.py``), the
+disk, the clock, the broker (a TLS handshake with the table's certificate) and the certificates.
+Exit 0 when every check passes, 1 when one fails.
 """
 
 from __future__ import annotations
@@ -21,18 +22,20 @@ import stat
 import subprocess
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from wire.identity import certificate_name
+
 from ..api_client import ApiConnectionError, ApiError, request
-from ..config import DEFAULT_PATH, Config, check_config_file, load_config
+from ..config import DEFAULT_PATH, Config, certificate_problem, check_config_file, load_config
 from ..journal import JournalError, JournalReader
 from ..link.certificates import days_left
 from ..link.publisher import tls_context
-from ..link.witness import WITNESS_MISMATCH
 from ..rules.core.options import RulesError
 from .common import DEFAULT_SOCKET, EXIT_FAILED, EXIT_OK, guarded
+from .finding import Finding
+from .witness import witness_findings
 
 #: Fewer days than this before a certificate expires is a warning (renew it).
 CERT_WARN_DAYS: Final = 30
@@ -87,7 +90,14 @@ def describe_link(link: dict[str, Any]) -> Iterator[str]:
     if verdict is not None and not verdict.get("accepted"):
         yield f"  the meter REFUSED the declaration: {verdict.get('reason')}"
     for hit in link.get("pending") or ():
-        yield f"  PENDING: seat {hit['seat']} {hit['hand']} on {hit['progressive']} (claim seq {hit['seq']})"
+        status = hit.get("status", "PENDING")
+        why = (
+            f": {hit['reason']}; a floorperson settles it (claim_hand_pay, or a void)"
+            if hit.get("reason")
+            else ""
+        )
+        claim = f"seat {hit['seat']} {hit['hand']} on {hit['progressive']} (claim seq {hit['seq']})"
+        yield f"  {status}: {claim}{why}"
     locks = link.get("locks") or {}
     for progressive, amount in (link.get("amounts") or {}).items():
         lock = locks.get(progressive)
@@ -110,19 +120,6 @@ def _config_or_none(path: Path | None) -> Config | None:
 
 
 # --- doctor ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Finding:
-    ok: bool
-    what: str
-    detail: str
-    what_to_do: str = ""
-
-    def line(self) -> str:
-        mark = "ok  " if self.ok else "FAIL"
-        tail = f" -> {self.what_to_do}" if self.what_to_do and not self.ok else ""
-        return f"{mark} {self.what}: {self.detail}{tail}"
 
 
 @guarded
@@ -157,6 +154,7 @@ def doctor(path: Path, sock: Path | None) -> Iterator[Finding]:
     yield from _serial_ports(config)
     yield from _groups_and_socket(config, sock)
     yield from _journal(config)
+    yield from witness_findings(config, _status(config, sock))
     yield from _disk(config)
     yield from _clock()
     yield from _broker(config)
@@ -257,7 +255,6 @@ def _journal(config: Config) -> Iterator[Finding]:
         reader = JournalReader(path)
         try:
             state = reader.verify()
-            mismatches = reader.facts_since_start(WITNESS_MISMATCH)
         finally:
             reader.close()
     except JournalError as exc:
@@ -269,16 +266,18 @@ def _journal(config: Config) -> Iterator[Finding]:
         )
         return
     yield Finding(True, "journal", f"{path}: integrity ok, {state.last_seq} records")
-    if mismatches:
-        # The meter's witness: what the journal's own checks cannot see (an older copy put back).
-        last = mismatches[-1]
-        yield Finding(
-            False,
-            "meter's witness",
-            f"seq {last.seq}: {last.body['detail'].get('why', '')}",
-            "progressive wagering is closed; keep the journal and call the technician "
-            "(docs/progressive-link.md, 'The witness')",
-        )
+
+
+def _status(config: Config, sock: Path | None) -> dict[str, Any] | None:
+    """The running daemon's status, or ``None`` if it does not answer (the socket line says why)."""
+    path = sock or config.api.socket
+    if not path.exists():
+        return None
+    try:
+        status: dict[str, Any] = request(path, "status", timeout=5)
+    except (ApiConnectionError, ApiError):
+        return None
+    return status
 
 
 def _disk(config: Config) -> Iterator[Finding]:
@@ -383,6 +382,28 @@ def _certificates(config: Config) -> Iterator[Finding]:
             )
         else:
             yield Finding(True, f"certificate {key}", f"{path}: {left:.0f} days left")
+    if link.cert_file is not None:
+        yield from _identity(config, link.cert_file)
+
+
+def _identity(config: Config, cert: Path) -> Iterator[Finding]:
+    """The broker takes the table's name from its certificate's CN: it must be the table id
+    (an unreadable certificate is said above, by its expiry's check)."""
+    try:
+        certificate_name(cert)
+    except ValueError:
+        return
+    wrong = certificate_problem(config)
+    table = config.table.id
+    if wrong is not None:
+        yield Finding(
+            False,
+            "certificate identity",
+            wrong,
+            f"run 'progressive-link-enroll table {table}' on the meter's server and install its bundle",
+        )
+    else:
+        yield Finding(True, "certificate identity", f"{cert} names table {table!r}")
 
 
 def add_link_commands(sub: Any) -> None:

@@ -11,9 +11,10 @@ complete, and otherwise raises :class:`IllegalEvent` saying what the round is wa
 Every other hook is declared here with its default (:class:`GameBase`, which every game derives
 from), so callers ask the game and never probe for attributes: ``waiting_for`` (what the round
 waits for, as :class:`~.hooks.Waiting` data), ``open_decisions``, ``hand_dealt_to``,
-``progressives``, ``devices``, ``house_way``, ``vocabulary``, ``screen`` and ``faults``
-(:mod:`.hooks`). A game's events go through its :class:`EventTable`, each handler registered once;
-an early ``settle`` is refused as :class:`RoundIncomplete` (:meth:`GameBase.require_complete`).
+``progressives``, ``devices``, ``house_way``, ``totals``, ``jackpot_hands``, ``vocabulary``,
+``screen`` and ``faults`` (:mod:`.hooks`). A game's events go through its :class:`EventTable`,
+each handler registered once; an early ``settle`` is refused as :class:`RoundIncomplete`
+(:meth:`GameBase.require_complete`).
 
 :class:`Round` drives a game: it keeps the state and the events accepted so
 far, which is exactly what the journal stores and a round record replays.
@@ -28,7 +29,18 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from .dispatch import Handlers
 from .events import Event
-from .hooks import Devices, Faults, HouseWaySetting, Progressive, Screen, Vocabulary, Waiting, in_words
+from .hooks import (
+    Devices,
+    Faults,
+    HandTotal,
+    HouseWaySetting,
+    JackpotHand,
+    Progressive,
+    Screen,
+    Vocabulary,
+    Waiting,
+    in_words,
+)
 from .money import Cents
 from .settlement import Settlement
 
@@ -122,6 +134,13 @@ class Game(Protocol[R, S]):
     def house_way(self, state: S) -> tuple[HouseWaySetting, ...]:
         """The places whose hands the house way sets now (:class:`~.hooks.HouseWaySetting`)."""
 
+    def totals(self, state: S) -> tuple[HandTotal, ...]:
+        """Each hand's total as the game counts it, for the screen (:class:`~.hooks.HandTotal`)."""
+
+    def jackpot_hands(self, state: S) -> tuple[JackpotHand, ...]:
+        """The hands dealt that make a row paid from a progressive's meter, before the round is
+        settled (:class:`~.hooks.JackpotHand`)."""
+
     def vocabulary(self, rules: R) -> Vocabulary:
         """What the dealer's screen offers (:class:`~.hooks.Vocabulary`)."""
 
@@ -138,6 +157,20 @@ class Game(Protocol[R, S]):
     def not_at_table(self, state: S, event: Event) -> str:
         """Why a table does not take ``event`` now although a round record may (``""``: it does):
         the poker room's table deals the procedure step by step, a record may give the showdown."""
+
+    def chosen_cards(self, state: S, event: Event) -> str:
+        """Why the dealer keys ``event``'s cards although the shoe works (``""``: he does not): they
+        are a player's choice among cards the shoe already read (the poker room's discards,
+        § 637a.20(h)), not cards from the deck."""
+
+    def floor_decides(self, state: S, event: Event) -> str:
+        """Why ``event`` takes effect only from a floorperson signed in (``""``: it does not need
+        one): the game's irregularities that are the floorperson's decision (the poker room's
+        disputed pot)."""
+
+    def table_view(self, state: S) -> Mapping[str, Any]:
+        """The table as the dealer's screen draws it, as data (``{}``: the screen's own panels do):
+        the poker room's button, turn, legal actions, stacks and pots."""
 
 
 class GameBase(ABC, Generic[R, S]):
@@ -191,6 +224,14 @@ class GameBase(ABC, Generic[R, S]):
         """None: a game whose hands are not set (Asia Poker's are, § 659a.11)."""
         return ()
 
+    def totals(self, state: S) -> tuple[HandTotal, ...]:
+        """None: a game whose hands are ranked, not counted (Blackjack's are counted)."""
+        return ()
+
+    def jackpot_hands(self, state: S) -> tuple[JackpotHand, ...]:
+        """None known before the settlement (the settlement's hand pays name them then)."""
+        return ()
+
     def vocabulary(self, rules: R) -> Vocabulary:
         """None: a game the dealer's screen does not deal (the poker room's games)."""
         return Vocabulary()
@@ -212,6 +253,20 @@ class GameBase(ABC, Generic[R, S]):
     def not_at_table(self, state: S, event: Event) -> str:
         """Nothing: a table takes what a round record takes."""
         return ""
+
+    def chosen_cards(self, state: S, event: Event) -> str:
+        """None: every card the dealer keys is a card from the deck (by hand only while the shoe is
+        out of order, § 639a.13(g))."""
+        return ""
+
+    def floor_decides(self, state: S, event: Event) -> str:
+        """None beyond the table's own rule (an irregularity that voids wagers waits for a
+        floorperson)."""
+        return ""
+
+    def table_view(self, state: S) -> Mapping[str, Any]:
+        """Nothing: the house-banked games' screens are drawn from the status's other parts."""
+        return {}
 
 
 @dataclass
@@ -247,6 +302,14 @@ class Round(Generic[R, S]):
     def house_way(self) -> tuple[HouseWaySetting, ...]:
         """The house way's settings the dealer sets or tells now (:meth:`Game.house_way`)."""
         return self.game.house_way(self.state)
+
+    def totals(self) -> tuple[HandTotal, ...]:
+        """Each hand's total as the game counts it (:meth:`Game.totals`)."""
+        return self.game.totals(self.state)
+
+    def jackpot_hands(self) -> tuple[JackpotHand, ...]:
+        """The hands dealt that make a row paid from a meter (:meth:`Game.jackpot_hands`)."""
+        return self.game.jackpot_hands(self.state)
 
 
 def open_decisions(game: Game[Any, S], state: S) -> str:

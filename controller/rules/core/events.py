@@ -104,7 +104,7 @@ EVENT_FIELDS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "cards": (("to", "cards"), ("hand",)),
     "deal": (("value",), ("to",)),
     "decision": (("seat", "action"), ("hand", "amount")),
-    "meter": (("name", "amount"), ("seat", "award_seq", "meter_record", "paid", "meter_after")),
+    "meter": (("name", "amount"), ("seat", "award_seq", "meter_record", "paid", "meter_after", "detail")),
     "hole_card_reader": (("result",), ()),
     "irregularity": (("kind",), ("seat", "detail")),
     "position": (("value",), ()),

@@ -95,6 +95,10 @@ class Waiting:
     """What kind of thing is awaited: the data the screen steers by."""
     hand: int | None = field(default=None, kw_only=True)
     """Which hand of :attr:`seat` (a Blackjack seat that split pairs holds several); ``None``: its one."""
+    decisions: tuple[str, ...] | None = field(default=None, kw_only=True)
+    """The decisions the rules take now, by their names in events (Blackjack's ``hit``,
+    ``stand``...; ``()``: none at this step); ``None``: the game does not list them (the screen
+    offers its every decision and the rules refuse what they do not take)."""
 
     def __str__(self) -> str:
         return self.what
@@ -107,6 +111,8 @@ class Waiting:
             out["seat"] = self.seat
         if self.hand is not None:
             out["hand"] = self.hand
+        if self.decisions is not None:
+            out["decisions"] = list(self.decisions)
         if self.step is Step.SETTLE:
             out["command"] = "settle_round"
         return out
@@ -115,6 +121,46 @@ class Waiting:
 def in_words(waiting: Iterable[Waiting]) -> str:
     """``"a; b"``: what a round waits for, in words; ``""`` when it can be settled."""
     return "; ".join(w.what for w in waiting)
+
+
+@dataclass(frozen=True, slots=True)
+class HandTotal:
+    """A hand's total as the game counts it, for the dealer's screen beside its cards: Blackjack's
+    ``"soft 17"``, ``"hard 16"``, ``"blackjack"``, ``"bust (24)"`` (§ 633a.1)."""
+
+    to: str
+    """``"dealer"`` or the seat's number, as a ``cards`` event says where cards go."""
+    hand: int
+    """Which hand of the seat (``0``: its one, or the first of a split)."""
+    total: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"to": self.to, "hand": self.hand, "total": self.total}
+
+
+@dataclass(frozen=True, slots=True)
+class JackpotHand:
+    """A hand dealt that makes a progressive paytable's row paid from the meter, known the moment
+    its cards are: the dealer does not muck it and calls the floor before the meter's award comes
+    (the payout is not from the table inventory, § 639a.11(c)(5)(iii), (iv))."""
+
+    seat: int
+    wager: str
+    """The progressive wager's name, which is also its meter's (``"progressive"``)."""
+    hand: str
+    """The paytable's row: ``"royal flush"``."""
+    award: str
+    """The row's award as the paytable writes it: ``"100% of meter"``."""
+    section: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "wager": self.wager,
+            "hand": self.hand,
+            "award": self.award,
+            "section": self.section,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +266,10 @@ class Devices:
     """A hole-card reader that tells whether the dealer holds a Blackjack (the daemon's ``[reader]``)."""
     section: str = ""
     """Where the text requires them."""
+    burns: bool = False
+    """The shoe's burn card is an event of the round (``cards`` to ``burn``: the poker room's burn
+    before each draw and each part of the board, § 637a.19(h)-(j)); otherwise the table does not
+    journal it."""
 
     @classmethod
     def for_cards(cls, shuffler: str, dealing: str, section: str) -> Devices:

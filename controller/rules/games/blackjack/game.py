@@ -45,11 +45,12 @@ The round, as events (:mod:`~controller.rules.core.events`):
 ``meter`` events (``straight_jack``, ``hit_and_run``, ``bad_beat``) may come at any
 time; ``irregularity`` (:data:`.state.IRREGULARITIES`) voids what is not yet settled.
 
-The game is in nine modules, one idea each: :mod:`.rules` (the Rules Submission and its checks),
+The game is in ten modules, one idea each: :mod:`.rules` (the Rules Submission and its checks),
 :mod:`.state` (the round's state), :mod:`.waiting` (what it waits for), :mod:`.play` (the events),
-:mod:`.decisions` (the players' decisions), :mod:`.settle` (the settlement), :mod:`.wagers` (the
-optional wagers' paytables and progressive payouts), :mod:`.optional_settle` (settling them), and
-this one, the :class:`~.engine.Game` that joins them; the hand values are
+:mod:`.decisions` (the players' decisions), :mod:`.offered` (the decisions taken now, the hands'
+totals), :mod:`.settle` (the settlement), :mod:`.wagers` (the optional wagers' paytables and
+progressive payouts), :mod:`.optional_settle` (settling them), and this one, the
+:class:`~.engine.Game` that joins them; the hand values are
 :mod:`~controller.rules.rankings.blackjack`.
 """
 
@@ -61,9 +62,20 @@ from typing import Final
 
 from ...core.engine import Game, GameBase, IllegalEvent, RoundIncomplete
 from ...core.events import Event
-from ...core.hooks import Devices, Faults, Progressive, Screen, Term, Vocabulary, Waiting, meter_rows
+from ...core.hooks import (
+    Devices,
+    Faults,
+    HandTotal,
+    Progressive,
+    Screen,
+    Term,
+    Vocabulary,
+    Waiting,
+    meter_rows,
+)
 from ...core.money import Cents
 from ...core.settlement import Settlement
+from . import offered
 from .play import EVENTS, check_meter
 from .rules import NAME, RULES_CHECKS, BlackjackRules
 from .settle import settlement, void_settlement
@@ -132,7 +144,13 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
         return turn[1] if turn is not None and turn[0] == seat else 0
 
     def waiting_for(self, state: BlackjackState) -> tuple[Waiting, ...]:
-        return waiting(state)
+        """What the round waits for, each item with the decisions the rules take at it
+        (:func:`.offered.with_decisions`: the dealer's screen offers only those)."""
+        return offered.with_decisions(state, waiting(state))
+
+    def totals(self, state: BlackjackState) -> tuple[HandTotal, ...]:
+        """Each hand's total, soft or hard (:func:`.offered.totals`, § 633a.1)."""
+        return offered.totals(state)
 
     def vocabulary(self, rules: BlackjackRules) -> Vocabulary:
         """What the dealer's screen offers at this game (:data:`VOCABULARY`)."""
@@ -201,7 +219,7 @@ class Blackjack(GameBase[BlackjackRules, BlackjackState]):
         if state.phase == VOID:
             return void_settlement(state)
         if state.phase != COMPLETE:
-            raise RoundIncomplete(waiting(state))
+            raise RoundIncomplete(self.waiting_for(state))
         return settlement(state)
 
 

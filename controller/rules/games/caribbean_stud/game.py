@@ -43,7 +43,17 @@ from typing import Final
 
 from ...core.engine import Game, GameBase, IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Devices, Progressive, Screen, Term, Vocabulary, Waiting, meter_rows, reported
+from ...core.hooks import (
+    Devices,
+    JackpotHand,
+    Progressive,
+    Screen,
+    Term,
+    Vocabulary,
+    Waiting,
+    meter_rows,
+    reported,
+)
 from ...core.money import Cents
 from ...core.settlement import Settlement, void_all
 from ...rankings.high import CATEGORY_NAMES
@@ -56,7 +66,7 @@ from .rules import (
     RULES_CHECKS,
     CaribbeanStudRules,
 )
-from .settle import settle_showdown
+from .settle import jackpot_hands, settle_showdown
 from .state import (
     CaribbeanStudState,
     placed_wagers,
@@ -128,6 +138,10 @@ class CaribbeanStud(GameBase[CaribbeanStudRules, CaribbeanStudState]):
 
     def waiting_for(self, state: CaribbeanStudState) -> tuple[Waiting, ...]:
         return () if state.void else round_waits_for(state)
+
+    def jackpot_hands(self, state: CaribbeanStudState) -> tuple[JackpotHand, ...]:
+        """The seats dealt a Progressive row paid from the meter (:func:`.settle.jackpot_hands`)."""
+        return () if state.void else jackpot_hands(state)
 
     def start(self, rules: CaribbeanStudRules, meters: Mapping[str, Cents]) -> CaribbeanStudState:
         # The meter as it stands, below the reset amount too after a share was paid (§ 639a.12(d)(4)).

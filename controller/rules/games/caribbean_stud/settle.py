@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...core.cards import ACE, KING, format_cards
+from ...core.hooks import JackpotHand
 from ...core.meter_turns import when_paid
 from ...core.money import Award, Cents, MeterShare, Odds, format_money, pay_from_meter
 from ...core.settlement import (
@@ -27,6 +28,7 @@ from .rules import (
     BONUS_LOWEST_PAIR,
     BONUS_PAYTABLES,
     FOLD,
+    HAND_SIZE,
     NAME,
     PROGRESSIVE,
     PROGRESSIVE_PAYTABLES,
@@ -56,6 +58,25 @@ def bonus_award(rules: CaribbeanStudRules, code: int) -> Award | None:
 def progressive_award(rules: CaribbeanStudRules, code: int) -> Award | None:
     """The Progressive award: only the highest ranking hand formed pays (§ 639a.12(d)(2))."""
     return PROGRESSIVE_PAYTABLES[rules.progressive_paytable].get(category_of(code))
+
+
+def jackpot_hands(state: CaribbeanStudState) -> tuple[JackpotHand, ...]:
+    """The seats whose five cards, dealt, make a Progressive row paid from the meter (§ 639a.12(d)(1),
+    only the highest hand formed, (d)(2)), from the dealer's right as they are paid (§ 639a.11(c));
+    not a seat that folded: it forfeits all its wagers (§ 639a.11(b))."""
+    rules, out = state.rules, list[JackpotHand]()
+    for seat in sorted(state.wagers, reverse=True):
+        cards = state.hands.get(seat, ())
+        if PROGRESSIVE not in state.wagers[seat] or len(cards) != HAND_SIZE:
+            continue
+        if state.decisions.get(seat) == FOLD:
+            continue
+        code = code5(cards)
+        award = progressive_award(rules, code)
+        if isinstance(award, MeterShare):
+            hand = CATEGORY_NAMES[category_of(code)]
+            out.append(JackpotHand(seat, PROGRESSIVE, hand, str(award), "§ 639a.12(d)(1), (2)"))
+    return tuple(out)
 
 
 def settle_showdown(state: CaribbeanStudState, meters: dict[str, Cents]) -> Settlement:

@@ -42,90 +42,28 @@ The game is in modules of one idea each: :mod:`.rules` (the variants and the Rul
 showdown), :mod:`.procedure` and :mod:`.betting` (a round dealt step by step, §§ 637a.19-637a.21:
 the turn, the betting rounds and their limits, the deal, the burns, the draws, the board),
 :mod:`.settle` (what the showdown waits for, the pots and their division, the settlement), and
-this one, the :class:`~.engine.Game` that joins them with one handler table; the pots, the draw
+this one, the :class:`~.engine.Game` that joins them (its events through the one handler table
+:data:`.play.EVENTS`); the pots, the draw
 and the button are :mod:`.pots`, :mod:`.draw` and :mod:`.button`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import replace
-from types import MappingProxyType
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 from ...core.engine import GameBase, IllegalEvent
 from ...core.events import Event
-from ...core.hooks import Actor, Step, Waiting
+from ...core.hooks import Actor, Devices, Step, Waiting
 from ...core.money import Cents
 from ...core.settlement import Settlement, void_all
 from . import procedure
 from .button import next_button
-from .play import cards_event, decision_event, no_more_bets_event, position_event, wager_event
+from .play import EVENTS
 from .rules import ALL_SECTIONS, NAME, RULES_CHECKS, VARIANTS, PokerRoomRules
 from .settle import PotAward, kill_winner, pot_awards, settle_round, waiting_for
 from .state import KILL_FLAG, KILLS, OVER, PARTICIPATE, SHOWDOWN, VOID, PokerRoomState
-
-Handler = Callable[[PokerRoomState, Event], PokerRoomState]
-
-# --- the events -----------------------------------------------------------------------------
-
-
-def _wager(state: PokerRoomState, event: Event) -> PokerRoomState:
-    return procedure.forced_bet(state, event) if state.procedure else wager_event(state, event)
-
-
-def _decision(state: PokerRoomState, event: Event) -> PokerRoomState:
-    if state.procedure:
-        return procedure.decision(state, event)
-    if event.action in (PARTICIPATE, KILLS):
-        # The round is dealt step by step from here (§§ 637a.19-637a.21): only the button came before.
-        if state.button is None or state.started:
-            raise IllegalEvent(
-                "a round dealt step by step begins with the button (a position event), then the players "
-                f"join ({state.variant.at('(c)')}, {state.variant.at('(b)')})"
-            )
-        return procedure.decision(replace(state, procedure=True), event)
-    return decision_event(state, event)
-
-
-def _cards(state: PokerRoomState, event: Event) -> PokerRoomState:
-    return procedure.cards_or_deal(state, event) if state.procedure else cards_event(state, event)
-
-
-def _deal(state: PokerRoomState, event: Event) -> PokerRoomState:
-    if not state.procedure:
-        raise IllegalEvent(
-            "cards dealt face down and counted belong to a round dealt step by step (the button, then the "
-            "players joining)"
-        )
-    return procedure.cards_or_deal(state, event)
-
-
-def _no_more_bets(state: PokerRoomState, event: Event) -> PokerRoomState:
-    if state.procedure:
-        v = state.variant
-        raise IllegalEvent(
-            "a poker table has no 'no more bets': each betting round is complete after the last player has "
-            f"responded to the most recent bet ({v.at('(g)')}); now {procedure.expecting(state)}"
-        )
-    return no_more_bets_event(state)
-
-
-def _irregularity(state: PokerRoomState, event: Event) -> PokerRoomState:
-    return procedure.irregularity(state, event)
-
-
-#: The handler of each event type this game takes, registered once.
-HANDLERS: Final[Mapping[str, Handler]] = MappingProxyType(
-    {
-        "wager": _wager,
-        "decision": _decision,
-        "cards": _cards,
-        "deal": _deal,
-        "no_more_bets": _no_more_bets,
-        "irregularity": _irregularity,
-    }
-)
+from .view import table_view
 
 # --- the game -------------------------------------------------------------------------------
 
@@ -155,14 +93,7 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
         return PokerRoomState(rules)
 
     def apply(self, state: PokerRoomState, event: Event) -> PokerRoomState:
-        if event.type == "position":
-            return position_event(state, event)
-        handler = HANDLERS.get(event.type)
-        if handler is None:
-            raise IllegalEvent(
-                f"the poker room has no {event.type} event (it takes position, {', '.join(HANDLERS)})"
-            )
-        return replace(handler(state, event), started=True)
+        return EVENTS.apply(state, event)
 
     def waiting_for(self, state: PokerRoomState) -> tuple[Waiting, ...]:
         if state.phase == VOID:
@@ -198,12 +129,35 @@ class PokerRoomGame(GameBase[PokerRoomRules, PokerRoomState]):
             out.append(Event("decision", seat=killer, action=KILLS))
         return tuple(out)
 
+    def devices(self, rules: PokerRoomRules) -> Devices:
+        """None required (a table without a card reader counts the cards); where the table's shoe
+        reads them, its burn is an event ("The dealer shall then burn the top card of the deck",
+        § 637a.20(h); § 637a.19(h)-(j))."""
+        return Devices(burns=True, section="§ 637a.19(f)-(j), § 637a.20(f)-(j), § 637a.21(f)-(j)")
+
+    def chosen_cards(self, state: PokerRoomState, event: Event) -> str:
+        return procedure.chosen_cards(state, event)
+
+    def floor_decides(self, state: PokerRoomState, event: Event) -> str:
+        return procedure.floor_decides(state, event)
+
+    def table_view(self, state: PokerRoomState) -> Mapping[str, Any]:
+        return table_view(state)
+
     def not_at_table(self, state: PokerRoomState, event: Event) -> str:
         """A poker table deals every round step by step: the button, then the players joining; the
         bets as totals and "no more bets" belong to round records of a showdown."""
         if state.procedure:
             return ""
         v = state.variant
+        if procedure.draws_for_button(state):
+            if event.type == "decision" and event.action == PARTICIPATE:
+                return ""  # the players join, then draw for the button
+            return (
+                f'this table places the button by the draw (button.start = "high_card", '
+                f"{v.at('(c)')}(1)(ii)): the players join first (decision participate with their chips), "
+                "then a single card to each"
+            )
         if event.type == "position":
             return ""  # the rules place the button once, before anything else
         if event.type == "decision" and event.action in (PARTICIPATE, KILLS) and state.button is not None:
@@ -240,8 +194,8 @@ GAME: Final = PokerRoomGame()
 
 __all__ = [
     "ALL_SECTIONS",
+    "EVENTS",
     "GAME",
-    "HANDLERS",
     "KILL_FLAG",
     "NAME",
     "RULES_CHECKS",

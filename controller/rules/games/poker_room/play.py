@@ -1,26 +1,45 @@
 """The events of a poker room round (§§ 637a.19-637a.21), each making the new state or refusing,
 citing the section: the button, the bets, the decisions, the cards and the draws, the end of the
-betting."""
+betting; and :data:`EVENTS`, the handler of each event type, registered once."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
 from ...core.cards import Card, format_cards
-from ...core.engine import IllegalEvent
+from ...core.engine import EventTable, IllegalEvent
 from ...core.events import Event, seat_of
 from ...core.money import format_money
+from . import procedure
 from .button import deal_order
 from .draw import DRAW_SECTION, DrawDeck, DrawError
-from .state import ANTE, BLIND, FOLD, KILL, STAND_PAT, STRADDLE, WAGERS, Drawing, PokerRoomState, SeatState
+from .state import (
+    ANTE,
+    BLIND,
+    FOLD,
+    KILL,
+    KILLS,
+    PARTICIPATE,
+    STAND_PAT,
+    STRADDLE,
+    WAGERS,
+    Drawing,
+    PokerRoomState,
+    SeatState,
+)
 
 # --- events ---------------------------------------------------------------------------------
 
 
 def position_event(state: PokerRoomState, event: Event) -> PokerRoomState:
     v = state.variant
+    if state.procedure and state.button is None:
+        raise IllegalEvent(
+            f'this table\'s Rules Submission places the button by the draw (button.start = "high_card", '
+            f"{v.at('(c)')}(1)(ii)): a single card to each player, the highest takes it"
+        )
     if state.started or state.button is not None:
         raise IllegalEvent(
             f"the button is placed before any bet or card of the round ({v.at('(c)')}, {v.at('(d)')}): give "
@@ -379,3 +398,85 @@ def no_more_bets_event(state: PokerRoomState) -> PokerRoomState:
                 f"{state.draw_round} of the three (give no draws at all for a showdown-only record)"
             )
     return replace(state, betting_over=True)
+
+
+# --- the table of events ---------------------------------------------------------------------
+
+EVENTS: Final = EventTable[PokerRoomState]("the poker room")
+"""The handler of each event type this game takes, each registered once here. A round record gives
+the showdown (the handlers above); a table deals the round step by step (:mod:`.procedure`) once the
+players join after the button. Every event but the button's position begins the round
+(:func:`_begins_the_round`)."""
+
+EVENTS.add("position", position_event)
+
+Handler = Callable[[PokerRoomState, Event], PokerRoomState]
+
+
+def _begins_the_round(handler: Handler) -> Handler:
+    """``handler``, the round marked begun after it: the button is placed before anything else
+    (§ 637a.19(c), :func:`position_event`)."""
+
+    def begun(state: PokerRoomState, event: Event) -> PokerRoomState:
+        return replace(handler(state, event), started=True)
+
+    return begun
+
+
+@EVENTS.register("wager")
+@_begins_the_round
+def _wager(state: PokerRoomState, event: Event) -> PokerRoomState:
+    return procedure.forced_bet(state, event) if state.procedure else wager_event(state, event)
+
+
+@EVENTS.register("decision")
+@_begins_the_round
+def _decision(state: PokerRoomState, event: Event) -> PokerRoomState:
+    if state.procedure:
+        return procedure.decision(state, event)
+    if event.action in (PARTICIPATE, KILLS):
+        # The round is dealt step by step from here (§§ 637a.19-637a.21): only the button came before,
+        # or nothing, where the players draw for it (§ 637a.19(c)(1)(ii)).
+        drawing = event.action == PARTICIPATE and procedure.draws_for_button(state)
+        if (state.button is None and not drawing) or state.started:
+            raise IllegalEvent(
+                "a round dealt step by step begins with the button (a position event), then the players "
+                f"join ({state.variant.at('(c)')}, {state.variant.at('(b)')})"
+            )
+        return procedure.decision(replace(state, procedure=True), event)
+    return decision_event(state, event)
+
+
+@EVENTS.register("cards")
+@_begins_the_round
+def _cards(state: PokerRoomState, event: Event) -> PokerRoomState:
+    return procedure.cards_or_deal(state, event) if state.procedure else cards_event(state, event)
+
+
+@EVENTS.register("deal")
+@_begins_the_round
+def _dealt(state: PokerRoomState, event: Event) -> PokerRoomState:
+    if not state.procedure:
+        raise IllegalEvent(
+            "cards dealt face down and counted belong to a round dealt step by step (the button, then the "
+            "players joining)"
+        )
+    return procedure.cards_or_deal(state, event)
+
+
+@EVENTS.register("no_more_bets")
+@_begins_the_round
+def _no_more_bets(state: PokerRoomState, event: Event) -> PokerRoomState:
+    if state.procedure:
+        v = state.variant
+        raise IllegalEvent(
+            "a poker table has no 'no more bets': each betting round is complete after the last player has "
+            f"responded to the most recent bet ({v.at('(g)')}); now {procedure.expecting(state)}"
+        )
+    return no_more_bets_event(state)
+
+
+@EVENTS.register("irregularity")
+@_begins_the_round
+def _irregularity(state: PokerRoomState, event: Event) -> PokerRoomState:
+    return procedure.irregularity(state, event)

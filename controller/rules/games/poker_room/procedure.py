@@ -39,7 +39,7 @@ from ...core.engine import IllegalEvent
 from ...core.events import Event, seat_of
 from ...core.money import Cents, format_money
 from .betting import Betting, rotate
-from .button import blind_seats, deal_order, first_to_act, straddle_seat
+from .button import HIGH_CARD, blind_seats, deal_order, first_to_act, starting_button, straddle_seat
 from .draw import DRAW_SECTION, DrawError
 from .rules import FIXED_LIMIT, LIMIT_SECTION, POT_LIMIT
 from .state import (
@@ -71,6 +71,7 @@ from .state import (
 )
 
 BET: Final = "bet"
+DISPUTED_POT: Final = "disputed_pot"
 #: The players' actions in a betting round (§ 637a.19(g), (h)).
 ACTIONS: Final = (FOLD, CHECK, CALL, BET, RAISE, ALL_IN)
 _FLOOR: Final = "the floorperson's decision (no irregularity section in §§ 637a.19-637a.21)"
@@ -78,6 +79,8 @@ _FLOOR: Final = "the floorperson's decision (no irregularity section in §§ 637
 IRREGULARITIES: Final = {
     "misdeal": f"{_FLOOR}: every bet returned",
     "exposed_card": f"{_FLOOR}: journaled, the round goes on",
+    "disputed_pot": f"{_FLOOR}, with his PIN: his ruling journaled; at the showdown a seat he names has a "
+    "dead hand (no claim to any pot)",
 }
 
 
@@ -116,6 +119,55 @@ def _exact(seat: SeatState, amount: Cents, due: Cents, what: str, section: str) 
     )
 
 
+# --- the draw for the button ------------------------------------------------------------------
+
+
+def draws_for_button(state: PokerRoomState) -> bool:
+    """The round places the button by the draw: the Rules Submission says "the player randomly
+    determined by rank of a single card dealt" (``button.start = "high_card"``,
+    § 637a.19(c)(1)(ii)) and no button was placed (the table's first round: after it the table
+    carries the button, (c)(2))."""
+    return state.rules.button_start == HIGH_CARD and state.button is None
+
+
+def _draw_section(state: PokerRoomState) -> str:
+    return f"{state.variant.at('(c)')}(1)(ii)"
+
+
+def button_draw(state: PokerRoomState, number: int, cards: tuple[Card, ...]) -> PokerRoomState:
+    """One player's card of the draw for the button: "At commencement of play, the button shall be
+    placed in front of ... (ii) The player randomly determined by rank of a single card dealt"
+    (§ 637a.20(c)(1)(ii); § 637a.19(c)(1)(ii), § 637a.21(c)(1)(ii)). Once every player has his card
+    the button goes to the highest (:func:`.button.starting_button`: a tie of rank broken by suit),
+    and the cards go back to the deck for the round's shuffle."""
+    section = _draw_section(state)
+    player = _player(state, number, "the draw for the button")
+    if len(state.seats) < 2:
+        raise IllegalEvent(f"the draw for the button needs two players first ({state.variant.at('(b)')})")
+    if len(cards) != 1:
+        raise IllegalEvent(
+            f"the draw for the button is a single card to each player, not {len(cards)} ({section})"
+        )
+    drawn = dict(state.button_draw)
+    if player.seat in drawn:
+        raise IllegalEvent(
+            f"seat {player.seat} has his card of the draw for the button ({drawn[player.seat]}; {section})"
+        )
+    holder = next((s for s, c in drawn.items() if c == cards[0]), None)
+    if holder is not None:
+        raise IllegalEvent(f"the draw for the button: {cards[0]} was dealt to seat {holder} ({section})")
+    draw = (*state.button_draw, (player.seat, cards[0]))
+    state = replace(state, button_draw=draw)
+    if len(draw) < len(state.seats):
+        return state
+    button = starting_button(state.players, HIGH_CARD, dict(draw))
+    note = (
+        f"the draw for the button: {', '.join(f'seat {s} {c}' for s, c in draw)}; the button to seat "
+        f"{button}, the highest card ({section}; a tie of rank by suit); the cards go back to the deck"
+    )
+    return replace(state, button=button, notes=(*state.notes, note))
+
+
 # --- seating: the players, the Ante, the blinds, the straddle, the kill ------------------------
 
 
@@ -124,6 +176,10 @@ def participate(state: PokerRoomState, event: Event) -> PokerRoomState:
     _phase(state, SEATING, what="a player joining")
     if state.blinds:
         raise IllegalEvent(f"the Blind Bets have begun: players join before them ({v.at('(d)')})")
+    if state.button_draw:
+        raise IllegalEvent(
+            f"the draw for the button has begun: players join before it ({_draw_section(state)})"
+        )
     number = event.seat
     assert number is not None
     if state.seat(number) is not None:
@@ -161,6 +217,8 @@ def forced_bet(state: PokerRoomState, event: Event) -> PokerRoomState:
             f"all_in, {v.at('(g)')})"
         )
     _phase(state, SEATING, what=f"a {name}")
+    if state.button is None:
+        raise IllegalEvent(f"a {name} follows the button: {expecting(state)}")
     player = _player(state, event.seat, f"a {name}")
     order = deal_order(state.button or 0, state.players)
     if len(order) < 2:
@@ -229,6 +287,8 @@ def _seated(state: PokerRoomState) -> None:
     v, rules = state.variant, state.rules
     if len(state.seats) < 2:
         raise IllegalEvent(f"a round needs at least two players before the deal ({v.at('(f)')})")
+    if state.button is None:
+        raise IllegalEvent(f"the deal follows the button: {expecting(state)}")
     blinds = min(len(rules.blinds), len(state.seats))
     if len(state.blinds) < blinds:
         raise IllegalEvent(
@@ -567,6 +627,12 @@ def board(state: PokerRoomState, cards: tuple[Card, ...]) -> PokerRoomState:
     return _begin_betting(state, state.street + 1)
 
 
+def next_drawer(state: PokerRoomState) -> int:
+    """The next player to draw: from the button's left, one at a time, each who has not folded
+    (§ 637a.20(h))."""
+    return _drawer(state)
+
+
 def _drawer(state: PokerRoomState) -> int:
     return next(s for s in deal_order(state.button or 0, state.live) if s not in state.drawn)
 
@@ -700,7 +766,14 @@ def muck(state: PokerRoomState, number: int | None) -> PokerRoomState:
         raise IllegalEvent(f"seat {player.seat}'s hand was read: it is in the showdown")
     if len(state.live) == 1:
         raise IllegalEvent(f"seat {player.seat} is the last player in the round: he takes the pot")
-    return _put(state, replace(player, folded=True))
+    return _out_of_the_showdown(state, player)
+
+
+def _out_of_the_showdown(state: PokerRoomState, player: SeatState) -> PokerRoomState:
+    """``player``'s hand is out (mucked, or ruled dead); the last player left takes the pots he is
+    eligible for at once, without showing."""
+    state = _put(state, replace(player, folded=True))
+    return replace(state, phase=OVER) if len(state.live) == 1 else state
 
 
 def irregularity(state: PokerRoomState, event: Event) -> PokerRoomState:
@@ -712,7 +785,38 @@ def irregularity(state: PokerRoomState, event: Event) -> PokerRoomState:
     words = f"{kind}: {IRREGULARITIES[kind]}" + (f" ({event.detail})" if event.detail else "")
     if kind == "misdeal":
         return replace(state, phase=VOID, void=words, betting=None, notes=(*state.notes, words))
+    if kind == DISPUTED_POT:
+        return disputed_pot(state, event, words)
     return replace(state, notes=(*state.notes, words))
+
+
+def floor_decides(state: PokerRoomState, event: Event) -> str:
+    """Why ``event`` waits for a floorperson's PIN: a disputed pot. §§ 637a.19-637a.21 give no
+    irregularity for the poker room; who receives a pot is what the players dispute, and the
+    floorperson decides it (docs/games/poker-room.md, "Irregularities")."""
+    if event.type != "irregularity" or event.kind != DISPUTED_POT:
+        return ""
+    return f"a disputed pot is the floorperson's decision: the pots wait for his ruling ({_FLOOR})"
+
+
+def disputed_pot(state: PokerRoomState, event: Event, words: str) -> PokerRoomState:
+    """The floorperson's ruling on a disputed pot, in his words (``detail``); with a ``seat``, at the
+    showdown (§ 637a.19(k)), that player's hand is dead: he has no claim to any pot, his chips stay
+    in them. When one player is left, he takes the pots he is eligible for."""
+    if not event.detail:
+        raise IllegalEvent("a disputed pot: give the floorperson's ruling in words (detail)")
+    state = replace(state, notes=(*state.notes, words))
+    if event.seat is None:
+        return state
+    if state.phase != SHOWDOWN:
+        raise IllegalEvent(
+            f"a hand is ruled dead at the showdown ({state.variant.showdown}); before it the player folds in "
+            f"his turn: now {expecting(state)}"
+        )
+    player = _player(state, event.seat, "a dead hand")
+    if player.folded:
+        raise IllegalEvent(f"seat {player.seat} has folded: he has no claim to the pot to rule on")
+    return _out_of_the_showdown(state, player)
 
 
 def expecting(state: PokerRoomState) -> str:
@@ -722,6 +826,13 @@ def expecting(state: PokerRoomState) -> str:
     if phase == SEATING:
         if len(state.seats) < 2:
             return f"the players join (decision participate with their chips; {v.at('(b)')})"
+        if state.button is None:
+            drawn = dict(state.button_draw)
+            left = [s for s in state.players if s not in drawn]
+            return (
+                f"the draw for the button: a single card to each player (seats {', '.join(map(str, left))} "
+                f"still; {_draw_section(state)})"
+            )
         blinds = min(len(state.rules.blinds), len(state.seats))
         if len(state.blinds) < blinds:
             want = blind_seats(state.button or 0, state.players, blinds)[len(state.blinds)]
@@ -750,6 +861,18 @@ def expecting(state: PokerRoomState) -> str:
     return "nothing: the pots are awarded"
 
 
+def chosen_cards(state: PokerRoomState, event: Event) -> str:
+    """Why the dealer keys ``event``'s cards at a table whose shoe reads every card: the discards of
+    the player drawing, cards of his own hand the shoe read when they were dealt, which he chooses
+    ("Each player may keep his original hand or discard as many cards as he chooses", § 637a.20(h));
+    ``""`` for any other cards (they come from the shoe)."""
+    if not (state.procedure and event.type == "cards" and event.to == "dealer"):
+        return ""
+    if state.phase != DRAWING or state.keyed is not False or state.drawing is not None:
+        return ""
+    return f"seat {_drawer(state)}'s discards: his choice among his cards read when dealt ({DRAW_SECTION})"
+
+
 def cards_or_deal(state: PokerRoomState, event: Event) -> PokerRoomState:
     """A ``cards`` (read) or ``deal`` (counted) event in a round dealt step by step."""
     read = event.type == "cards"
@@ -775,6 +898,13 @@ def cards_or_deal(state: PokerRoomState, event: Event) -> PokerRoomState:
         return deal_counted(state, count)
     number = seat_of(to)
     assert number is not None
+    if state.phase == SEATING and state.button is None:
+        if not read:
+            raise IllegalEvent(
+                "the draw for the button is of cards dealt face up: give each player's card "
+                f"({_draw_section(state)})"
+            )
+        return button_draw(state, number, event.cards)
     if state.phase in (SEATING, DEALING):
         if not read:
             raise IllegalEvent("the hands dealt face down are one deal event (no seat): every player in turn")

@@ -121,6 +121,9 @@ class PokerRoomState:
     betting: Betting | None = None
     counted: CountedDeck = field(default_factory=CountedDeck)
     void: str = ""
+    #: The draw for the button at the commencement of play (§ 637a.19(c)(1)(ii)): each player's one
+    #: card, in the order dealt; the cards go back to the deck once the button is placed.
+    button_draw: tuple[tuple[int, Card], ...] = ()
 
     @property
     def variant(self) -> Variant:

@@ -1,5 +1,6 @@
-"""Helpers for the screen's tests: a :class:`ui.console.Console` following a real daemon on the
-bench rig (``sim.bench_rig.BenchRig``), and waiting until it shows something.
+"""The screen on the bench rig, for its tests and its benchmark (``bench/bench_ui.py``): a
+:class:`ui.console.Console` following a real daemon on the bench rig (``sim.bench_rig.BenchRig``),
+the dealer's and the floorperson's keys, and waiting until it shows something.
 
 The console is the one the Kivy app draws: the tests tap its methods as a widget would.
 """

@@ -1,6 +1,6 @@
-"""The API façade: the local API's commands (``controller.api.ApiHandler``) turned into the table's.
+"""The table's API: the local API's commands (``controller.api.ApiHandler``) turned into the table's.
 
-Each command arrives with its :class:`~controller.api.Actor`; the façade checks what the table
+Each command arrives with its :class:`~controller.api.Caller`; it checks what the table
 must check (a verification names a waiting payout, lamps are tested between rounds, a device is
 connected), journals the command (``command`` records, refused ones included) and asks the
 :class:`.TableService`. A refusal is a :class:`~controller.api.CommandError` with the reason, never
@@ -16,11 +16,19 @@ from typing import Any
 from hw.gpio_devices import LampState
 from hw.serial_device import SerialDevice
 
-from ..api import Actor, CommandError, ErrorCode, Result
+from ..api import Caller, CommandError, ErrorCode, Result
 from ..journal import JournalError, Refused, UnknownRound
-from ..journal.records import Command, DeviceService, IrregularityDismissed, PayoutVerified, request_binding
+from ..journal.records import (
+    Command,
+    DeviceService,
+    IrregularityDismissed,
+    PayoutVerified,
+    WagerChanged,
+    request_binding,
+)
 from ..journal.state import RequestOutcome, TableState
 from ..rules.core.events import EventError, parse_event
+from ..rules.core.money import MoneyError, parse_money
 from . import game_hooks
 from .authority import NotAuthorized
 from .lamps import payout_lamps
@@ -30,14 +38,14 @@ from .service import IdempotencyConflict, Repeated, RequestKey, TableService
 SERVICE_EVENTS = ("device_out_of_order", "device_in_service")
 
 
-def actor_name(actor: Actor) -> str:
+def actor_name(actor: Caller) -> str:
     """Who did it, as the journal names the actor: the user, else the peer's uid."""
     if actor.user is not None:
         return actor.user
     return f"uid:{actor.peer.uid}"
 
 
-def _source_of(actor: Actor) -> str:
+def _source_of(actor: Caller) -> str:
     role = "" if actor.role is None else str(actor.role)
     return {"floor": "floor", "tech": "tablectl"}.get(role, "dealer-ui")
 
@@ -59,14 +67,14 @@ class TableApi:
         self.devices = devices
         self._status = status
 
-    async def status(self, actor: Actor) -> Result:
+    async def status(self, actor: Caller) -> Result:
         return self._status()
 
-    async def subscribe(self, actor: Actor, topics: frozenset[str]) -> Result:
+    async def subscribe(self, actor: Caller, topics: frozenset[str]) -> Result:
         return self._status()
 
     async def submit_event(
-        self, actor: Actor, event: Mapping[str, Any], idempotency_key: str | None = None
+        self, actor: Caller, event: Mapping[str, Any], idempotency_key: str | None = None
     ) -> Result:
         """An event from the dealer's screen or a floorperson; with ``idempotency_key`` a retry is
         answered with the first result and applied once (the key is journaled with the records,
@@ -78,9 +86,15 @@ class TableApi:
         except IdempotencyConflict as conflict:
             raise CommandError(ErrorCode.IDEMPOTENCY_CONFLICT, str(conflict)) from None
 
-    async def _submit_event(self, actor: Actor, event: Mapping[str, Any], key: str | None) -> Result:
+    async def _submit_event(self, actor: Caller, event: Mapping[str, Any], key: str | None) -> Result:
         kind = event.get("type")
-        if key is not None and kind in ("verification", "irregularity_dismissed", *SERVICE_EVENTS):
+        if key is not None and kind in (
+            "verification",
+            "irregularity_dismissed",
+            "claim_hand_pay",
+            "wager_changed",
+            *SERVICE_EVENTS,
+        ):
             # These answer a retry by themselves (already verified, not declared...): no key.
             raise CommandError(ErrorCode.BAD_ARGS, f"idempotency_key: a {kind} takes none")
         if kind == "verification":
@@ -89,6 +103,10 @@ class TableApi:
             return await self._device_service(actor, event)
         if kind == "irregularity_dismissed":
             return await self._dismiss(actor, event)
+        if kind == "claim_hand_pay":
+            return await self._claim_hand_pay(actor, event)
+        if kind == "wager_changed":
+            return await self._change_wager(actor, event)
         service = self.service
         game = service.game
         try:
@@ -135,7 +153,7 @@ class TableApi:
             result["waiting_for"] = f"a floorperson to confirm it: {record.body.get('why')}"
         return result
 
-    async def _device_service(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+    async def _device_service(self, actor: Caller, event: Mapping[str, Any]) -> Result:
         """A floorperson or technician declares a device out of order, or returns it to service
         (§ 639a.13(g)): cards are keyed by hand while the shoe is out of order."""
         kind = str(event.get("type"))
@@ -168,7 +186,43 @@ class TableApi:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"device": device, "in_service": in_service, "seq": record.seq}
 
-    async def _dismiss(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+    async def _change_wager(self, actor: Caller, event: Mapping[str, Any]) -> Result:
+        """The dealer changes a seat's wager to ``amount``, or removes it (``amount`` null), before
+        "no more bets" (§ 639a.7(c)): journaled with the actor (:class:`~..journal.records.WagerChanged`)."""
+        seat, wager, amount = event.get("seat"), event.get("wager"), event.get("amount")
+        usage = (
+            'wager_changed: give seat, wager and amount (money, or null to remove), such as {"type": '
+            '"wager_changed", "seat": 3, "wager": "ante", "amount": "25.00"}'
+        )
+        if (
+            set(event) - {"type", "seat", "wager", "amount"}
+            or isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or seat < 1
+            or not isinstance(wager, str)
+            or not wager
+            or not (amount is None or isinstance(amount, str))
+        ):
+            raise CommandError(ErrorCode.BAD_ARGS, usage)
+        try:
+            cents = None if amount is None else parse_money(amount, "amount")
+        except MoneyError as exc:
+            raise CommandError(ErrorCode.BAD_ARGS, f"wager_changed: {exc}") from None
+        if cents is not None and cents <= 0:
+            raise CommandError(
+                ErrorCode.BAD_ARGS, "wager_changed: amount is more than 0.00 (null removes it)"
+            )
+        service = self.service
+        beyond = None if cents is None else service.limit_refusal(seat, wager, cents)
+        if beyond is not None:
+            raise CommandError(ErrorCode.REFUSED, beyond)
+        entry = WagerChanged(seat, wager, cents)
+        record = await service.journal_entry(entry, _source_of(actor), actor_name(actor))
+        if record is None:
+            raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
+        return {"round": record.round_id, "seq": record.seq, "removed" if cents is None else "changed": True}
+
+    async def _dismiss(self, actor: Caller, event: Mapping[str, Any]) -> Result:
         """A floorperson dismisses the reported irregularity the round waits on."""
         reason = event.get("reason")
         if set(event) - {"type", "reason"} or not isinstance(reason, str) or not reason.strip():
@@ -189,7 +243,57 @@ class TableApi:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"round": record.round_id, "seq": record.seq, "dismissed": True}
 
-    async def _verify_payout(self, actor: Actor, event: Mapping[str, Any]) -> Result:
+    async def _claim_hand_pay(self, actor: Caller, event: Mapping[str, Any]) -> Result:
+        """A floorperson settles a claim the meter refused or did not award within its award
+        timeout: ``seat``, ``wager``, the ``meter`` amount verified, and the ``reason`` (journaled
+        on the seat's ``meter`` event, source ``floor``; the table's ``paid`` goes to the meter).
+        A void is the round's irregularity, as any other (docs/progressive-link.md)."""
+        fields = {"type", "seat", "wager", "meter", "reason"}
+        unknown = sorted(set(event) - fields)
+        seat, wager, reason = event.get("seat"), event.get("wager"), event.get("reason")
+        if (
+            unknown
+            or isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not isinstance(wager, str)
+            or not isinstance(reason, str)
+            or not reason.strip()
+        ):
+            raise CommandError(
+                ErrorCode.BAD_ARGS,
+                'claim_hand_pay: give seat, wager, meter and reason, such as {"type": "claim_hand_pay", '
+                '"seat": 1, "wager": "progressive", "meter": "12345.67", "reason": "meter display read '
+                'by floorperson F-17; claim refused: ..."}'
+                + (f" (unknown field {unknown[0]!r})" if unknown else ""),
+            )
+        meter = event.get("meter")
+        try:
+            if not isinstance(meter, str):
+                raise ValueError(f'{meter!r}: the meter verified, a decimal string such as "12345.67"')
+            verified = parse_money(meter, "meter")
+        except ValueError as exc:
+            raise CommandError(ErrorCode.BAD_ARGS, f"claim_hand_pay: meter: {exc}") from None
+        if _source_of(actor) != "floor":
+            raise CommandError(
+                ErrorCode.FORBIDDEN,
+                "claim_hand_pay: a floorperson signed in with a PIN settles a claim the meter refused "
+                "or did not award in time (§ 639a.11(c)(5)(iii))",
+            )
+        link = self.service.link
+        if link is None:
+            raise CommandError(ErrorCode.REFUSED, "claim_hand_pay: the table is not linked to a meter")
+        try:
+            await link.hand_pay(seat, wager, verified, reason.strip()[:200], actor_name(actor))
+        except Refused as exc:
+            raise CommandError(ErrorCode.REFUSED, str(exc)) from None
+        except ValueError as exc:
+            raise CommandError(ErrorCode.REFUSED, f"claim_hand_pay: {exc}") from None
+        return {
+            "settled": {"seat": seat, "wager": wager, "meter": event.get("meter")},
+            "next_round": self.service.round_id,
+        }
+
+    async def _verify_payout(self, actor: Caller, event: Mapping[str, Any]) -> Result:
         """A floorperson verifies a flagged payout: ``seat``, ``wager`` and, if more than one
         round waits, ``round`` (§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii))."""
         unknown = sorted(set(event) - {"type", "seat", "wager", "round"})
@@ -232,17 +336,23 @@ class TableApi:
                 ErrorCode.REFUSED,
                 f"no payout of seat {seat} {wager} waits for a floorperson (waiting: {waiting})",
             )
-        record = await service.journal_entry(PayoutVerified(target, seat, wager), "floor", actor_name(actor))
+        line = next((p for p in matching if p.round_id == target), None)
+        # A linked progressive's hand pay verified: the table's ``paid`` to the meter, committed
+        # with the verification (the award handshake, docs/progressive-link.md).
+        link = service.link
+        paid = [] if link is None or line is None else await link.paid_for(target, seat, wager, line.award)
+        record = await service.journal_entry(
+            PayoutVerified(target, seat, wager), "floor", actor_name(actor), outbox=paid
+        )
         if record is None:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
-        line = next((p for p in matching if p.round_id == target), None)
         return {
             "verified": {"round": target, "seat": seat, "wager": wager, "net": line.net if line else ""},
             "seq": record.seq,
             "pending": [p.to_json() for p in service.state.pending_payouts()],
         }
 
-    async def settle_round(self, actor: Actor) -> Result:
+    async def settle_round(self, actor: Caller) -> Result:
         """The dealer settles a round that waits only for the players' optional decisions."""
         service = self.service
         source, who = _source_of(actor), actor_name(actor)
@@ -264,12 +374,12 @@ class TableApi:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
         return {"round": settled[0], "seq": record.seq, "next_round": service.round_id}
 
-    async def _command(self, actor: Actor, command: str, args: Mapping[str, object]) -> None:
+    async def _command(self, actor: Caller, command: str, args: Mapping[str, object]) -> None:
         role = "none" if actor.role is None else str(actor.role)
         source = {"dealer": "dealer-ui", "floor": "floor"}.get(role, "tablectl")
         await self.service.journal_entry(Command(command, role, dict(args)), source, actor_name(actor))
 
-    async def recall_round(self, actor: Actor, round_id: str) -> Result:
+    async def recall_round(self, actor: Caller, round_id: str) -> Result:
         await self._command(actor, "recall_round", {"round": round_id})
         try:
             recalled = await self.service.journal.recall(round_id)
@@ -285,18 +395,18 @@ class TableApi:
             "verifications": [r.to_json() for r in recalled.verifications],
         }
 
-    async def export_round(self, actor: Actor, round_id: str) -> Result:
+    async def export_round(self, actor: Caller, round_id: str) -> Result:
         await self._command(actor, "export_round", {"round": round_id})
         try:
             return await self.service.journal.export_round(round_id)
         except UnknownRound as exc:
             raise CommandError(ErrorCode.NOT_FOUND, str(exc)) from None
 
-    async def list_rounds(self, actor: Actor, limit: int) -> Result:
+    async def list_rounds(self, actor: Caller, limit: int) -> Result:
         rounds = await self.service.journal.recent_rounds(limit)
         return {"rounds": [r.to_json() for r in rounds]}
 
-    async def toggle_lamp(self, actor: Actor, lamp: str, on: bool) -> Result:
+    async def toggle_lamp(self, actor: Caller, lamp: str, on: bool) -> Result:
         gpio = self.service.gpio
         if gpio is None:
             raise CommandError(ErrorCode.UNAVAILABLE, "the GPIO is not started")
@@ -333,7 +443,7 @@ class TableApi:
             target.off()
         return {"lamp": lamp, "on": on}
 
-    async def send_test_frame(self, actor: Actor, device: str, frame: bytes) -> Result:
+    async def send_test_frame(self, actor: Caller, device: str, frame: bytes) -> Result:
         driver = self.devices.get(device)
         if driver is None or driver.state != "online":
             raise CommandError(ErrorCode.UNAVAILABLE, f"the {device} is not connected")
@@ -344,6 +454,6 @@ class TableApi:
             raise CommandError(ErrorCode.UNAVAILABLE, f"the {device} did not answer: {exc}") from None
         return {"device": device, "round_trip_ms": round(seconds * 1000, 3)}
 
-    async def command_refused(self, actor: Actor, cmd: str | None, code: str, message: str) -> None:
+    async def command_refused(self, actor: Caller, cmd: str | None, code: str, message: str) -> None:
         with contextlib.suppress(JournalError, ValueError):
             await self._command(actor, cmd or "(unreadable)", {"refused": code, "message": message})

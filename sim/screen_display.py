@@ -1,5 +1,7 @@
-"""Kivy for the screen's tests and screenshots: a private Xvfb, the app in this process's asyncio
-loop, taps as touches (Kivy's own ``UnitTestTouch``), and a walk of the widget tree.
+"""Kivy for the screen's tests, screenshots and benchmark (``bench/bench_ui.py``): a private Xvfb,
+the app in this process's asyncio loop, taps as touches (Kivy's own ``UnitTestTouch``), a walk of
+the widget tree, and the checks of what is drawn (:func:`cut_off`, :func:`small_targets`,
+:func:`out_of_view`, :func:`broken_words`). Part of the bench rig (``sim``), never of the product.
 
 Kivy opens one window per process and reads its environment once, before its first import, so
 :func:`start_display` runs before anything imports ``kivy``; a missing Xvfb is a clear error.

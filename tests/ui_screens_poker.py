@@ -1,0 +1,112 @@
+"""The poker table's screens, drawn from a real daemon on the bench rig (its shoe the card reader),
+saved as PNG at 800x480 and 1024x600 (``scripts/screenshots``; docs/screenshots/): the button placed
+and the players joining at a Badugi table, an Omaha round's first betting round (seat 3 to act: fold,
+call or raise), a Triple Draw round's draw (STAND PAT), the settlement of the Omaha pots. Each scene
+reports any text cut off, any key under 9 mm or out of view, any word broken; the run fails if there is
+one.
+
+``python -m tests.ui_screens_poker OUT_DIR WIDTHxHEIGHT`` draws one size (one Kivy window a process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from sim.screen_display import Screen, kivy_environment, running_app, start_display
+from sim.screen_rig import until
+from tests.ui_screens import _snap
+
+
+async def omaha(screen: Screen, out: Path, problems: list[str]) -> None:
+    from tests.test_ui_poker import poker_on_rig, seated
+
+    hands = {1: "Ah 2h Kd Kh 9c", 2: "7c 7d 8s 8d Js", 3: "Tc Ts 4c 5s 9d"}
+    async with poker_on_rig("omaha-high-low") as (rig, console):
+        await screen.show(console)
+        await seated(rig, console, hands)
+        await until(lambda: console.poker is not None and console.poker.turn == 3, "seat 3's turn")
+        await _snap(screen, out / "20-poker-omaha-to-act.png", problems)
+        client = console.connection.client
+        assert client is not None
+        for seat, action in ((3, "call"), (1, "call"), (2, "check")):
+            await client.submit_event({"type": "decision", "seat": seat, "action": action})
+        await rig.deal("burn", "2c")
+        await rig.deal("board", "3h 4h 6d")
+        for seat, action in ((1, "bet"), (2, "fold"), (3, "call")):
+            extra = {"amount": "2.00"} if action == "bet" else {}
+            await client.submit_event({"type": "decision", "seat": seat, "action": action, **extra})
+        for card, burn in (("Jd", "3c"), ("Qs", "3d")):
+            await rig.deal("burn", burn)
+            await rig.deal("board", card)
+            for seat in (1, 3):
+                await client.submit_event({"type": "decision", "seat": seat, "action": "check"})
+        await until(lambda: console.settlement_open, "the settlement")
+        await _snap(screen, out / "22-poker-settlement.png", problems)
+
+
+async def players_join(screen: Screen, out: Path, problems: list[str]) -> None:
+    from tests.test_ui_poker import poker_on_rig
+
+    async with poker_on_rig("badugi") as (_rig, console):
+        await screen.show(console)
+        await until(lambda: console.poker is not None and console.poker.placing_button, "the button")
+        console.poker_seat = 4
+        console.changed()
+        await _snap(screen, out / "23-poker-the-button.png", problems)
+        client = console.connection.client
+        assert client is not None
+        await client.submit_event({"type": "position", "value": 4})
+        for seat in (1, 2):
+            await client.submit_event(
+                {"type": "decision", "seat": seat, "action": "participate", "amount": "80.00"}
+            )
+        await until(lambda: console.poker is not None and len(console.poker.seats) == 2, "two players")
+        console.poker_seat = 4
+        for digit in "120":
+            console.key("amount", digit)
+        await _snap(screen, out / "24-poker-players-join.png", problems)
+
+
+async def triple_draw(screen: Screen, out: Path, problems: list[str]) -> None:
+    from tests.test_ui_poker import poker_on_rig, seated
+
+    hands = {1: "7c 5d 4h Kd Kc", 2: "8c 8d 8h 8s Tc", 3: "9c 9d 9h 9s Jc"}
+    async with poker_on_rig("triple-draw-2-7") as (rig, console):
+        await screen.show(console)
+        await seated(rig, console, hands)
+        client = console.connection.client
+        assert client is not None
+        for seat, action in ((3, "call"), (1, "call"), (2, "check")):
+            await client.submit_event({"type": "decision", "seat": seat, "action": action})
+        await rig.deal("burn", "Qs")
+        await client.submit_event({"type": "cards", "to": "dealer", "cards": "Kd Kc"})
+        await rig.deal(1, "3s 2c")
+        await until(
+            lambda: console.poker is not None and (console.poker.draw or {}).get("seat") == 2, "seat 2's draw"
+        )
+        await _snap(screen, out / "21-poker-triple-draw.png", problems)
+
+
+async def draw(out: Path, width: int, height: int) -> list[str]:
+    problems: list[str] = []
+    async with running_app(width, height) as screen:
+        for scene in (omaha, triple_draw, players_join):
+            await scene(screen, out / f"{width}x{height}", problems)
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    out, size = Path(argv[0]), argv[1]
+    width, height = (int(x) for x in size.split("x"))
+    with start_display():
+        kivy_environment(width, height)
+        problems = asyncio.run(draw(out, width, height))
+    for p in problems:
+        print(f"screenshots: {p}", file=sys.__stderr__)  # Kivy takes over sys.stderr
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
