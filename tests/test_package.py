@@ -2,8 +2,9 @@
 
 It builds this commit's and the previous one's packages (``scripts/package``), makes an amd64
 and an arm64 root with mmdebstrap (arm64 under qemu-user-static), and in each installs, checks,
-plays the bench rig's rounds on the installed controller, upgrades over a journal left mid-round,
-rolls back, refuses a newer journal, removes and purges (docs/install.md). Root and Debian's
+plays the bench rig's rounds on the installed controller, upgrades over a journal left mid-round
+(an edited conffile kept, no answered question asked again, also over a next release that changes
+the conffile), rolls back, refuses a newer journal, removes and purges (docs/install.md). Root and Debian's
 tools are needed: without the tools the test fails saying what to run (as tests/test_systemd.py
 does); CI runs as root with them (scripts/test runs ``system-deps --packaging`` for slow runs).
 ``TEST_PACKAGE_ARCHES="amd64"`` limits it to one root.
