@@ -25,17 +25,12 @@ from sim.bench_rig import BENCH_FLOOR
 from sim.link_rig import PROGRESSIVE, meter_config
 
 from .meter_link import running_link
-from .mosquitto import USERS, Pki
+from .mosquitto import Pki
 from .table_link import api_round, daemon_of, linked_rig, linked_table, until
 from .test_link_claims import DISAGREES
 from .test_link_table import royal_until_decision, settled_progressive
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    return Pki(tmp_path_factory.mktemp("pki"), users=USERS)
 
 
 def records(store: Store | None, *kinds: str) -> list[Record]:
