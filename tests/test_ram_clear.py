@@ -71,6 +71,7 @@ def test_a_ram_clear_archives_chains_and_carries_the_meters(
     assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_OK
     out = capsys.readouterr().out
     assert f"(seq {last}, hash {last_hash[:16]}" in out and "RAM clear by ttech" in out
+    assert "told to the central meter" not in out  # never linked: nothing to tell
     (archive,) = tmp_path.glob("*.archived")
     assert Path(f"{archive}.head").exists()
     with JournalReader(archive, TABLE) as old:
@@ -151,7 +152,9 @@ def test_a_ram_clear_counts_the_link_on_from_the_archive(
     with JournalReader(path, TABLE) as old:
         head, head_hash, some_hash = old.last_seq(), old.hash_at(old.last_seq()), old.hash_at(2)
     assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_OK
-    assert f"the progressive link counts on from record {head}, outbox message 3" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"the progressive link counts on from record {head}, outbox message 3" in out
+    assert "the clear is told to the central meter (outbox message 4" in out
     (archive,) = tmp_path.glob("*.archived")
     with JournalReader(path, TABLE) as new:
         (first,) = new.records()

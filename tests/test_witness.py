@@ -203,7 +203,7 @@ async def test_a_ram_clear_is_witnessed_not_behind_and_an_old_copy_after_it_stil
         assert record["body"]["by"] == TECH and record["body"]["archive"] == archive.name
         assert TECH_PIN not in json.dumps(record)
         assert daemon.link.publisher.state.ack is not None
-        assert daemon.link.publisher.state.ack.ram_clear == ChainHead(old_head, old_hash)
+        assert daemon.link.publisher.state.ack.ram_clear == ChainHead(old_head, str(old_hash))
         assert "RAM clear by ttech at" in format_status(meter_status(link.config))
         capsys.readouterr()
         # The slot tech's view: the daemon answers on its socket (doctor in its own thread).
