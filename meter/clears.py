@@ -16,9 +16,11 @@ it is decided and folded here: it only takes the table's next seq.
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from typing import Final
 
-from wire import RamClear, TableMessage
+from wire import ChainHead, RamClear, TableMessage
 from wire.witness import chain_head
 
 from .config import MeterConfig
@@ -36,8 +38,25 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
     if id_used_by is not None or not isinstance(m, TableMessage) or not isinstance(m.payload, RamClear):
         return ledger_decide(ledger, config, m, id_used_by)
     p = m.payload
-    body = {"event_seq": m.event_seq, "event_id": m.event_id, "round": m.round, **p.to_json()}
+    body: dict[str, object] = {"event_seq": m.event_seq, "event_id": m.event_id, "round": m.round}
+    body.update(p.to_json())
+    if m.chain is not None:  # the clear's own record: how the witness recovers it (last_clears)
+        body["chain"] = m.chain.to_json()
     return Draft(RAM_CLEAR, None, body)
+
+
+def last_clears(conn: sqlite3.Connection) -> dict[str, tuple[ChainHead, ChainHead]]:
+    """Each table's last RAM clear in the store that carried its chain head: (its ``previous``,
+    its own head). The witness file is saved after the store commits; a meter killed between the
+    two has the clear recorded but not noted, and the table, whose ack then came, does not send
+    it again: :meth:`~.witness.Witness.recover` notes it at start."""
+    out: dict[str, tuple[ChainHead, ChainHead]] = {}
+    rows = conn.execute("SELECT table_id, body FROM records WHERE kind = ? ORDER BY seq", (RAM_CLEAR,))
+    for table, text in rows:
+        body = json.loads(text)
+        if "chain" in body:
+            out[str(table)] = (chain_head(body["previous"], "previous"), chain_head(body["chain"], "chain"))
+    return out
 
 
 def fold(ledger: Ledger, record: Record) -> None:

@@ -86,6 +86,20 @@ class Witness:
         self.clears[table] = previous
         return True
 
+    def recover(self, clears: Mapping[str, tuple[ChainHead, ChainHead]]) -> None:
+        """At start: note each table's last recorded RAM clear (``previous``, its own head) that
+        this file does not reflect yet (the meter stopped between the store's commit and this
+        file's save: the witness's head is still before the clear's own)."""
+        moved = False
+        for table, (previous, own) in sorted(clears.items()):
+            known = self.heads.get(table)
+            if known is None or known.seq < own.seq:
+                self._cleared(table, previous)
+                self.heads[table] = own
+                moved = True
+        if moved:
+            self._save()
+
     def ack(self, ack: Ack) -> Ack:
         """``ack`` with the table's witness and last RAM clear (each if the meter holds one)."""
         head, cleared = self.heads.get(ack.table), self.clears.get(ack.table)

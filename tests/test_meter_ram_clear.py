@@ -15,6 +15,7 @@ import pytest
 
 from meter.config import load
 from meter.main import main
+from meter.service import MeterService
 from meter.store import Store, iter_records
 from meter.witness import Witness, witness_path
 from wire import Ack, ChainHead, Contribution, RamClear
@@ -131,3 +132,21 @@ def test_a_schema_3_store_is_brought_to_4_and_takes_a_ram_clear(config_path: Pat
     finally:
         s.close()
     assert main(["--config", str(config_path), "verify"]) == 0
+
+
+def test_a_clear_recorded_but_not_yet_noted_is_noted_at_start(config_path: Path) -> None:
+    """Forbids: a meter killed between its store's commit and its witness file's save forgetting
+    the clear for good (the table, acknowledged, never sends it again, and would stay closed)."""
+    config = load(config_path)
+    store = Store(config.store, config)
+    try:
+        own = ChainHead(813, "44" * 32)
+        store.apply([declare("t1", 1), chained(msg("t1", 2, cleared()), own)])  # type: ignore[list-item]
+        assert not witness_path(config.store).exists()  # killed before the witness was saved
+        service = MeterService(config, store)
+        ack = service.witness.ack(Ack("t1", 2))
+        assert (ack.ram_clear, ack.witness) == (ARCHIVE_HEAD, own)
+        again = MeterService(config, store).witness  # read back, not noted twice
+        assert again.ack(Ack("t1", 2)).ram_clear == ARCHIVE_HEAD
+    finally:
+        store.close()
