@@ -179,4 +179,6 @@ async def test_a_sensor_flapping_while_wagering_is_open_floods_neither_log_nor_j
         lines = [r for r in caplog.records if "seat 3: progressive wager" in r.getMessage()]
         assert 1 <= len(lines) <= 4, [r.getMessage() for r in lines]
         assert any("more change(s) not logged" in r.getMessage() for r in lines)
-        assert await daemon.journal.records(seq0) == []
+        # The rig's serial devices report ready on their own time: those are not the sensor's.
+        since = await daemon.journal.records(seq0)
+        assert [r for r in since if r.kind not in ("device_online", "device_offline")] == []

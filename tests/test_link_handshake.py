@@ -80,7 +80,7 @@ async def test_the_verified_hand_pay_is_the_tables_paid_and_the_meters_ack_ends_
             assert link.store is not None
             assert link.store.ledger.progressives[PROGRESSIVE].pending is not None  # the lock is on
             await api_round(api, rig)  # the table deals on: its contribution does not end the lock
-            await until(lambda: len(records(link.store, "contribution")) == 4, 10, "the next contribution")
+            await until(lambda: len(records(link.store, "contribution")) == 4, 30, "the next contribution")
             assert link.store.ledger.progressives[PROGRESSIVE].pending is not None
             assert not outbox(journal, "paid")
             # The dealer may not verify; the floorperson does: the paid goes with the verification.

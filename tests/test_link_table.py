@@ -368,7 +368,7 @@ async def test_tablectl_link_and_doctor(tmp_path: Path, pki: Pki, capsys: pytest
         daemon = daemon_of(rig)
         async with await ApiClient.connect(rig.socket) as api:
             await api_round(api, rig)
-        await until(lambda: daemon.snapshot()["link"]["applied_seq"] >= 2, 10, "the meter's ack")
+        await until(lambda: daemon.snapshot()["link"]["applied_seq"] >= 2, 30, "the meter's ack")
         args = ["link", "--socket", str(rig.socket), "--config", str(rig.config_path)]
         assert await asyncio.to_thread(tablectl_main, [*args, "--json"]) == 0
         shown = json.loads(capsys.readouterr().out)

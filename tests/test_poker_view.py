@@ -7,7 +7,7 @@ from __future__ import annotations
 from controller.rules.games.poker_room.game import GAME
 from controller.rules.games.poker_room.view import table_view
 
-from .rounds import decide, wager
+from .rounds import cards, decide, wager
 from .test_poker_procedure import acts, deal, rules, seated
 
 
@@ -81,3 +81,26 @@ def test_a_round_record_of_the_showdown_has_no_table_view() -> None:
     assert table_view(drawn)["phase"] == "seating" and table_view(drawn)["button"] is None
     record = GAME.apply(fresh, wager(1, "blind", "1.00"))
     assert table_view(record) == {}
+
+
+def test_the_showdown_of_a_round_dealt_face_down_says_who_shows_or_mucks() -> None:
+    """Badugi without a reader, seats 1-3 to the showdown: each has to show or muck (§ 637a.19(k)); once
+    seat 1 has shown and seat 3 mucked, seat 2 still may muck (seat 1 is in); the screen's MUCK keys."""
+    from ui.poker import muck_steps, poker_view
+
+    rnd = seated("badugi", 3, {1: "20.00", 2: "20.00", 3: "20.00"}, blinds=[(1, "1.00"), (2, "2.00")])
+    rnd.apply(deal(4))
+    acts(rnd, (3, "call"), (1, "call"), (2, "check"))
+    for _ in range(3):
+        rnd.apply(deal(1, "burn"))
+        for seat in (1, 2, 3):
+            rnd.apply(decide(seat, "stand_pat"))
+        acts(rnd, (1, "check"), (2, "check"), (3, "check"))
+    assert table_view(rnd.state)["to_show"] == [{"seat": s, "may_muck": True} for s in (1, 2, 3)]
+    rnd.apply(cards(1, "Ac 2d 3h 4s"))
+    rnd.apply(decide(3, "fold"))
+    view = table_view(rnd.state)
+    assert view["to_show"] == [{"seat": 2, "may_muck": True}]
+    shown = poker_view({"round": {"table_view": view}})
+    assert shown is not None and shown.headline == "Showdown: S2 to show or muck"
+    assert muck_steps(shown) == (("muck:2", "MUCK S2", {"type": "decision", "seat": 2, "action": "fold"}),)

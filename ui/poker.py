@@ -144,6 +144,9 @@ class PokerView:
     hand_size: int = 0
     title: str = ""
     forced: tuple[ForcedBet, ...] = ()
+    #: At the showdown of a round dealt face down: who has still to show or muck, and who may muck.
+    to_show: tuple[int, ...] = ()
+    may_muck: tuple[int, ...] = ()
 
     @property
     def seating(self) -> bool:
@@ -171,13 +174,15 @@ class PokerView:
             owes = f"{_dollars(self.to_call)} to call" if self.to_call else "nothing to call"
             return f"Seat {self.turn} to act · betting round {self.betting_round} · {owes}"
         if self.placing_button:
-            return "The button: the first player to the right of the dealer (§ 637a.19(c)(1)(i))"
+            return "The button: the first player to the dealer's right (§ 637a.19(c)(1)(i))"
         if self.seating and self.button is None:
             return "Players join, then a card each from the shoe: the high card takes the button"
         if self.seating:
             if len(self.seats) < 2 or not self.forced:
                 return "Players join with their chips: the seat, the amount, JOIN"
             return "The forced bets, from the button's left (§ 637a.19(d))"
+        if self.to_show:
+            return "Showdown: " + ", ".join(f"S{s}" for s in self.to_show) + " to show or muck"
         if self.draw is not None:
             seat, owed = self.draw.get("seat"), self.draw.get("owed", 0)
             what = f"is owed {owed} card{'s' if owed != 1 else ''}" if owed else "stands pat or discards"
@@ -250,6 +255,14 @@ def poker_view(status: Mapping[str, Any]) -> PokerView | None:
         title=str(data.get("title") or ""),
         hand_size=_number(data.get("hand_size", 0), "hand_size"),
         forced=tuple(_forced(f) for f in _list(data, "forced")),
+        to_show=tuple(
+            _number(t.get("seat"), "to_show.seat") for t in _list(data, "to_show") if isinstance(t, Mapping)
+        ),
+        may_muck=tuple(
+            _number(t.get("seat"), "to_show.seat")
+            for t in _list(data, "to_show")
+            if isinstance(t, Mapping) and t.get("may_muck") is True
+        ),
     )
 
 
@@ -360,6 +373,16 @@ def counted_steps(view: PokerView) -> tuple[tuple[str, str, dict[str, Any]], ...
     return tuple(
         (f"discard:{n}", f"DISCARD {n}", {"type": "deal", "to": "dealer", "value": n})
         for n in range(1, view.hand_size + 1)
+    )
+
+
+def muck_steps(view: PokerView) -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    """At the showdown of a round dealt face down, a MUCK key for each player who may muck (a mucked
+    hand is never asked for; the last player may not, § 637a.19(k)); his hand shown is keyed with its
+    cards (the API's ``cards`` to his seat)."""
+    return tuple(
+        (f"muck:{seat}", f"MUCK S{seat}", {"type": "decision", "seat": seat, "action": "fold"})
+        for seat in view.may_muck
     )
 
 

@@ -24,7 +24,7 @@ from .console import Console
 from .kivy_parts import Key, Text
 from .layout import Sizes
 from .money import dollars
-from .poker import TITLES, ForcedBet, PokerAction, PokerView, counted_steps, join_event
+from .poker import TITLES, ForcedBet, PokerAction, PokerView, counted_steps, join_event, muck_steps
 from .theme import BLACK, BLUE, GREY_TEXT, KEY, WHITE, YELLOW
 
 #: The actions' colours: the one that raises the stakes stands out; a fold is plain.
@@ -37,7 +37,16 @@ def poker_key(c: Console) -> Hashable:
     if view is None:
         return None
     draw = view.draw and tuple(view.draw.items())
-    return (view.phase, view.turn, view.betting_round, view.keys, draw, view.joined, view.forced)
+    return (
+        view.phase,
+        view.turn,
+        view.betting_round,
+        view.keys,
+        draw,
+        view.joined,
+        view.forced,
+        view.may_muck,
+    )
 
 
 def build(box: Widget, c: Console, s: Sizes) -> None:
@@ -82,7 +91,7 @@ def build(box: Widget, c: Console, s: Sizes) -> None:
 
 def _counted(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
     """No card reader: the burn and the draw's counts, each a key (``deal`` events)."""
-    steps = counted_steps(view)
+    steps = counted_steps(view) + muck_steps(view)
     if not steps:
         return
     grid = GridLayout(cols=min(len(steps), 5), spacing=s.spacing, size_hint_y=None)

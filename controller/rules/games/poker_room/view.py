@@ -31,6 +31,7 @@ from .state import (
     KILL,
     RAISE,
     SEATING,
+    SHOWDOWN,
     STRADDLE,
     PokerRoomState,
 )
@@ -68,8 +69,21 @@ def table_view(state: PokerRoomState) -> dict[str, Any]:
         "places": state.variant.players,
         "hand_size": state.variant.hand_size,
         "forced": _forced(state),
+        "to_show": _to_show(state),
     }
     return out
+
+
+def _to_show(state: PokerRoomState) -> list[dict[str, Any]]:
+    """At the showdown of a round dealt face down (§ 637a.19(k)): each player who has still to show
+    his hand or muck it, and whether the procedure takes his muck (the last player may not)."""
+    if state.phase != SHOWDOWN or not state.keyed:
+        return []
+    return [
+        {"seat": s.seat, "may_muck": _legal(state, Event("decision", seat=s.seat, action=FOLD))}
+        for s in state.seats
+        if not s.folded and not s.cards
+    ]
 
 
 def _forced(state: PokerRoomState) -> list[dict[str, Any]]:
