@@ -28,6 +28,7 @@ from wire import (
     Paid,
     Parameters,
     Pending,
+    RamClear,
     Refusal,
     Share,
     TableMessage,
@@ -366,6 +367,8 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
     p = m.payload
     if isinstance(p, Declaration):
         return _declaration(config, m, p, linked)
+    if isinstance(p, RamClear):  # it moves no money: clears.py decides it
+        raise TypeError("a RAM clear is decided by meter/clears.py, not the ledger")
     t = ledger.table(m.table)
     pid = p.progressive
     if pid not in linked:  # the link's configuration changed since the table's declaration

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
+from .clears import KINDS
 from .config import DEFAULT_PATH, ConfigError, MeterConfig, load
-from .ledger import KINDS
 from .report import format_history, format_status, history, status
 from .sd_notify import notify
 from .service import MeterService

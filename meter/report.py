@@ -11,6 +11,7 @@ from typing import Any
 
 from wire import format_money
 
+from .clears import RAM_CLEAR
 from .config import MeterConfig
 from .ledger import AWARD, CONTRIBUTION, DECLARATION, OPENED, PAID, REFUSED, VOID
 from .store import iter_records, open_read_only
@@ -70,6 +71,9 @@ def status(config: MeterConfig) -> dict[str, Any]:
             }
             for r in conn.execute("SELECT id, applied_seq, verdict, accepted FROM table_state ORDER BY id")
         ]
+        clears = _ram_clears(conn)
+        for t in tables:
+            t["ram_clears"] = clears.get(t["table"], [])
         conn.execute("COMMIT")
     finally:
         conn.close()
@@ -83,6 +87,35 @@ def status(config: MeterConfig) -> dict[str, Any]:
         "tables": tables,
         "tables_never_heard": sorted(set(config.tables) - {t["table"] for t in tables}),
     }
+
+
+def _ram_clears(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
+    """Every RAM clear each table told the meter of, oldest first (clears.py)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    rows = conn.execute(
+        "SELECT seq, table_id, table_seq, body FROM records WHERE kind = ? ORDER BY seq", (RAM_CLEAR,)
+    )
+    for seq, table, table_seq, body in rows:
+        b = json.loads(body)
+        out.setdefault(table, []).append(
+            {
+                "record_seq": seq,
+                "table_seq": table_seq,
+                "previous": b["previous"],
+                "by": b["by"],
+                "cleared_at": _utc(int(b["cleared_wall_ns"])),
+                "archive": b["archive"],
+            }
+        )
+    return out
+
+
+def _clear_words(c: dict[str, Any]) -> str:
+    p = c["previous"]
+    return (
+        f"RAM clear by {c['by']} at {c['cleared_at']}: the journal restarted after seq {p['seq']} "
+        f"(hash {p['hash'][:16]}), archived as {c['archive']}"
+    )
 
 
 def format_status(s: dict[str, Any]) -> str:
@@ -102,6 +135,8 @@ def format_status(s: dict[str, Any]) -> str:
         v = t["verdict"]
         word = "none yet" if v is None else ("accepted" if v["accepted"] else f"REFUSED: {v['reason']}")
         lines.append(f"{t['table']:<20} {t['applied_seq']:>11}  {word}")
+        for c in t.get("ram_clears", []):
+            lines.append(f"{'':<20} {'':>11}  {_clear_words(c)} (record {c['record_seq']})")
     for name in s["tables_never_heard"]:
         lines.append(f"{name:<20} {'-':>11}  never heard from")
     return "\n".join(lines)
@@ -176,6 +211,9 @@ def _summary(r: dict[str, Any]) -> str:
         return "declaration accepted" if b["accepted"] else f"declaration REFUSED: {b['reason']}"
     if k == REFUSED:
         return f"{b['message_kind']} refused: {b['field']}: {b['reason']}"
+    if k == RAM_CLEAR:
+        when = {"cleared_at": _utc(int(b["cleared_wall_ns"]))}
+        return _clear_words({**b, **when})
     if k in (PAID, VOID):
         award = "a refused claim" if b["award_seq"] is None else f"award #{b['award_seq']}"
         if k == PAID:

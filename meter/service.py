@@ -44,6 +44,7 @@ from wire import (
 )
 from wire.errors import clip
 
+from .clears import last_clears
 from .config import MeterConfig
 from .ledger import Broken, Item
 from .notices import UNKNOWN, Notices, digest
@@ -96,6 +97,7 @@ class MeterService:
         self.sequencer = Sequencer(store.applied_seqs())
         self.notices = Notices(log)
         self.witness = Witness(witness_path(store.path))
+        self.witness.recover(last_clears(store.conn))
         self.table_status: dict[str, str] = {}
         self.connected = asyncio.Event()
         self.failed: str | None = None

@@ -34,16 +34,18 @@ from wire import Award, Closed, Refusal, format_money
 from wire import fields as wf
 from wire.errors import clip
 
+from .clears import KINDS, decide, fold
 from .config import MeterConfig
-from .ledger import AWARD, KINDS, OPENED, Draft, FoldError, Item, Ledger, Record, decide, refused, reply
+from .ledger import AWARD, OPENED, Draft, FoldError, Item, Ledger, Record, refused, reply
 
 log = logging.getLogger(__name__)
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 """2: a refused message may carry a message id already used (a hostile or broken table's); the
 id stays unique among every other record. 3: the records of the award handshake (``paid``,
-``void``: the table's word that ends a hit). A version-1 or -2 store is brought to 3 when the meter
-opens it (:func:`_migrate`); ``status`` and ``history`` read each."""
-READABLE_VERSIONS: Final = (1, 2, 3)
+``void``: the table's word that ends a hit). 4: a table's RAM clear (``ram_clear``, clears.py).
+A version-1, -2 or -3 store is brought to 4 when the meter opens it (:func:`_migrate`);
+``status`` and ``history`` read each."""
+READABLE_VERSIONS: Final = (1, 2, 3, 4)
 APPLICATION_ID: Final = 0x504D5452  # "PMTR"
 GENESIS: Final = "0" * 64
 
@@ -188,7 +190,7 @@ def _check_schema(conn: sqlite3.Connection, path: Path, create: bool) -> None:
         raise StoreError(
             f"{path}: a SQLite file, but not a progressive meter store (application_id {app:#x})"
         )
-    if create and version in (1, 2):
+    if create and version in (1, 2, 3):
         _migrate(conn)
     elif version not in READABLE_VERSIONS:
         raise StoreError(
@@ -204,8 +206,9 @@ _RECORDS_PARTS: Final = (
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
-    """Version 1 or 2 to 3, in one transaction: the records table rebuilt on this schema (a
-    refused record's message id need not be unique; the kinds of the award handshake), every
+    """Version 1, 2 or 3 to 4, in one transaction: the records table rebuilt on this schema (a
+    refused record's message id need not be unique; the kinds of the award handshake and of a
+    RAM clear), every
     record copied as it is (its hash unchanged), its indexes and triggers made again."""
     parts = [s for s in _statements(SCHEMA) if "CREATE TABLE records" in s or any(
         f" {name} " in s for name in _RECORDS_PARTS
@@ -278,7 +281,7 @@ def verify(conn: sqlite3.Connection, path: Path) -> tuple[Ledger, str]:
             if again != digest:
                 raise StoreCorrupt(f"{where}: its hash does not match what it holds: it was changed")
             try:
-                ledger.fold(record)
+                fold(ledger, record)
             except FoldError as exc:
                 raise StoreCorrupt(f"{path}: {exc}") from None
             prev = digest
@@ -473,7 +476,7 @@ class Store:
                             record, kind=d.kind, progressive=d.progressive, body=d.body
                         )
                         digest = self._insert(record, prev)
-                ledger.fold(record)
+                fold(ledger, record)
                 if record.progressive is not None and record.progressive in ledger.progressives:
                     progressives.add(record.progressive)
                     if record.kind == AWARD:

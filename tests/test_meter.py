@@ -307,6 +307,7 @@ def test_status_history_and_verify(
         "applied_seq": 3,
         "verdict": {"declaration_seq": 1, "accepted": True, "field": None, "reason": None},
         "progressives": ["cs-floor"],
+        "ram_clears": [],
     }
     assert status["tables_never_heard"] == ["t2"]
     assert main(["--config", str(config_path), "history", "--awards"]) == 0
@@ -423,7 +424,7 @@ def test_a_full_disk_fails_the_batch_whole_and_says_so(store: Store, config_path
     again.close()
 
 
-def test_a_version_1_store_is_brought_to_version_3(config_path: Path) -> None:
+def test_a_version_1_store_is_brought_to_version_4(config_path: Path) -> None:
     path = load(config_path).store
     s = Store(path, load(config_path))
     s.apply([declare("t1", 1)])
@@ -438,7 +439,7 @@ def test_a_version_1_store_is_brought_to_version_3(config_path: Path) -> None:
     assert main(["--config", str(config_path), "verify"]) == 0  # read as it is
     s = Store(path, load(config_path))
     try:
-        assert s.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert s.conn.execute("PRAGMA user_version").fetchone()[0] == 4
         reused = TableMessage(
             "t1", 2, s.ledger and s.earlier("t1", 1).message_id, 2, "e", None, Contribution("cs-floor", 1, 1)
         )  # type: ignore[union-attr]
@@ -471,7 +472,7 @@ def test_a_version_2_store_takes_the_award_handshake(config_path: Path) -> None:
     conn.close()
     s = Store(path, load(config_path))
     try:
-        assert s.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert s.conn.execute("PRAGMA user_version").fetchone()[0] == 4
         hit = s.apply([msg("t1", 3, Hit("cs-floor", 2, "royal flush", Share(Fraction(100)), cards=ROYAL))])
         paid = s.apply([msg("t1", 4, Paid("cs-floor", 3, 1_000_360))])
         assert (hit[0].record.kind, paid[0].record.kind) == ("award", "paid")

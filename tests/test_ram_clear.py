@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import io
+import json
 import sqlite3
 import types
 from pathlib import Path
@@ -41,6 +42,11 @@ def clear(monkeypatch: pytest.MonkeyPatch, path: Path, users: Path, user: str, p
     return tablectl(["journal", "new", "--journal", str(path), "--user", user, "--users-file", str(users)])
 
 
+def new_outbox(path: Path) -> list[str]:
+    with JournalReader(path, TABLE) as reader:
+        return [e.kind for e in reader.outbox(0)]
+
+
 def test_a_ram_clear_archives_chains_and_carries_the_meters(
     tmp_path: Path, users: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -65,6 +71,7 @@ def test_a_ram_clear_archives_chains_and_carries_the_meters(
     assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_OK
     out = capsys.readouterr().out
     assert f"(seq {last}, hash {last_hash[:16]}" in out and "RAM clear by ttech" in out
+    assert "told to the central meter" not in out  # never linked: nothing to tell
     (archive,) = tmp_path.glob("*.archived")
     assert Path(f"{archive}.head").exists()
     with JournalReader(archive, TABLE) as old:
@@ -76,6 +83,7 @@ def test_a_ram_clear_archives_chains_and_carries_the_meters(
     assert first.body["previous_journal"] == archive.name and first.body["previous_seq"] == last
     assert first.body["previous_hash"] == last_hash
     assert state.carried_meters == meters
+    assert new_outbox(path) == []  # a table that never spoke to the meter tells it nothing
     conn = sqlite3.connect(path)
     genesis = conn.execute("SELECT value FROM meta WHERE key = 'chain_genesis'").fetchone()[0]
     conn.close()
@@ -144,12 +152,20 @@ def test_a_ram_clear_counts_the_link_on_from_the_archive(
     with JournalReader(path, TABLE) as old:
         head, head_hash, some_hash = old.last_seq(), old.hash_at(old.last_seq()), old.hash_at(2)
     assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_OK
-    assert f"the progressive link counts on from record {head}, outbox message 3" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"the progressive link counts on from record {head}, outbox message 3" in out
+    assert "the clear is told to the central meter (outbox message 4" in out
     (archive,) = tmp_path.glob("*.archived")
     with JournalReader(path, TABLE) as new:
         (first,) = new.records()
         assert (first.body["link_seq"], first.body["link_outbox_seq"]) == (head, 3)
-        assert new.last_outbox_seq() == 3  # none of its own yet: the archive's last
+        # Its one message: the clear itself, told to the meter as the archive's next (seq 4).
+        (told,) = new.outbox(0)
+        assert (told.seq, told.kind, told.event_seq) == (4, "ram_clear", head + 1)
+        assert told.payload["previous"] == {"seq": head, "hash": head_hash}
+        assert told.payload["by"] == "ttech" and told.payload["archive"] == archive.name
+        assert TECH_PIN not in json.dumps(told.payload)  # who, never the PIN
+        assert new.last_outbox_seq() == 4
         assert new.witnessed(head) == Witnessed(head_hash, f"the archive {archive.name} (its last record)")
         assert new.witnessed(2).hash == some_hash  # a witness older than the clear: in the archive
         assert new.witnessed(head + 2).hash is None  # past the journal's end: behind
@@ -158,13 +174,13 @@ def test_a_ram_clear_counts_the_link_on_from_the_archive(
         async with await Journal.open(path, TABLE) as journal:
             done = await journal.append(fact(9), source="link", outbox=[Outbound("status", {"n": 9})])
             (entry,) = done.outbox
-            assert (entry.seq, entry.event_seq) == (4, head + journal.state.last_seq)  # counted on
-            assert [e.seq for e in await journal.outbox_after(3)] == [4]
-            assert [e.seq for e in await journal.outbox_after(0)] == [4]  # the archive's are not here
-            assert await journal.last_outbox_seq() == 4
+            assert (entry.seq, entry.event_seq) == (5, head + journal.state.last_seq)  # counted on
+            assert [e.seq for e in await journal.outbox_after(3)] == [4, 5]
+            assert [e.seq for e in await journal.outbox_after(0)] == [4, 5]  # the archive's are not here
+            assert await journal.last_outbox_seq() == 5
             witnessed = await journal.witnessed(entry.event_seq)
             assert witnessed.hash == journal.chain_head.hash and witnessed.checked
-            await journal.mark_sent([entry.message_id])
+            await journal.mark_sent([e.message_id for e in await journal.outbox_after(3)])
 
     asyncio.run(after())
     with JournalReader(path, TABLE) as new:
@@ -176,7 +192,7 @@ def test_a_ram_clear_counts_the_link_on_from_the_archive(
     assert clear(monkeypatch, path, users, "ttech", TECH_PIN) == EXIT_OK
     with JournalReader(path, TABLE) as newest:
         (first,) = newest.records()
-        assert (first.body["link_seq"], first.body["link_outbox_seq"]) == (head + new_head, 4)
+        assert (first.body["link_seq"], first.body["link_outbox_seq"]) == (head + new_head, 5)
         assert newest.witnessed(2).hash == some_hash
         archive.rename(tmp_path / "elsewhere")  # the first archive taken away: cannot be compared
         assert not newest.witnessed(2).checked

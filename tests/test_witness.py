@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -18,13 +19,16 @@ import pytest
 
 from controller.api_client import ApiClient
 from controller.auth import Role, add_user
-from controller.journal import JournalReader
+from controller.journal import Journal, JournalReader
 from controller.journal.chain_key import key_path, load_key
 from controller.journal.marker import HeadMarker, marker_path, write_marker
-from controller.journal.records import RAM_CLEAR
+from controller.journal.ram_clear import standing_meters
+from controller.journal.records import RAM_CLEAR, CancelRound, RamClear
 from controller.journal.state import PROGRESSIVE_LINK
 from controller.link.witness import WITNESS_MISMATCH
 from controller.tablectl import main as tablectl_main
+from meter.report import format_status, history
+from meter.report import status as meter_status
 from meter.witness import witness_path
 from sim.bench_rig import BenchRig
 from wire import Ack, ChainHead, Topics, decode_meter_message
@@ -192,6 +196,15 @@ async def test_a_ram_clear_is_witnessed_not_behind_and_an_old_copy_after_it_stil
         assert witnessed["seq"] > old_head  # the meter's witness moved onto the new journal
         facts = [r for r in await daemon.journal.records() if r.body.get("fact") == WITNESS_MISMATCH]  # type: ignore[union-attr]
         assert facts == []
+        # The clear was told: the meter recorded it (who, when, the archive's head) and names it.
+        (record,) = history(link.config, kinds=(RAM_CLEAR,))
+        assert (record["table"], record["table_seq"]) == ("t1", before + 1)
+        assert record["body"]["previous"] == {"seq": old_head, "hash": old_hash}
+        assert record["body"]["by"] == TECH and record["body"]["archive"] == archive.name
+        assert TECH_PIN not in json.dumps(record)
+        assert daemon.link.publisher.state.ack is not None
+        assert daemon.link.publisher.state.ack.ram_clear == ChainHead(old_head, str(old_hash))
+        assert "RAM clear by ttech at" in format_status(meter_status(link.config))
         capsys.readouterr()
         # The slot tech's view: the daemon answers on its socket (doctor in its own thread).
         await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
@@ -210,6 +223,81 @@ async def test_a_ram_clear_is_witnessed_not_behind_and_an_old_copy_after_it_stil
             15,
             "progressive wagering closed",
         )
+
+
+async def _forge_clear(path: Path) -> None:
+    """What root can do with the table's key and the product's own functions: a new journal that
+    continues from the archive's head exactly as a RAM clear's does, its ``ram_clear`` record and
+    count the real ones', but the clear's message to the meter left out."""
+    with JournalReader(path) as reader:
+        table_id = reader.table_id
+    old = await Journal.open(path, table_id, create=False)
+    try:
+        if old.state.current is not None:
+            await old.append(CancelRound("forged"), source="tablectl", actor=TECH)
+        head, meters = old.chain_head, standing_meters(old.state)
+        link_seq, link_outbox_seq = old.link_seq(head.seq), await old.last_outbox_seq()
+    finally:
+        await old.close()
+    archive = path.with_name(f"{path.name}.20261202T000000Z.archived")
+    os.replace(marker_path(path), marker_path(archive))
+    os.replace(path, archive)
+    meta = {"previous_journal": archive.name, "previous_seq": str(head.seq)}
+    new = await Journal.open(path, table_id, create=True, genesis=head.hash, meta=meta)
+    try:
+        entry = RamClear(archive.name, head.seq, head.hash, meters, link_seq, link_outbox_seq)
+        await new.append(entry, source="tablectl", actor=TECH)  # no outbox: the meter is never told
+    finally:
+        await new.close()
+
+
+@pytest.mark.asyncio
+async def test_a_new_journal_whose_clear_the_meter_never_heard_of_is_not_opened(
+    tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Forbids: root, who can read the journal key and edit the users file, beginning a new journal
+    that continues from the meter's last witnessed head (so it is neither behind nor beside the
+    witness) without the meter being told of the clear, and the table dealing on with the
+    progressive open (docs/progressive-link.md, "A RAM clear on the link")."""
+    async with linked_table(tmp_path, pki, "t1") as (link, rig):
+        daemon = daemon_of(rig)
+        journal = rig.path / "journal.sqlite"
+        async with await ApiClient.connect(rig.socket) as api:
+            await until(lambda: daemon.state.progressive_link_down is None, 10, "the link up")
+            for _ in range(2):
+                await api_round(api, rig)
+            last = await daemon.journal.last_outbox_seq()  # type: ignore[union-attr]
+            await until(
+                lambda: daemon.link is not None and daemon.link.publisher.state.applied_seq >= last,
+                20,
+                "acked",
+            )
+        await rig.stop_daemon()
+        await _forge_clear(journal)
+        with JournalReader(journal) as reader:
+            reader.verify()  # the journal alone cannot tell: made with the key
+            assert reader.outbox(0) == []
+        daemon = await rig.start_daemon()
+        await until(
+            lambda: "restarted at a RAM clear" in (daemon.state.progressive_link_down or ""),
+            15,
+            "progressive wagering not opened",
+        )
+        assert "the meter has no record of" in str(daemon.state.progressive_link_down)
+        records = await daemon.journal.records()  # type: ignore[union-attr]
+        facts = [r for r in records if r.body.get("fact") == WITNESS_MISMATCH]
+        assert len(facts) == 1 and facts[0].body["detail"]["meter_ram_clear"] is None
+        assert facts[0].body["detail"]["journal_ram_clear"]["seq"] == records[0].body["link_seq"]
+        opened = [
+            r for r in records if r.kind == "device_online" and r.body.get("device") == PROGRESSIVE_LINK
+        ]
+        assert opened == []  # never open on the forged journal
+        assert history(link.config, kinds=(RAM_CLEAR,)) == []  # and the meter holds no clear
+        capsys.readouterr()
+        await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
+        out = capsys.readouterr().out
+        (live,) = [line for line in out.splitlines() if "witness says" in line]
+        assert live.startswith("FAIL meter's witness") and "restarted at a RAM clear" in live, out
 
 
 @pytest.mark.asyncio

@@ -29,7 +29,7 @@ from .witness import ChainHead, chain_head
 
 SCHEMA_VERSION: Final = 1
 
-TABLE_KINDS: Final = ("declaration", "contribution", "hit", "paid", "void")
+TABLE_KINDS: Final = ("declaration", "contribution", "hit", "paid", "void", "ram_clear")
 DEFAULT_AWARD_TIMEOUT: Final = 120
 """Seconds a table waits for the meter's award of a claim, where the meter has not said its own
 (``award_timeout_seconds`` in its status): then the claim is the floorperson's (a timed-out claim)."""
@@ -211,7 +211,32 @@ class Void:
         return {"progressive": self.progressive, "hit_seq": self.hit_seq, "reason": self.reason}
 
 
-Payload = Declaration | Contribution | Hit | Paid | Void
+@dataclass(frozen=True)
+class RamClear:
+    """The table's journal was cleared (``tablectl journal new``): archived, a new one begun that
+    continues from the archive's last record ``previous`` (seq on the link's count, keyed hash).
+    ``by`` authorised it (the technician's or floorperson's name, never a PIN), at
+    ``cleared_wall_ns``; ``archive`` is the archived file's name. The first message of the new
+    journal: the meter records it (every clear of every table in its history) and names it in the
+    table's ack (``Ack.ram_clear``); a journal that restarted without it is not opened
+    (docs/progressive-link.md, "A RAM clear on the link")."""
+
+    previous: ChainHead
+    by: str
+    cleared_wall_ns: int
+    archive: str
+    kind: Literal["ram_clear"] = "ram_clear"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "previous": self.previous.to_json(),
+            "by": self.by,
+            "cleared_wall_ns": self.cleared_wall_ns,
+            "archive": self.archive,
+        }
+
+
+Payload = Declaration | Contribution | Hit | Paid | Void | RamClear
 
 
 def _parameters(value: object, path: str) -> Parameters:
@@ -247,6 +272,13 @@ def _payload(kind: str, obj: Obj) -> Payload:
     elif kind == "void":
         payload = Void(
             obj.get("progressive", f.ident), obj.get("hit_seq", f.count), obj.get("reason", f.text)
+        )
+    elif kind == "ram_clear":
+        payload = RamClear(
+            obj.get("previous", chain_head),
+            obj.get("by", f.text),
+            obj.get("cleared_wall_ns", f.wall_ns),
+            obj.get("archive", f.text),
         )
     else:
         payload = Hit(
@@ -492,6 +524,9 @@ class Ack:
     verdict: Verdict | None = None
     witness: ChainHead | None = None
     """The last journal chain head the meter holds of the table (witness.py)."""
+    ram_clear: ChainHead | None = None
+    """The archive head (``RamClear.previous``) of the table's last RAM clear the meter recorded
+    and found continuing from its witness; absent: none."""
     kind: Literal["ack"] = "ack"
 
     def to_json(self) -> dict[str, object]:
@@ -502,6 +537,8 @@ class Ack:
         }
         if self.witness is not None:
             out["witness"] = self.witness.to_json()
+        if self.ram_clear is not None:
+            out["ram_clear"] = self.ram_clear.to_json()
         return out
 
 
@@ -676,6 +713,7 @@ def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
                 obj.get("applied_seq", lambda v, p: f.count(v, p, 0)),
                 obj.optional("verdict", _verdict),
                 obj.optional("witness", chain_head),
+                obj.optional("ram_clear", chain_head),
             )
         elif kind == "award":
             message = Award(

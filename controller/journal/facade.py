@@ -45,7 +45,7 @@ from .chain_key import ChainKey, key_path
 from .errors import JournalCorrupt, JournalError, Refused
 from .integrity import check_integrity
 from .keying import TableKey, finish_migration, resolve_key
-from .link_count import Witnessed, link_count
+from .link_count import LinkCount, Witnessed, link_count
 from .marker import HeadMarker, sync_directory, write_marker
 from .outbox import Outbound, OutboxEntry
 from .queries import dumps, recover, replay_all
@@ -399,6 +399,11 @@ class Journal:
         (``controller/link/witness.py``)."""
         self._check_open()
         return await asyncio.to_thread(self._reader.witnessed, link_seq)
+
+    @property
+    def link_count(self) -> LinkCount:
+        """How this journal counts on the progressive link (:mod:`.link_count`)."""
+        return self._reader.link_count
 
     def link_seq(self, seq: int) -> int:
         """Record ``seq`` of this journal on the progressive link's count (:mod:`.link_count`)."""

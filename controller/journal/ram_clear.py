@@ -14,7 +14,12 @@ investigation, never cleared. Then:
    file was cleared), where the archive ended on the progressive link's count (``link_seq``,
    ``link_outbox_seq``: the new journal counts on from there, so the central meter's witness
    sees a RAM clear, not an older copy put back: :mod:`.link_count`), and the technician as the
-   actor.
+   actor;
+4. on a table that has spoken to the central meter (its archive's outbox not empty), the
+   ``ram_clear`` record's transaction puts the clear in the outbox, the new journal's first
+   message (``wire.RamClear``: the archive's head on the link's count, the technician's name,
+   never a PIN, and the time): the meter records every clear, and a journal that restarted
+   without it is not opened (docs/progressive-link.md, "A RAM clear on the link").
 
 A linked table's archive must have handed every outbox message to the broker (each marked sent):
 one never sent would be lost with the archive, and the meter, which applies a table's messages in
@@ -31,10 +36,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from wire import ChainHead
+from wire import RamClear as RamClearMessage
+
 from ..rules.core.money import Cents, parse_money
 from .errors import JournalError
 from .facade import Journal
 from .marker import marker_path, sync_directory
+from .outbox import Outbound
 from .reader import JournalReader
 from .records import CancelRound, RamClear
 from .state import TableState
@@ -92,7 +101,8 @@ async def ram_clear(path: Path, actor: str, now: datetime.datetime | None = None
         link_seq, link_outbox_seq = old.link_seq(head.seq), await old.last_outbox_seq()
     finally:
         await old.close()
-    stamp = (now or datetime.datetime.now(datetime.UTC)).strftime("%Y%m%dT%H%M%SZ")
+    when = now or datetime.datetime.now(datetime.UTC)
+    stamp = when.strftime("%Y%m%dT%H%M%SZ")
     archive = path.with_name(f"{path.name}.{stamp}.archived")
     if archive.exists():
         raise JournalError(f"{archive}: an archive of that name exists already; try again in a second")
@@ -107,7 +117,12 @@ async def ram_clear(path: Path, actor: str, now: datetime.datetime | None = None
     new = await Journal.open(path, table_id, create=True, genesis=head.hash, meta=meta)
     try:
         cleared = RamClear(archive.name, head.seq, head.hash, meters, link_seq, link_outbox_seq)
-        await new.append(cleared, source="tablectl", actor=actor)
+        told: tuple[Outbound, ...] = ()
+        if link_outbox_seq > 0:  # the meter knows this table: it is told, exactly once
+            wall_ns = int(when.timestamp()) * 1_000_000_000 + when.microsecond * 1000
+            message = RamClearMessage(ChainHead(link_seq, head.hash), actor, wall_ns, archive.name)
+            told = (Outbound(message.kind, message.to_json()),)
+        await new.append(cleared, source="tablectl", actor=actor, outbox=told)
     finally:
         await new.close()
     return Cleared(archive, head.seq, head.hash, meters, table_id, link_seq, link_outbox_seq)

@@ -132,6 +132,9 @@ class LinkState:
             "witness": {
                 "meter": None if self.ack is None or self.ack.witness is None else self.ack.witness.to_json(),
                 "refusal": self.witness_refusal,
+                "ram_clear": (
+                    None if self.ack is None or self.ack.ram_clear is None else self.ack.ram_clear.to_json()
+                ),
             },
             "last_word_seconds_ago": (
                 None if self.last_word is None else round(time.monotonic() - self.last_word, 3)

@@ -8,7 +8,9 @@ back with its marker (docs/journal.md, "The chain key"); the meter can:
 - **behind**: the meter has applied outbox messages past the journal's outbox, or its witness
   names a seq the journal does not reach (records lost: an older copy put back);
 - **beside**: the journal holds another record at the witness's seq (a journal rewritten, re-keyed,
-  or another one).
+  or another one); or the journal restarted at a RAM clear the meter has no record of
+  (``Ack.ram_clear`` is not the journal's own clear once the meter has applied past it: a new
+  journal begun without the clear being sent, or one whose clear does not continue the witness).
 
 Either closes progressive wagering (N.J.A.C. 13:69E-1.39B, as a lost link does), says why in the
 status and ``tablectl doctor``, and journals the evidence (``hardware_fact`` ``witness_mismatch``).
@@ -20,10 +22,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from wire import Ack
+from wire import Ack, ChainHead
 
 from ..journal import Journal
-from ..journal.link_count import Witnessed
+from ..journal.link_count import FROM_START, LinkCount, Witnessed
 
 WITNESS_MISMATCH: Final = "witness_mismatch"
 """The ``hardware_fact`` (device ``journal``) that keeps the evidence."""
@@ -43,14 +45,23 @@ async def judge(journal: Journal, ack: Ack) -> tuple[str, dict[str, object]] | N
     last_seq = journal.link_seq(journal.state.last_seq)
     witness = ack.witness
     found = None if witness is None else await journal.witnessed(witness.seq)
-    return verdict(ack, last_seq, last_outbox, found)
+    return verdict(ack, last_seq, last_outbox, found, journal.link_count)
+
+
+def own_clear(count: LinkCount) -> ChainHead | None:
+    """The RAM clear this journal began with, as the meter was told of it (its archive's head on
+    the link's count); ``None``: no clear, or one on a table that had never spoken to the meter."""
+    if count.previous_journal is None or count.previous_hash is None or count.outbox_base == 0:
+        return None
+    return ChainHead(count.seq_base, count.previous_hash)
 
 
 def verdict(
-    ack: Ack, last_seq: int, last_outbox: int, found: Witnessed | None
+    ack: Ack, last_seq: int, last_outbox: int, found: Witnessed | None, count: LinkCount = FROM_START
 ) -> tuple[str, dict[str, object]] | None:
     """The judgement itself, from the journal's head (``last_seq``, ``last_outbox`` on the link's
-    count) and what it holds at the witness's seq (``found``); ``tablectl doctor`` gives the same."""
+    count), what it holds at the witness's seq (``found``) and how it counts (``count``: its RAM
+    clear, if it began with one); ``tablectl doctor`` gives the same."""
     evidence: dict[str, object] = {
         "meter_applied_seq": ack.applied_seq,
         "witness": None if ack.witness is None else ack.witness.to_json(),
@@ -62,6 +73,22 @@ def verdict(
             f"the journal is behind the meter: the meter has applied this table's messages to seq "
             f"{ack.applied_seq}, the journal's outbox ends at seq {last_outbox} (an older copy of the "
             f"journal put back?); {_WHAT_TO_DO}"
+        )
+        return why, evidence
+    cleared = own_clear(count)
+    if cleared is not None and ack.applied_seq > count.outbox_base and ack.ram_clear != cleared:
+        evidence["journal_ram_clear"] = cleared.to_json()
+        evidence["meter_ram_clear"] = None if ack.ram_clear is None else ack.ram_clear.to_json()
+        last = (
+            "none"
+            if ack.ram_clear is None
+            else f"from seq {ack.ram_clear.seq} (hash {ack.ram_clear.hash[:16]})"
+        )
+        why = (
+            f"the journal is beside the meter: it restarted at a RAM clear from seq {cleared.seq} "
+            f"(hash {cleared.hash[:16]}) that the meter has no record of (its last RAM clear of this "
+            f"table: {last}): a new journal begun without the clear being sent, or a clear that does "
+            f"not continue the meter's witness; {_WHAT_TO_DO}"
         )
         return why, evidence
     witness = ack.witness

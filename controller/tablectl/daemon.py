@@ -323,6 +323,12 @@ def cmd_journal_new(args: argparse.Namespace) -> int:
         f"new journal {args.journal} of table {cleared.table_id}, chained to it; "
         f"meters carried over: {meters}; the progressive link counts on from record {cleared.link_seq}, "
         f"outbox message {cleared.link_outbox_seq}; RAM clear by {args.user}"
+        + (
+            f"; the clear is told to the central meter (outbox message {cleared.link_outbox_seq + 1}, "
+            "sent when the daemon starts with the link up)"
+            if cleared.link_outbox_seq
+            else ""
+        )
     )
     return EXIT_OK
 

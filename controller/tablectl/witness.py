@@ -80,7 +80,7 @@ def witness_findings(config: Config, status: Mapping[str, Any] | None) -> Iterat
     if heard.ack is None:
         yield Finding(True, WHAT, f"{head}; {heard.source}")
     else:
-        judged = verdict(heard.ack, last_seq, last_outbox, found)
+        judged = verdict(heard.ack, last_seq, last_outbox, found, count)
         witness = heard.ack.witness
         says = (
             "the meter holds no chain head yet"
@@ -110,7 +110,9 @@ def _from_daemon(table: str, status: Mapping[str, Any]) -> Heard | None:
     if link.get("last_word_seconds_ago") is None and witness is None:
         return Heard(None, "the running daemon has not heard the meter yet", refusal)
     head = None if witness is None else ChainHead(int(witness["seq"]), str(witness["hash"]))
-    ack = Ack(table, int(link.get("applied_seq") or 0), None, head)
+    clear = (link.get("witness") or {}).get("ram_clear")
+    cleared = None if clear is None else ChainHead(int(clear["seq"]), str(clear["hash"]))
+    ack = Ack(table, int(link.get("applied_seq") or 0), None, head, cleared)
     return Heard(ack, "live, from the running daemon", refusal)
 
 
