@@ -1,8 +1,10 @@
 """The meter on the broker: takes tables' messages, applies them once and in order, tells them.
 
 One connection (a durable MQTT session: ``clean_session=False``, so the broker keeps what
-arrives while the meter is away), reconnected with a back-off whenever it drops. A batch of
-the messages that have arrived is applied in one store transaction (one fsync); only after
+arrives while the meter is away), reconnected with a back-off whenever it drops. Two stages in
+one event loop: the messages that arrive are read and checked while the store applies the batch
+before them in its thread; then all read so far are one batch, ordered by seq and applied in one
+store transaction (one fsync); only after
 the commit does the meter publish: each table's ``ack`` (retained: every message up to
 ``applied_seq`` is durable here), the ``reply`` to a hit (the award), to a ``paid`` or ``void``
 (the acknowledgement that closes the award and ends its Jackpot Lock) or to a refused message,
@@ -62,6 +64,15 @@ class _Batch:
     ready: list[Item] = field(default_factory=list)
     duplicates: list[Item] = field(default_factory=list)
     acks: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _Read:
+    """The messages read and checked, not yet taken by the applying (both stages in one loop)."""
+
+    items: list[Item] = field(default_factory=list)
+    filled: asyncio.Event = field(default_factory=asyncio.Event)
+    taken: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def tls_context(config: MeterConfig) -> ssl.SSLContext | None:
@@ -175,25 +186,31 @@ class MeterService:
         await asyncio.sleep(0)  # each has handed its packet to the client, in order
         self._told = told = asyncio.gather(*opening)
         told.add_done_callback(self._opened)
-        consume = asyncio.create_task(self._consume(client))
+        read = _Read()
+        reading = asyncio.create_task(self._reading(client, read))
+        applying = asyncio.create_task(self._applying(client, read))
         beat = asyncio.create_task(self._heartbeat(client))
         stopping = asyncio.create_task(stop.wait())
+        tasks = (reading, applying, beat, stopping)
         try:
-            done, _ = await asyncio.wait({consume, beat, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
             if stopping in done:
                 async with self._busy:  # a batch being applied is finished and told first
-                    consume.cancel()
+                    reading.cancel()
+                    applying.cancel()
                     await self._told  # what is handed to the client is sent before the last word
                 await self._publish(client, self.topics.meter_status(), self._status("offline"), retain=True)
             for task in done - {stopping}:
                 task.result()
         finally:
             # Words still unanswered on a cut: the acks and amounts are published again at connect.
+            # Messages read but not yet applied are dropped with the connection: the sequencer has
+            # not seen them, and their tables send them again from the meter's ack.
             last = self._told or told
             last.cancel()
-            for task in (consume, beat, stopping):
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(consume, beat, stopping, last, return_exceptions=True)
+            await asyncio.gather(*tasks, last, return_exceptions=True)
 
     def _opened(self, told: asyncio.Future[list[Any]]) -> None:
         if not told.cancelled() and told.exception() is None:
@@ -227,23 +244,38 @@ class MeterService:
         ]
         return out
 
-    async def _consume(self, client: aiomqtt.Client) -> None:
+    async def _reading(self, client: aiomqtt.Client, read: _Read) -> None:
+        """The first stage: the messages that have arrived read and checked (:meth:`_item`), in
+        the event loop, while the store applies the batch before them in its thread; at most
+        :data:`MAX_BATCH` wait, then the reading waits for the applying to take them."""
         messages = client.messages
         while True:
-            batch = [await anext(messages)]
-            while len(messages) and len(batch) < MAX_BATCH:
-                batch.append(await anext(messages))
+            while len(read.items) >= MAX_BATCH:
+                read.taken.clear()
+                await read.taken.wait()
+            arrived = [await anext(messages)]
+            while len(messages) and len(read.items) + len(arrived) < MAX_BATCH:
+                arrived.append(await anext(messages))
+            read.items.extend(item for item in map(self._item, arrived) if item is not None)
+            if read.items:
+                read.filled.set()
+
+    async def _applying(self, client: aiomqtt.Client, read: _Read) -> None:
+        """The second stage: all that is read so far taken as one batch, ordered, applied and told
+        (:meth:`handle`), one batch at a time, in the order read."""
+        while True:
+            await read.filled.wait()
+            read.filled.clear()
+            items, read.items = read.items, []
+            read.taken.set()
             async with self._busy:
-                await self.handle(client, batch)
+                await self.handle(client, items)
 
     # -- a batch --
 
-    def _sort(self, messages: Iterable[aiomqtt.Message]) -> _Batch:
+    def _sort(self, items: Iterable[Item]) -> _Batch:
         batch = _Batch()
-        for message in messages:
-            item = self._item(message)
-            if item is None:
-                continue
+        for item in items:
             offered = self.sequencer.offer(item)
             if offered.duplicate:
                 batch.duplicates.append(item)
@@ -301,9 +333,10 @@ class MeterService:
                 env.table, env.seq, env.message_id, env.kind, exc.field, exc.problem, digest(payload)
             )
 
-    async def handle(self, client: aiomqtt.Client, messages: Sequence[aiomqtt.Message]) -> None:
-        """Apply a batch durably, then tell the tables (acks, replies, amounts)."""
-        batch = self._sort(messages)
+    async def handle(self, client: aiomqtt.Client, items: Sequence[Item]) -> None:
+        """Order a batch of read messages (:class:`~.sequencer.Sequencer`), apply it durably, then
+        tell the tables (acks, replies, amounts)."""
+        batch = self._sort(items)
         try:
             applied = await asyncio.to_thread(self._apply, batch)
         except StoreFailed as exc:
