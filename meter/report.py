@@ -61,6 +61,21 @@ def status(config: MeterConfig) -> dict[str, Any]:
                 "FROM progressive_state ORDER BY id"
             )
         ]
+        has_overflow = conn.execute(
+            "SELECT 1 FROM sqlite_schema WHERE name = 'overflow_state'"
+        ).fetchone()  # a store the meter of this version has not yet opened has none
+        if has_overflow:
+            ceilings = {
+                r[0]: {
+                    "ceiling": format_money(r[1]),
+                    "overflow": r[2],
+                    "overflow_held": format_money(r[3]),
+                    "over_ceiling": format_money(r[4]),
+                }
+                for r in conn.execute("SELECT id, ceiling, overflow, held, over_ceiling FROM overflow_state")
+            }
+            for p in progs:
+                p.update(ceilings.get(p["progressive"], {}))
         tables = [
             {
                 "table": r[0],
@@ -97,6 +112,12 @@ def format_status(s: dict[str, Any]) -> str:
             f"{p['progressive']:<20} {p['amount']:>14} {p['contributions']:>13} {p['wagered']:>14} "
             f"{p['awards']:>6} {p['paid']:>14}{note}"
         )
+        if "ceiling" in p:
+            where = p["overflow"] or "its own overflow meter"
+            lines.append(
+                f"{'':<20} ceiling {p['ceiling']}: {p['over_ceiling']} past it to {where}"
+                + ("" if p["overflow"] else f", which holds {p['overflow_held']}")
+            )
     lines += ["", f"{'table':<20} {'applied seq':>11}  declaration"]
     for t in s["tables"]:
         v = t["verdict"]
