@@ -8,6 +8,7 @@ applying them loses nothing committed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -28,7 +29,12 @@ from hypothesis import strategies as st
 from meter.config import ConfigError, load
 from meter.main import main
 from meter.store import ConfigMismatch, Store
+from sim.link_rig import PAYTABLE_B, PROGRESSIVE
+from sim.sim_table import SimTable
 from wire import Award, Contribution, Declaration, Hit, Parameters, Share, TableMessage, Void
+
+from .meter_link import running_link
+from .mosquitto import Pki
 
 ROYAL = ("As", "Ks", "Qs", "Js", "Ts")
 PARAMS = Parameters(1_000_000, 1_000_000, Fraction(18))
@@ -365,3 +371,49 @@ def test_kill_9_while_contributions_cross_the_ceiling_loses_nothing_committed(tm
         finally:
             store.close()
     assert main(["--config", str(path), "verify"]) == 0
+
+
+# --- on a real broker: what the tables are told ----------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_on_the_link_the_tables_are_told_the_meter_stops_at_its_ceiling(
+    tmp_path: Path, pki: Pki
+) -> None:
+    """The meter's service on a real Mosquitto (TLS, the ACL): two tables' contributions take the
+    meter past its ceiling of 10,001.00; the amount they are told stops there, the excess is on
+    the own overflow meter, and the royal flush's award puts it back on the meter up to the ceiling."""
+    ceiling = (*PAYTABLE_B, 'ceiling = "10001.00"')
+    async with running_link(tmp_path, pki, {"t1": "site-a", "t2": "site-a"}, paytable=ceiling) as link:
+        stop = asyncio.Event()
+        tables = [SimTable(n, "site-a", link.broker, link.pki) for n in ("t1", "t2")]
+        runs = [asyncio.create_task(t.run(stop)) for t in tables]
+        try:
+            for t in tables:
+                t.declare()
+                for _ in range(5):
+                    t.contribute(525)  # 18% of 5.25: 94.5 cents each
+            for t in tables:
+                await t.all_acked()
+            # 10 x 94.5 = 945 cents: 100 on the meter, 845 past the ceiling.
+            await tables[0].wait(
+                lambda: (
+                    tables[0].amounts.get(PROGRESSIVE) is not None
+                    and tables[0].amounts[PROGRESSIVE].amount == 1_000_100
+                ),
+                10,
+                "the meter at its ceiling",
+            )
+            assert link.store is not None
+            p = link.store.ledger.progressives[PROGRESSIVE]
+            assert (p.amount, p.held, p.carry) == (1_000_100, 845, Fraction(0))
+            hit = tables[1].hit(Share(Fraction(100)))
+            await tables[1].wait(lambda: hit.seq in tables[1].awards, 10, "the award")
+            award = tables[1].awards[hit.seq]
+            # Paid the meter (10,001.00); the reset (10,000.00) plus 1.00 of the overflow's 8.45.
+            assert (award.paid, award.meter_after) == (1_000_100, 1_000_100)
+            assert link.store.ledger.progressives[PROGRESSIVE].held == 745
+        finally:
+            stop.set()
+            await asyncio.gather(*runs)
+    assert main(["--config", str(link.config_path), "verify"]) == 0
