@@ -384,7 +384,7 @@ def split(amount: int, cents: int, ceiling: int | None) -> tuple[int, int]:
 def from_overflow(p: ProgressiveState, meter_after: int) -> int:
     """What the own overflow meter puts back on the meter after an award leaves it at
     ``meter_after``: all it holds, up to the ceiling (docs/meter.md, "A ceiling and its overflow")."""
-    if p.ceiling is None or p.overflow is not None:
+    if p.ceiling is None:
         return 0
     return min(p.held, max(0, p.ceiling - meter_after))
 

@@ -232,6 +232,28 @@ def test_the_excess_goes_to_the_progressive_the_submission_names(tmp_path: Path)
     assert main(["--config", str(path), "verify"]) == 0
 
 
+def test_an_overflow_progressive_with_its_own_ceiling_keeps_the_rest_on_its_own_overflow(
+    tmp_path: Path,
+) -> None:
+    text = TO_NEXT.replace(
+        'rows = { "royal flush" = "100%" }', 'rows = { "royal flush" = "100%" }\nceiling = "5000.05"'
+    )
+    path = write(tmp_path, text)
+    store = open_store(path)
+    try:
+        store.apply(
+            [declare(), contribution(2, 10_000)]
+        )  # 18.00: 10.00 on cs-floor, 0.05 on cs-next, 7.95 held
+        nxt = store.ledger.progressives["cs-next"]
+        assert (nxt.amount, nxt.held, nxt.over_ceiling) == (500_005, 795, 795)
+        hit = store.apply([msg(3, Hit("cs-next", 1, "royal flush", Share(Fraction(100)), cards=ROYAL))])[0]
+        assert isinstance(hit.reply, Award) and (hit.reply.paid, hit.reply.meter_after) == (500_005, 500_005)
+        assert store.ledger.progressives["cs-next"].held == 790
+    finally:
+        store.close()
+    assert main(["--config", str(path), "verify"]) == 0
+
+
 def test_status_shows_the_overflow(own: tuple[Store, Path], capsys: pytest.CaptureFixture[str]) -> None:
     store, path = own
     store.apply([declare(), contribution(2, 10_000)])
