@@ -64,6 +64,9 @@ def bad_beat_claim(player: str, up: str, dealer_rest: str) -> TableMessage:
     [
         ("2d 2h 2s 3c Ac 9d", "dealer_21_seven_or_more_cards", 250_000),  # seven cards: 100% of the meter
         ("2d 2h 2s 3c Ac Ad 8d", "dealer_21_seven_or_more_cards", 250_000),  # eight cards: the same row
+        # Six cards: 10% of the meter, paid from the table inventory (§ 633a.7(o)(2)(ii)(C) keeps only
+        # 100% from it) but off the linked meter all the same: the meter must hear of it.
+        ("2d 2h 3s 2s Kc", "dealer_21_six_cards", 25_000),
     ],
 )
 def test_the_tables_bad_beat_claim_names_the_meters_row_and_is_paid(
