@@ -7,16 +7,16 @@ where a share of it is paid. Which seats those are is asked of the game itself: 
 settled on probe meters, one seat at a time (each seat given the meter when it is paid, a
 ``meter`` event with its ``seat``, :mod:`controller.rules.core.meter_turns`), and a seat whose
 progressive wagers' payouts grow with its own meter is a hit, its share the growth's percentage:
-paid from the table inventory or not (§ 639a.11(c)(5)(iv); a Bad Beat's 10% is paid from it, §
-633a.7(o)(2)(ii)(C)), a share comes off the linked meter, so the meter must award it. Probing
+paid from the table inventory or not (§ 639a.11(c)(5)(iv); a Bad Beat's 10% is paid from it,
+§ 633a.7(o)(2)(ii)(C)), a share comes off the linked meter, so the meter must award it. Probing
 each seat alone finds a hit the seat before it would hide (a 10% share paid after a 100% award
-on the reset meter), and its share of the whole: players sharing a 100% award (§
-633a.7(o)(2)(ii)(C)) are paid from the first one's meter, so that one claims the 100% and the
-others nothing. The claims go out in the order the rules pay them (the settlement's order: §
-639a.11(c), from the dealer's right), committed with the event that made them known, and the
+on the reset meter), and its share of the whole: players sharing a 100% award
+(§ 633a.7(o)(2)(ii)(C)) are paid from the first one's meter, so that one claims the 100% and the
+others nothing. The claims go out in the order the rules pay them (the settlement's order:
+§ 639a.11(c), from the dealer's right), committed with the event that made them known, and the
 round stays PENDING until every award has come. Each seat is then paid from its own award's
-``meter_before`` (the meter as it stood when that player is paid, § 639a.12(d)(4), §
-659a.11(h)(3)(ii)(D)): the round's ``meter`` event (the first award's, or the meter's last
+``meter_before`` (the meter as it stood when that player is paid, § 639a.12(d)(4),
+§ 659a.11(h)(3)(ii)(D)): the round's ``meter`` event (the first award's, or the meter's last
 amount without a hit) and one ``meter`` event per claim with its seat, source ``link``, so a
 replay gives the same result.
 """
