@@ -182,16 +182,27 @@ def _summary(r: dict[str, Any]) -> str:
     b = r["body"]
     k = r["kind"]
     if k == OPENED:
-        return f"opened at {b['initial']} (reset {b['reset']}, rate {b['rate_of_progression']})"
+        cap = "" if b.get("ceiling") is None else f", ceiling {b['ceiling']}, overflow {_overflow(b)}"
+        return f"opened at {b['initial']} (reset {b['reset']}, rate {b['rate_of_progression']}{cap})"
     if k == CONTRIBUTION:
         meter = f"meter {b['amount_before']} -> {b['amount_after']}"
-        return f"{b['wagers']} wager(s), {b['wagered']}: +{b['added']}, {meter}"
+        past = (
+            f", {b['to_overflow']} past the ceiling to {_overflow(b)}"
+            if b.get("to_overflow", "0.00") != "0.00"
+            else ""
+        )
+        return f"{b['wagers']} wager(s), {b['wagered']}: +{b['added']}, {meter}{past}"
     if k == AWARD:
         terms = b["award"]
         what = f"{terms['share']}% of meter" if "share" in terms else f"fixed {terms['fixed']}"
         return (
             f"award #{b['award_seq']} seat {b['seat']} {b['hand']}: {what}, paid {b['paid']}, "
             f"meter {b['meter_before']} -> {b['meter_after']}"
+            + (
+                f" ({b['from_overflow']} of it from the overflow)"
+                if b.get("from_overflow", "0.00") != "0.00"
+                else ""
+            )
         )
     if k == DECLARATION:
         return "declaration accepted" if b["accepted"] else f"declaration REFUSED: {b['reason']}"
@@ -204,6 +215,10 @@ def _summary(r: dict[str, Any]) -> str:
         back = f", {b['returned']} back on the meter" if b.get("returned") else ""
         return f"void: hit seq {b['hit_seq']}, {award} closed{back}: {b['reason']}"
     return json.dumps(b)
+
+
+def _overflow(body: dict[str, Any]) -> str:
+    return str(body.get("overflow") or "its own overflow meter")
 
 
 def format_history(rows: list[dict[str, Any]]) -> str:

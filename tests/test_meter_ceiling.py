@@ -268,6 +268,15 @@ def test_status_shows_the_overflow(own: tuple[Store, Path], capsys: pytest.Captu
         "ceiling 10010.00: 8.00 past it to its own overflow meter, which holds 8.00"
         in capsys.readouterr().out
     )
+    store.apply([msg(3, Hit("cs-floor", 1, "royal flush", Share(Fraction(100)), cards=ROYAL))])
+    assert main(["--config", str(path), "history"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "opened at 10000.00 (reset 10000.00, rate 18%, ceiling 10010.00, overflow its own overflow meter)"
+        in out
+    )
+    assert "+18.00, meter 10000.00 -> 10010.00, 8.00 past the ceiling to its own overflow meter" in out
+    assert "meter 10010.00 -> 10008.00 (8.00 of it from the overflow)" in out
     assert main(["--config", str(path), "verify"]) == 0
 
 
