@@ -77,6 +77,17 @@ class Paytable:
 
 
 @dataclass(frozen=True)
+class Ceiling:
+    """A progressive's maximum (``ceiling``, cents) and where what would take it past goes
+    (``overflow``: another progressive of this meter, or ``None``: the progressive's own overflow
+    meter, put back on it after a hit). The Rules Submission's option (§ 601a.2): the regulation
+    texts name no maximum of a progressive meter (docs/meter.md, "A ceiling and its overflow")."""
+
+    amount: int
+    overflow: str | None = None
+
+
+@dataclass(frozen=True)
 class MeterConfig:
     path: Path
     link: str
@@ -93,6 +104,8 @@ class MeterConfig:
     (``[link] award_timeout_seconds``; told to the tables in the meter's status)."""
     paytables: Mapping[str, Paytable] = dataclasses.field(default_factory=dict)
     """Each progressive's paytable (``ranking`` and ``rows``): every progressive has one."""
+    ceilings: Mapping[str, Ceiling] = dataclasses.field(default_factory=dict)
+    """Each progressive's ceiling and overflow, where the file gives one."""
 
     def max_wager(self, progressive: str) -> int:
         """The largest progressive wager the Rules Submission allows on ``progressive`` (cents)."""
@@ -121,7 +134,13 @@ _BROKER: Final = (
     "key_file",
     "keepalive_seconds",
 )
-_PROGRESSIVE: Final = ("initial", "reset", "rate_of_progression", "max_wager", "ranking", "rows")
+_PROGRESSIVE: Final = (
+    "initial", "reset", "rate_of_progression", "max_wager", "ranking", "rows", "ceiling", "overflow",
+)  # fmt: skip
+#: Table ids the meter's own [tables] may not use: the meter's and the bridge's names on the broker
+#: (the enrolment refuses them too: a table of that name would be the meter, or a bridge, in the ACL).
+RESERVED_TABLE_IDS: Final = (METER_IDENTITY,)
+RESERVED_TABLE_PREFIXES: Final = ("bridge-",)
 _TABLE: Final = ("site", "progressives", "seats")
 
 
@@ -311,6 +330,7 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
     progressives: dict[str, Parameters] = {}
     max_wagers: dict[str, int] = {}
     paytables: dict[str, Paytable] = {}
+    ceilings: dict[str, Ceiling] = {}
     named = set(r.section(raw, "progressives"))  # a table may link one whose values are wrong
     for pid, body in r.section(raw, "progressives").items():
         section = f"progressives.{pid}"
@@ -350,6 +370,16 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         if rows is not None and ranking is not None:
             r.problems.extend(f"[{section}] rows: {p}" for p in row_problems(ranking, rows))
             paytables[pid] = Paytable(ranking, rows)
+        ceiling = _ceiling(r, body, section, pid, initial, reset)
+        if ceiling is not None:
+            ceilings[pid] = ceiling
+    for pid, ceiling in ceilings.items():
+        if ceiling.overflow is not None and ceiling.overflow not in named:
+            hint = did_you_mean(ceiling.overflow, sorted(named - {pid}))
+            r.problems.append(
+                f"[progressives.{pid}] overflow: {ceiling.overflow!r} is not a progressive of this meter"
+                f"{hint} (leave it out for the progressive's own overflow meter)"
+            )
     if not named:
         r.problems.append("[progressives]: at least one progressive ([progressives.<id>])")
 
@@ -365,6 +395,11 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
             r.problems.append(f"[{section}]: must be a table")
             continue
         r.table(body, section, _TABLE)
+        if tid in RESERVED_TABLE_IDS or tid.startswith(RESERVED_TABLE_PREFIXES):
+            r.problems.append(
+                f"[{section}]: the table id {tid!r} is the broker's name of the meter or of a bridge "
+                f"({METER_IDENTITY!r}, 'bridge-*'), not a table's: the ACL would give the table their rights"
+            )
         site = r.get(body, section, "site", _id, required=True)
         linked = r.get(body, section, "progressives", _ids, required=True)
         seats = r.get(body, section, "seats", _int_in(1, wf.MAX_SEAT), 7) or 7
@@ -397,4 +432,30 @@ def parse(raw: Mapping[str, Any], path: Path) -> MeterConfig:
         max_wagers,
         award_timeout_seconds=award_timeout or DEFAULT_AWARD_TIMEOUT,
         paytables=paytables,
+        ceilings=ceilings,
     )
+
+
+def _ceiling(
+    r: _Reader, body: Mapping[str, Any], section: str, pid: str, initial: int | None, reset: int | None
+) -> Ceiling | None:
+    """``ceiling`` and ``overflow`` of one progressive: a ceiling at least its initial and reset
+    amounts (the meter starts and resets at or below it), an overflow only with a ceiling, never itself."""
+    amount = r.get(body, section, "ceiling", _money)
+    overflow = r.get(body, section, "overflow", _id)
+    if "overflow" in body and "ceiling" not in body:
+        r.problems.append(
+            f"[{section}] overflow: needs a ceiling (the amount past which the excess goes to it)"
+        )
+    if overflow is not None and overflow == pid:
+        r.problems.append(f"[{section}] overflow: {overflow!r} is this progressive itself")
+        overflow = None
+    if amount is None:
+        return None
+    for name, value in (("initial", initial), ("reset", reset)):
+        if value is not None and amount < value:
+            r.problems.append(
+                f"[{section}] ceiling: {wf.format_money(amount)} is below its {name} amount "
+                f"{wf.format_money(value)}: the meter starts and resets at or below its ceiling"
+            )
+    return Ceiling(amount, overflow)

@@ -92,6 +92,15 @@ class ProgressiveState:
     awards: int = 0
     paid: int = 0
     last_award: LastAward | None = None
+    ceiling: int | None = None
+    """The Rules Submission's maximum of the meter (``[progressives.<id>] ceiling``), if it has one."""
+    overflow: str | None = None
+    """Where what would take the meter past its ceiling goes: another progressive, or (``None``) its
+    own overflow meter, :attr:`held`."""
+    held: int = 0
+    """The own overflow meter: cents past the ceiling, put on the meter when a hit makes room."""
+    over_ceiling: int = 0
+    """Every cent that went past the ceiling (to the overflow), for the report."""
     pending: Pending | None = None
     """The Jackpot Lock: the hit being awarded (from its award record until the table's ``paid``
     or ``void`` of it; a later award takes it, and the latest award still open holds it)."""
@@ -199,7 +208,34 @@ class Ledger:
             wf.money(r.body["reset"], "reset"),
             wf.rate(r.body["rate_of_progression"], "rate_of_progression"),
         )
-        self.progressives[pid] = ProgressiveState(pid, params, r.seq, params.initial, record_seq=r.seq)
+        ceiling = r.body.get("ceiling")
+        overflow = r.body.get("overflow")
+        self.progressives[pid] = ProgressiveState(
+            pid, params, r.seq, params.initial, record_seq=r.seq,
+            ceiling=None if ceiling is None else wf.money(ceiling, "ceiling"),
+            overflow=None if overflow is None else str(overflow),
+        )  # fmt: skip
+
+    def raise_by(self, p: ProgressiveState, cents: int, seq: int | None = None) -> tuple[int, int]:
+        """Put ``cents`` on ``p`` up to its ceiling, the excess on its overflow (another progressive,
+        up to that one's own ceiling, the rest on that one's own overflow meter; or ``p``'s own
+        overflow meter): (cents on ``p``'s meter, cents to its overflow). ``seq``: the record doing it
+        (the state changes); ``None``: only the arithmetic, nothing changed."""
+        to_meter, excess = split(p.amount, cents, p.ceiling)
+        if seq is None:
+            return to_meter, excess
+        p.amount += to_meter
+        p.over_ceiling += excess
+        target = self.progressives.get(p.overflow) if p.overflow is not None else None
+        if target is None:
+            p.held += excess
+        elif excess:
+            on, past = split(target.amount, excess, target.ceiling)
+            target.amount += on
+            target.held += past
+            target.over_ceiling += past
+            target.record_seq = seq
+        return to_meter, excess
 
     def _table_record(self, r: Record) -> None:
         if r.table_id is None or r.table_seq is None or r.message_id is None:
@@ -222,9 +258,14 @@ class Ledger:
             wagered = wf.money(b["wagered"], "wagered")
             done = progress(p.amount, p.carry, wagered, p.params.rate)
             self._expect(r, "amount_before", format_money(p.amount))
-            self._expect(r, "amount_after", format_money(done.amount))
+            self._expect(r, "added", format_money(done.added))
+            to_meter, excess = self.raise_by(p, done.added)
+            self._expect(r, "amount_after", format_money(p.amount + to_meter))
             self._expect(r, "carry", str(done.carry))
-            p.amount, p.carry = done.amount, done.carry
+            if p.ceiling is not None:
+                self._expect(r, "to_overflow", format_money(excess))
+            self.raise_by(p, done.added, r.seq)
+            p.carry = done.carry
             p.contributions += 1
             p.wagers += int(b["wagers"])
             p.wagered += wagered
@@ -247,12 +288,16 @@ class Ledger:
             p = self._progressive(r)
             terms = _terms(b["award"])
             paid = pay(terms, p.amount, p.params.reset)
+            moved = from_overflow(p, paid.meter_after)
             self._expect(r, "meter_before", format_money(p.amount))
             self._expect(r, "paid", format_money(paid.paid))
-            self._expect(r, "meter_after", format_money(paid.meter_after))
+            self._expect(r, "meter_after", format_money(paid.meter_after + moved))
+            if p.ceiling is not None:
+                self._expect(r, "from_overflow", format_money(moved))
             self._expect(r, "award_seq", self.award_count + 1)
             self.award_count += 1
-            p.amount = paid.meter_after
+            p.amount = paid.meter_after + moved
+            p.held -= moved
             p.awards += 1
             p.paid += paid.paid
             p.record_seq = r.seq
@@ -267,6 +312,7 @@ class Ledger:
             if not b.get("handshake"):
                 self.legacy_locks.add(self.award_count)
                 return
+            # meter_after before the overflow's cents: a void gives back what the award took off.
             self.open_awards[r.table_id, r.table_seq] = OpenAward(
                 p.id, self.award_count, r.seq, int(b["seat"]), paid.paid, wf.money(b["meter_before"], ""),
                 paid.meter_after, p.pending.hit_wall_ns,
@@ -291,7 +337,9 @@ class Ledger:
             returned = max(0, award.meter_before - award.meter_after)
             self._expect(r, "returned", format_money(returned))
             self._expect(r, "amount_before", format_money(p.amount))
-            p.amount += returned
+            if p.ceiling is not None:
+                self._expect(r, "to_overflow", format_money(self.raise_by(p, returned)[1]))
+            self.raise_by(p, returned, r.seq)
             p.record_seq = r.seq
         if p.pending is not None and p.pending.award_seq == award.award_seq:
             still = [a for a in self.open_awards.items() if a[1].progressive == p.id]
@@ -323,6 +371,23 @@ class Ledger:
             set(self.refused_hits),
             set(self.legacy_locks),
         )
+
+
+def split(amount: int, cents: int, ceiling: int | None) -> tuple[int, int]:
+    """``cents`` going onto a meter at ``amount``: (what goes on it, what would take it past its
+    ``ceiling`` and goes to its overflow), to the cent; without a ceiling, all of it goes on."""
+    if ceiling is None:
+        return cents, 0
+    room = max(0, ceiling - amount)
+    return min(cents, room), max(0, cents - room)
+
+
+def from_overflow(p: ProgressiveState, meter_after: int) -> int:
+    """What the own overflow meter puts back on the meter after an award leaves it at
+    ``meter_after``: all it holds, up to the ceiling (docs/meter.md, "A ceiling and its overflow")."""
+    if p.ceiling is None:
+        return 0
+    return min(p.held, max(0, p.ceiling - meter_after))
 
 
 def _terms(raw: Mapping[str, Any]) -> Share | Fixed:
@@ -394,28 +459,32 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
             )
             return refused(m, "payload.wagered", why, pid)
         done = progress(state.amount, state.carry, p.wagered, state.params.rate)
-        return Draft(
-            CONTRIBUTION,
-            pid,
-            {
-                **_envelope(m),
-                "wagers": p.wagers,
-                "wagered": format_money(p.wagered),
-                "added": format_money(done.added),
-                "carry": str(done.carry),
-                "amount_before": format_money(state.amount),
-                "amount_after": format_money(done.amount),
-            },
-        )
+        to_meter, excess = ledger.raise_by(state, done.added)
+        body = {
+            **_envelope(m),
+            "wagers": p.wagers,
+            "wagered": format_money(p.wagered),
+            "added": format_money(done.added),
+            "carry": str(done.carry),
+            "amount_before": format_money(state.amount),
+            "amount_after": format_money(state.amount + to_meter),
+        }
+        if state.ceiling is not None:
+            body["to_overflow"] = format_money(excess)
+            body["overflow"] = state.overflow
+        return Draft(CONTRIBUTION, pid, body)
     assert isinstance(p, Hit)
     terms = _judged(config, m.table, p)
     if isinstance(terms, Refused):
         return refused(m, terms.field, terms.reason, pid)
     paid = pay(terms, state.amount, state.params.reset)
+    moved = from_overflow(state, paid.meter_after)
+    extra = {} if state.ceiling is None else {"from_overflow": format_money(moved)}
     return Draft(
         AWARD,
         pid,
         {
+            **extra,
             **_envelope(m),
             "seat": p.seat,
             "hand": p.hand,
@@ -426,7 +495,7 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
             "handshake": True,  # closed by the table's paid or void (docs/progressive-link.md)
             "meter_before": format_money(state.amount),
             "paid": format_money(paid.paid),
-            "meter_after": format_money(paid.meter_after),
+            "meter_after": format_money(paid.meter_after + moved),
         },
     )
 
@@ -468,8 +537,11 @@ def _close(ledger: Ledger, m: TableMessage, p: Paid | Void, state: ProgressiveSt
             )
             return refused(m, "payload.paid", why, state.id)
         return Draft(PAID, state.id, body)
-    body["returned"] = format_money(max(0, award.meter_before - award.meter_after))
+    returned = max(0, award.meter_before - award.meter_after)
+    body["returned"] = format_money(returned)
     body["amount_before"] = format_money(state.amount)
+    if state.ceiling is not None:
+        body["to_overflow"] = format_money(ledger.raise_by(state, returned)[1])
     return Draft(VOID, state.id, body)
 
 

@@ -62,6 +62,21 @@ def status(config: MeterConfig) -> dict[str, Any]:
                 "FROM progressive_state ORDER BY id"
             )
         ]
+        has_overflow = conn.execute(
+            "SELECT 1 FROM sqlite_schema WHERE name = 'overflow_state'"
+        ).fetchone()  # a store the meter of this version has not yet opened has none
+        if has_overflow:
+            ceilings = {
+                r[0]: {
+                    "ceiling": format_money(r[1]),
+                    "overflow": r[2],
+                    "overflow_held": format_money(r[3]),
+                    "over_ceiling": format_money(r[4]),
+                }
+                for r in conn.execute("SELECT id, ceiling, overflow, held, over_ceiling FROM overflow_state")
+            }
+            for p in progs:
+                p.update(ceilings.get(p["progressive"], {}))
         tables = [
             {
                 "table": r[0],
@@ -130,6 +145,12 @@ def format_status(s: dict[str, Any]) -> str:
             f"{p['progressive']:<20} {p['amount']:>14} {p['contributions']:>13} {p['wagered']:>14} "
             f"{p['awards']:>6} {p['paid']:>14}{note}"
         )
+        if "ceiling" in p:
+            where = p["overflow"] or "its own overflow meter"
+            lines.append(
+                f"{'':<20} ceiling {p['ceiling']}: {p['over_ceiling']} past it to {where}"
+                + ("" if p["overflow"] else f", which holds {p['overflow_held']}")
+            )
     lines += ["", f"{'table':<20} {'applied seq':>11}  declaration"]
     for t in s["tables"]:
         v = t["verdict"]
@@ -196,16 +217,27 @@ def _summary(r: dict[str, Any]) -> str:
     b = r["body"]
     k = r["kind"]
     if k == OPENED:
-        return f"opened at {b['initial']} (reset {b['reset']}, rate {b['rate_of_progression']})"
+        cap = "" if b.get("ceiling") is None else f", ceiling {b['ceiling']}, overflow {_overflow(b)}"
+        return f"opened at {b['initial']} (reset {b['reset']}, rate {b['rate_of_progression']}{cap})"
     if k == CONTRIBUTION:
         meter = f"meter {b['amount_before']} -> {b['amount_after']}"
-        return f"{b['wagers']} wager(s), {b['wagered']}: +{b['added']}, {meter}"
+        past = (
+            f", {b['to_overflow']} past the ceiling to {_overflow(b)}"
+            if b.get("to_overflow", "0.00") != "0.00"
+            else ""
+        )
+        return f"{b['wagers']} wager(s), {b['wagered']}: +{b['added']}, {meter}{past}"
     if k == AWARD:
         terms = b["award"]
         what = f"{terms['share']}% of meter" if "share" in terms else f"fixed {terms['fixed']}"
         return (
             f"award #{b['award_seq']} seat {b['seat']} {b['hand']}: {what}, paid {b['paid']}, "
             f"meter {b['meter_before']} -> {b['meter_after']}"
+            + (
+                f" ({b['from_overflow']} of it from the overflow)"
+                if b.get("from_overflow", "0.00") != "0.00"
+                else ""
+            )
         )
     if k == DECLARATION:
         return "declaration accepted" if b["accepted"] else f"declaration REFUSED: {b['reason']}"
@@ -221,6 +253,10 @@ def _summary(r: dict[str, Any]) -> str:
         back = f", {b['returned']} back on the meter" if b.get("returned") else ""
         return f"void: hit seq {b['hit_seq']}, {award} closed{back}: {b['reason']}"
     return json.dumps(b)
+
+
+def _overflow(body: dict[str, Any]) -> str:
+    return str(body.get("overflow") or "its own overflow meter")
 
 
 def format_history(rows: list[dict[str, Any]]) -> str:

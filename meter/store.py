@@ -104,6 +104,25 @@ CREATE TRIGGER table_seq_never_back BEFORE UPDATE ON table_state
     BEGIN SELECT RAISE(ABORT, 'meter store: a table''s applied seq never goes back'); END;
 """
 
+OVERFLOW_SCHEMA: Final = """
+-- A progressive's ceiling and its overflow (issue 17; kept beside progressive_state, which it
+-- leaves as it was): created in a store of any version when the meter opens it, no migration.
+CREATE TABLE IF NOT EXISTS overflow_state (
+    id           TEXT PRIMARY KEY REFERENCES progressive_state (id),
+    ceiling      INTEGER NOT NULL CHECK (ceiling >= 0),
+    overflow     TEXT,
+    held         INTEGER NOT NULL CHECK (held >= 0),
+    over_ceiling INTEGER NOT NULL CHECK (over_ceiling >= 0),
+    record_seq   INTEGER NOT NULL REFERENCES records (seq)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS overflow_lowered_only_by_award BEFORE UPDATE ON overflow_state
+    WHEN NEW.held < OLD.held AND NOT EXISTS (
+        SELECT 1 FROM records WHERE seq = NEW.record_seq AND kind = 'award' AND progressive = NEW.id)
+    BEGIN SELECT RAISE(ABORT, 'meter store: an overflow meter is lowered only by a recorded award'); END;
+"""
+"""The own overflow meter is money of the progressive's players: like the meter, it goes down only
+by a recorded award (the hit that puts it back on the meter)."""
+
 _COLUMNS: Final = "seq, wall_ns, kind, table_id, table_seq, message_id, progressive, body, prev_hash, hash"
 
 
@@ -307,6 +326,21 @@ def _check_state(conn: sqlite3.Connection, path: Path, ledger: Ledger) -> None:
                 f"{path}: progressive {pid!r}: the state kept {kept.get(pid)} "
                 f"is not the records' {folded.get(pid)}"
             )
+    if conn.execute("SELECT 1 FROM sqlite_schema WHERE name = 'overflow_state'").fetchone():
+        held_kept = {r[0]: tuple(r[1:]) for r in conn.execute(
+            "SELECT id, ceiling, overflow, held, over_ceiling, record_seq FROM overflow_state"
+        )}  # fmt: skip
+        held_folded = {
+            p.id: (p.ceiling, p.overflow, p.held, p.over_ceiling, p.record_seq)
+            for p in ledger.progressives.values()
+            if p.ceiling is not None
+        }
+        for pid in sorted(set(held_kept) | set(held_folded)):
+            if held_kept.get(pid) != held_folded.get(pid):
+                raise StoreCorrupt(
+                    f"{path}: progressive {pid!r}: the overflow kept {held_kept.get(pid)} "
+                    f"is not the records' {held_folded.get(pid)}"
+                )
     tables = {r[0]: r[1] for r in conn.execute("SELECT id, applied_seq FROM table_state")}
     for tid in sorted(set(tables) | set(ledger.tables)):
         want = ledger.tables[tid].applied_seq if tid in ledger.tables else None
@@ -356,6 +390,8 @@ class Store:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = FULL")
             _check_schema(self.conn, path, create=True)
+            for statement in _statements(OVERFLOW_SCHEMA):
+                self.conn.execute(statement)
             self.ledger, self._last_hash = verify(self.conn, path)
             self._open_progressives()
         except BaseException:
@@ -372,13 +408,27 @@ class Store:
         drafts = []
         for pid, params in sorted(self.config.progressives.items()):
             state = self.ledger.progressives.get(pid)
+            ceiling = self.config.ceilings.get(pid)
             if state is None:
-                drafts.append(Draft(OPENED, pid, {"progressive": pid, **params.to_json()}))
+                extra = {} if ceiling is None else {
+                    "ceiling": format_money(ceiling.amount), "overflow": ceiling.overflow,
+                }  # fmt: skip
+                drafts.append(Draft(OPENED, pid, {"progressive": pid, **params.to_json(), **extra}))
                 continue
             for name, ours, theirs in (
                 ("initial", format_money(params.initial), format_money(state.params.initial)),
                 ("reset", format_money(params.reset), format_money(state.params.reset)),
                 ("rate_of_progression", _rate(params.rate), _rate(state.params.rate)),
+                (
+                    "ceiling",
+                    _maybe_money(None if ceiling is None else ceiling.amount),
+                    _maybe_money(state.ceiling),
+                ),
+                (
+                    "overflow",
+                    _own(None if ceiling is None else ceiling.overflow, ceiling),
+                    _own(state.overflow, state.ceiling),
+                ),
             ):
                 if ours != theirs:
                     raise ConfigMismatch(
@@ -479,6 +529,9 @@ class Store:
                 fold(ledger, record)
                 if record.progressive is not None and record.progressive in ledger.progressives:
                     progressives.add(record.progressive)
+                    overflow = ledger.progressives[record.progressive].overflow
+                    if overflow is not None and overflow in ledger.progressives:
+                        progressives.add(overflow)  # the excess past the ceiling went on it
                     if record.kind == AWARD:
                         self._write_progressive(ledger, record.progressive)
                 if record.table_id is not None:
@@ -531,6 +584,13 @@ class Store:
                 p.paid,
             ),
         )
+        if p.ceiling is not None:
+            self.conn.execute(
+                "INSERT INTO overflow_state VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+                "held = excluded.held, over_ceiling = excluded.over_ceiling, "
+                "record_seq = excluded.record_seq",
+                (p.id, p.ceiling, p.overflow, p.held, p.over_ceiling, p.record_seq),
+            )
 
     def _write_table(self, ledger: Ledger, table: str) -> None:
         t = ledger.tables[table]
@@ -574,3 +634,14 @@ def open_read_only(path: Path) -> sqlite3.Connection:
 
 def _rate(rate: Fraction) -> str:
     return wf.format_percent(rate) + "%"
+
+
+def _maybe_money(cents: int | None) -> str:
+    return "none" if cents is None else format_money(cents)
+
+
+def _own(overflow: str | None, ceiling: object) -> str:
+    """An overflow as the refusal names it: another progressive, its own overflow meter, or none."""
+    if ceiling is None:
+        return "none"
+    return overflow if overflow is not None else "its own overflow meter"

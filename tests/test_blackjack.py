@@ -1023,7 +1023,8 @@ def test_bad_beat_a_drawn_20_beaten_by_a_drawn_21() -> None:
     t(decide(1, "hit"), cards(1, "Tc", decks=SHOE_DECKS), decide(1, "stand"))
     s = t.dealer("2d Th").settle()
     check(outcome(s, 1, "bad_beat"), Result.WIN, "+25.00")
-    assert outcome(s, 1, "bad_beat").hand == "hard 20 beaten by dealer hard 21"
+    # The paytable's row first: the words a linked table's claim carries to the meter.
+    assert outcome(s, 1, "bad_beat").hand == "dealer_21_three_cards (hard 20 beaten by dealer hard 21)"
 
 
 # --- the payout limit ---------------------------------------------------------------------------------------

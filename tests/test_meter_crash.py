@@ -18,7 +18,7 @@ import pytest
 
 from meter.config import load
 from meter.main import main
-from sim.link_rig import meter_config, meter_process
+from sim.link_rig import PAYTABLE_B, meter_config, meter_process
 from sim.sim_table import SimTable
 
 from .mosquitto import Broker, Pki
@@ -27,12 +27,16 @@ from .test_meter_link import contributions_in_store, expected_meter, stream
 pytestmark = pytest.mark.asyncio
 
 
-async def _kill_the_meter(tmp_path: Path, kills: int, seed: int) -> None:
+async def _kill_the_meter(tmp_path: Path, kills: int, seed: int, ceiling: str | None = None) -> None:
+    """``ceiling``: the progressive's (its own overflow meter takes what goes past it)."""
     rng = random.Random(seed)
     pki = Pki(tmp_path / "pki")
     broker = Broker(tmp_path, pki)
     broker.start()
-    config = meter_config(tmp_path / "meter", broker, pki, {"t1": "site-a", "t2": "site-a", "t3": "site-a"})
+    capped = () if ceiling is None else (*PAYTABLE_B, f'ceiling = "{ceiling}"')
+    config = meter_config(
+        tmp_path / "meter", broker, pki, {"t1": "site-a", "t2": "site-a", "t3": "site-a"}, paytable=capped
+    )
     log = tmp_path / "meter.log"
     stop = asyncio.Event()
     tables = [SimTable(n, "site-a", broker, pki) for n in ("t1", "t2", "t3")]
@@ -75,8 +79,13 @@ async def _kill_the_meter(tmp_path: Path, kills: int, seed: int) -> None:
         recorded = contributions_in_store(load(config).store)
         for t in tables:
             assert recorded[t.table] == [m.seq for m in t.outbox[1:]]  # each once, in order
-        amount = int(_status(config)["progressives"][0]["amount"].replace(".", ""))
-        assert amount == expected_meter(tables)
+        (status,) = _status(config)["progressives"]
+        amount = int(status["amount"].replace(".", ""))
+        if ceiling is None:
+            assert amount == expected_meter(tables)
+        else:  # the meter at its ceiling, the rest on its overflow meter: nothing lost or doubled
+            held = int(status["overflow_held"].replace(".", ""))
+            assert amount == int(ceiling.replace(".", "")) and amount + held == expected_meter(tables)
         assert sum(len(t.outbox) for t in tables) > 1000
         assert applied_between_kills >= kills // 3, (
             f"{applied_between_kills} of {kills} kills fell while applying"
@@ -102,6 +111,11 @@ def _status(config: Path) -> dict[str, list[dict[str, str]]]:
 
 async def test_kill_9_of_the_meter_at_50_random_moments(tmp_path: Path) -> None:
     await _kill_the_meter(tmp_path, 50, seed=50)
+
+
+async def test_kill_9_of_a_meter_past_its_ceiling_at_10_random_moments(tmp_path: Path) -> None:
+    """The same with a ceiling the stream soon reaches: every cent past it on the overflow meter."""
+    await _kill_the_meter(tmp_path, 10, seed=10, ceiling="10020.00")
 
 
 @pytest.mark.slow

@@ -1,22 +1,24 @@
-"""Progressive hits at a linked table: which seats the paytable pays from the meter, the claims
-the table sends, and the ``meter`` events that settle the round from the meter's awards.
+"""Progressive hits at a linked table: which seats the paytable pays from the meter, the claims the
+table sends, and the ``meter`` events that settle the round from the meter's awards.
 
-A linked table's round begins without the linked progressives' meters (the central meter
-holds them), so the game waits for the meter (:class:`~controller.rules.core.hooks.Actor` ``METER``)
+A linked table's round begins without the linked progressives' meters (the central meter holds
+them), so the game waits for the meter (:class:`~controller.rules.core.hooks.Actor` ``METER``)
 where a share of it is paid. Which seats those are is asked of the game itself: its round is
 settled on probe meters, one seat at a time (each seat given the meter when it is paid, a
 ``meter`` event with its ``seat``, :mod:`controller.rules.core.meter_turns`), and a seat whose
-progressive wagers' payouts grow with its own meter (flagged not paid from the table inventory,
-§ 639a.11(c)(5)(iv)) is a hit, its share the growth's percentage. Probing each seat alone finds
-a hit the seat before it would hide (a 10% share paid after a 100% award on the reset meter),
-and its share of the whole: players sharing a 100% award (§ 633a.7(o)(2)(ii)(C)) are paid from
-the first one's meter, so that one claims the 100% and the others nothing. The claims go out in
-the order the rules pay them (the settlement's order: § 639a.11(c), from the dealer's right),
-committed with the event that made them known, and the round stays PENDING until every award
-has come. Each seat is then paid from its own award's ``meter_before`` (the meter as it stood
-when that player is paid, § 639a.12(d)(4), § 659a.11(h)(3)(ii)(D)): the round's ``meter``
-event (the first award's, or the meter's last amount without a hit) and one ``meter`` event per
-claim with its seat, source ``link``, so a replay gives the same result.
+progressive wagers' payouts grow with its own meter is a hit, its share the growth's percentage:
+paid from the table inventory or not (§ 639a.11(c)(5)(iv); a Bad Beat's 10% is paid from it,
+§ 633a.7(o)(2)(ii)(C)), a share comes off the linked meter, so the meter must award it. Probing
+each seat alone finds a hit the seat before it would hide (a 10% share paid after a 100% award
+on the reset meter), and its share of the whole: players sharing a 100% award
+(§ 633a.7(o)(2)(ii)(C)) are paid from the first one's meter, so that one claims the 100% and the
+others nothing. The claims go out in the order the rules pay them (the settlement's order:
+§ 639a.11(c), from the dealer's right), committed with the event that made them known, and the
+round stays PENDING until every award has come. Each seat is then paid from its own award's
+``meter_before`` (the meter as it stood when that player is paid, § 639a.12(d)(4),
+§ 659a.11(h)(3)(ii)(D)): the round's ``meter`` event (the first award's, or the meter's last
+amount without a hit) and one ``meter`` event per claim with its seat, source ``link``, so a
+replay gives the same result.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from ..rules.core.engine import IllegalEvent, Round
 from ..rules.core.events import Event
 from ..rules.core.hooks import Actor
 from ..rules.core.money import Cents
-from ..rules.core.settlement import NOT_FROM_INVENTORY, Outcome, Result
+from ..rules.core.settlement import Outcome, Result
 
 #: Two meters no real one reaches: a payout that follows them is a share of the meter. Both are
 #: divisible by 100 x 420 (every seat count to 7), so players sharing a meter equally, or a whole
@@ -104,7 +106,7 @@ def hits(rnd: Round[Any, Any], state: object, names: Iterable[str]) -> list[Clai
         # What the seat's own meter moves: its payout, and those of the players sharing it with it.
         grown = sum(o.net for o in high if o.wager == wager) - sum(o.net for o in base if o.wager == wager)
         won = next((o for o in high if (o.wager, o.seat) == (wager, seat)), None)
-        if grown > 0 and won is not None and won.result is Result.WIN and NOT_FROM_INVENTORY in won.flags:
+        if grown > 0 and won is not None and won.result is Result.WIN:
             share = Fraction(grown * 100, PROBES[1] - PROBES[0])
             claim = Claim(wager, seat, won.hand or "a share of the meter", share)
             out.append((order.get((wager, seat), len(order)), claim))

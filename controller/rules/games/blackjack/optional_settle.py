@@ -196,9 +196,11 @@ def _claim(state: BlackjackState, number: int, seat: SeatState, wager: str) -> C
             else (f"no hand of {rules.bad_beat_player_total} or more lost to the dealer's 21")
         )
         return Claim(number, stake, None, blackjack_value(state.dealer).words, why)
-    return Claim(
-        number, stake, table.get(row), f"{beaten} beaten by dealer {blackjack_value(state.dealer).words}"
-    )
+    # The row's name first, as the Rules Submission's paytable names it (BAD_BEAT_ROWS): a linked
+    # table's claim carries these words, and the meter's "named" paytable pays the row they begin
+    # with (meter/claims.py; docs/progressive-link.md, "What the meter checks in a claim").
+    words = f"{row} ({beaten} beaten by dealer {blackjack_value(state.dealer).words})"
+    return Claim(number, stake, table.get(row), words)
 
 
 def _bad_beat_hand(state: BlackjackState, seat: SeatState) -> str | None:
