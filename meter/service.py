@@ -257,7 +257,7 @@ class MeterService:
             while len(messages) and len(read.items) + len(arrived) < MAX_BATCH:
                 arrived.append(await anext(messages))
             read.items.extend(item for item in map(self._item, arrived) if item is not None)
-            if read.items:
+            if read.items or self._strangers:  # a stranger is told why even when nothing applies
                 read.filled.set()
 
     async def _applying(self, client: aiomqtt.Client, read: _Read) -> None:
