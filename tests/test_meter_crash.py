@@ -86,7 +86,8 @@ async def _kill_the_meter(tmp_path: Path, kills: int, seed: int, ceiling: str | 
         else:  # the meter at its ceiling, the rest on its overflow meter: nothing lost or doubled
             held = int(status["overflow_held"].replace(".", ""))
             assert amount == int(ceiling.replace(".", "")) and amount + held == expected_meter(tables)
-        assert sum(len(t.outbox) for t in tables) > 1000
+        # The stream ran through the kills (fewer kills, a shorter run: 60 messages a kill at least).
+        assert sum(len(t.outbox) for t in tables) > min(1000, 60 * kills)
         assert applied_between_kills >= kills // 3, (
             f"{applied_between_kills} of {kills} kills fell while applying"
         )
