@@ -64,10 +64,17 @@ class Console(Observable):
         self._tasks: set[asyncio.Task[None]] = set()
         self._screen_for: tuple[str, Mapping[str, Any], Mapping[str, Any], str] = ("", {}, {}, "")
         self._screen: GameScreen | None = None
+        #: What the pad was last opened for (the floorpersons' names asked for each opening).
+        self._pin_for: Purpose | None = None
         for part in (self.table, self.connection, self.pin):
             part.subscribe(self._follow)
 
     def _follow(self) -> None:
+        if self.pin.purpose is not self._pin_for:
+            # The pad just opened (or for another purpose): the floorpersons' names to offer.
+            self._pin_for = self.pin.purpose
+            if self._pin_for is not None and self._loop_running():
+                self.spawn(self.offer_floorpersons())
         if self.table.round_id != self._round_id:
             # A new round: the panels follow it again, not the last round's choice; the main
             # wager is selected again and the amount cleared (the last round's bonus does not stay).
@@ -440,6 +447,14 @@ class Console(Observable):
         task.add_done_callback(self._tasks.discard)
         return task
 
+    @staticmethod
+    def _loop_running() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
     def _say(self, ok: bool, text: str) -> None:
         self.message, self.message_ok = text, ok
         self.changed()
@@ -629,6 +644,24 @@ class Console(Observable):
         self.pin.start(
             Purpose("verify", f"verify round {round_id} seat {seat} {wager}", seat, wager, round_id)
         )
+
+    async def offer_floorpersons(self) -> None:
+        """The floorpersons' names from the daemon, as keys on the open pad (names only, the
+        ``floorpersons`` command); without them (offline, refused) the name is typed."""
+        client = self.connection.client
+        if client is None or not self.pin.open:
+            return
+        try:
+            names = await client.floorpersons()
+        except (ApiError, ApiConnectionError):
+            return
+        self.pin.offer(tuple(names))
+
+    async def pick_floorperson(self, name: str) -> bool:
+        """A floorperson's name key: signs at once if the PIN is typed, else the PIN comes next."""
+        if self.pin.pick(name):
+            return await self.sign()
+        return False
 
     async def sign(self) -> bool:
         """The floorperson's PIN is in: send what it signs."""

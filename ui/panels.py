@@ -111,7 +111,7 @@ def key(c: Console) -> Hashable:
         "cards": lambda: (seats,),
         "irregularity": lambda: (t.floor_to_confirm, t.keying_by_hand),
         "settlement": lambda: t.settlement,
-        "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.message),
+        "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.message, c.pin.names),
         "poker": lambda: poker_panel.poker_key(c),
     }
     part = parts.get(c.panel)
@@ -575,6 +575,13 @@ def _pin(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(fields)
     if pad.message:
         box.add_widget(Text(pad.message, s.small, grow=True, color=ORANGE))
+    if pad.names and pad.field == "pin":
+        # The floorpersons' names (the daemon's): the PIN typed, the name signs at once.
+        names = _grid(min(len(pad.names), 4), s)
+        for name in pad.names:
+            pick = _tap(c, partial(c.pick_floorperson, name))
+            names.add_widget(Key(name, s, pick, font_px=s.small, name=f"floor:{name}"))
+        box.add_widget(names)
     keys = _grid(s.columns(s.width) if pad.field == "user" else 5, s)
     for k in pad.keys:
         keys.add_widget(Key(k, s, _tap(c, partial(pad.press, k)), font_px=s.small, name=f"pin:{k}"))
