@@ -25,6 +25,7 @@ from controller.api_client import ApiConnectionError, ApiError, Credentials
 from .connection import Connection, LinkState
 from .entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from .games import Choice, GameScreen, screen_for
+from .hand_pay import Claim, HandPayEntry, claims_to_settle
 from .house_way import HouseWayView
 from .money import dollars
 from .observable import Observable
@@ -44,6 +45,8 @@ class Console(Observable):
         self.dice = DiceKeys()
         self.cards = CardKeys()
         self.setting = SettingKeys()
+        #: A floorperson's hand pay of a claim the meter refused or did not award in time.
+        self.hand_pay = HandPayEntry()
         #: The seat, hand and cards the setting keys were last loaded for (not loaded again until
         #: one of them changes: a seat whose hands were just set keeps no keys).
         self._setting_for: tuple[int, int, tuple[str, ...]] = (0, 0, ())
@@ -271,9 +274,17 @@ class Console(Observable):
         out.append("decisions")
         if self.may_key_cards:
             out.append("cards")
+        if self.claims:
+            out.append("claim")
         if self.table.round is not None:
             out.append("irregularity")
         return tuple(out)
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        """The round's progressive claims the central meter REFUSED or did not award in time
+        (TIMED OUT): each waits for a floorperson's hand pay (or a void of the round)."""
+        return claims_to_settle(self.table.status.get("link") or {})
 
     @property
     def panel(self) -> str:
@@ -294,6 +305,8 @@ class Console(Observable):
             return "decisions" if step == "decision" else "dice" if step == "dice" else "wagers"
         if "wagers" in tabs and self.table.open_for_bets:
             return "wagers"
+        if "claim" in tabs:
+            return "claim"
         if screen.start and step in ("starting_position", "dice"):
             # § 659a.5(g)(1): the shaker's dice; (2), (3): a number 1-7 (random number generator, button).
             return "dice" if step == "dice" and "dice" in screen.start else screen.start[-1]
@@ -393,9 +406,15 @@ class Console(Observable):
 
     def key(self, part: str, key: str) -> None:
         """A key of one keypad: ``amount`` digits, ``chip`` dollars, ``dice`` faces, ``cards``
-        ranks and suits, ``setting`` card:hand; ``back`` on any of them."""
-        target: Any = {"amount": self.amount, "dice": self.dice, "cards": self.cards}.get(part)
-        if part == "chip":
+        ranks and suits, ``setting`` card:hand, ``meter`` the hand pay's verified meter (cents),
+        ``reason`` its reason, ``claim`` which claim; ``back`` on any keypad."""
+        keypads = {"amount": self.amount, "dice": self.dice, "cards": self.cards, "meter": self.hand_pay}
+        target: Any = keypads.get(part)
+        if part == "reason":
+            self.hand_pay.choose_reason(key)
+        elif part == "claim":
+            self.hand_pay.choose(self.claims, key)
+        elif part == "chip":
             self.amount.chip(int(key))
         elif part == "setting":
             card, _, hand = key.partition(":")
@@ -645,6 +664,21 @@ class Console(Observable):
             Purpose("verify", f"verify round {round_id} seat {seat} {wager}", seat, wager, round_id)
         )
 
+    def ask_hand_pay(self) -> None:
+        """The hand pay keyed in (the claim, the verified meter, the reason): the floorperson
+        signs it with the PIN (``claim_hand_pay``, docs/progressive-link.md)."""
+        claims = self.claims
+        problem = self.hand_pay.problem(claims)
+        claim = self.hand_pay.chosen(claims)
+        if problem or claim is None:
+            self._say(False, problem or "no claim waits for a floorperson")
+            return
+        entry = self.hand_pay
+        title = f"hand pay seat {claim.seat} {claim.wager} {entry.shown} (claim {claim.status})"
+        self.pin.start(
+            Purpose("hand_pay", title, claim.seat, claim.wager, detail=entry.reason_text, amount=entry.meter)
+        )
+
     async def offer_floorpersons(self) -> None:
         """The floorpersons' names from the daemon, as keys on the open pad (names only, the
         ``floorpersons`` command); without them (offline, refused) the name is typed."""
@@ -687,12 +721,22 @@ class Console(Observable):
             self.pin.done(f"not sent: {exc}", False)
             return False
         self.pin.done(f"{purpose.title}: done", True)
+        if purpose.kind == "hand_pay":
+            self.hand_pay.clear()
         self._say(True, f"{purpose.title}: done")
         return True
 
 
 def _signed_event(purpose: Purpose) -> dict[str, Any]:
     """The event a floorperson's PIN signs for ``purpose`` (docs/local-api.md, docs/authority.md)."""
+    if purpose.kind == "hand_pay":
+        return {
+            "type": "claim_hand_pay",
+            "seat": purpose.seat,
+            "wager": purpose.wager,
+            "meter": purpose.amount,
+            "reason": purpose.detail,
+        }
     if purpose.kind == "dismiss":
         return {"type": "irregularity_dismissed", "reason": f"{purpose.detail}: dismissed by the floorperson"}
     if purpose.kind == "out_of_order":

@@ -31,7 +31,9 @@ DIGITS: Final = string.digits
 @dataclass(frozen=True)
 class Purpose:
     """What the PIN signs: ``title`` in the dealer's words; ``kind`` ``verify``, ``void``, ``dismiss``
-    (a reported irregularity that did not happen) or ``out_of_order`` (``detail`` the device)."""
+    (a reported irregularity that did not happen), ``out_of_order`` (``detail`` the device) or
+    ``hand_pay`` (a claim the meter refused or did not award in time: ``amount`` the meter
+    verified, ``detail`` the reason)."""
 
     kind: str
     title: str
@@ -39,6 +41,7 @@ class Purpose:
     wager: str = ""
     round_id: str = ""
     detail: str = ""
+    amount: str = ""
 
 
 class PinPad(Observable):
