@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from controller.api_client import ApiClient
+from meter.config import load
 from sim.bench_rig import BENCH_FLOOR
+from sim.link_rig import meter_config
 from sim.screen_display import (
     cut_off,
     kivy_environment,
@@ -26,8 +28,9 @@ from sim.screen_display import (
 from sim.screen_rig import following
 from ui.hand_pay import REASONS, HandPayEntry, claims_to_settle
 
+from .meter_link import running_link
 from .mosquitto import Pki
-from .table_link import api_round, daemon_of, linked_table, until
+from .table_link import api_round, daemon_of, linked_rig, linked_table, until
 from .test_link_claims import DISAGREES
 from .test_link_table import royal_until_decision, settled_progressive
 
@@ -132,3 +135,43 @@ async def test_a_refused_claim_is_hand_paid_by_touch_with_the_floorpersons_pin(
                 REASONS["Display read"],
             )
             await until(lambda: not console.claims, 10, "no claim waits any more")
+
+
+@pytest.mark.asyncio
+async def test_a_timed_out_claim_shows_on_the_screen_and_is_hand_paid(tmp_path: Path, pki: Pki) -> None:
+    """The meter gone before the claim: no award within its award timeout (10 s). The screen learns
+    it from the link's own notification (no journal record marks the moment) and the floorperson
+    hand-pays it from the console, his name from the daemon's list signing."""
+    async with running_link(tmp_path, pki, {"t1": "site-a"}, meter=False) as link:
+        link.config_path = meter_config(
+            tmp_path / "meter", link.broker, pki, {"t1": "site-a"}, award_timeout=10
+        )
+        link.config = load(link.config_path)
+        await link.start_meter()
+        async with linked_rig(tmp_path, pki, link.broker, "t1") as rig, following(rig.socket) as console:
+            daemon = daemon_of(rig)
+            async with await ApiClient.connect(rig.socket) as api:
+                await api_round(api, rig)
+                await until(
+                    lambda: daemon.snapshot()["link"]["award_timeout_seconds"] == 10, 10, "the timeout"
+                )
+                round_id = str(daemon.round_id)
+                await royal_until_decision(api, rig)
+                await link.stop_meter()  # the meter goes away before the claim
+                await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
+                await until(
+                    lambda: any(c.status == "TIMED OUT" for c in console.claims), 20, "TIMED OUT on screen"
+                )
+                assert console.panel == "claim"
+                for digit in "1000000":
+                    console.key("meter", digit)
+                console.key("reason", "No award in time")
+                console.ask_hand_pay()
+                assert console.pin.purpose is not None and console.pin.purpose.kind == "hand_pay"
+                await until(lambda: BENCH_FLOOR.user in console.pin.names, 5, "the floorpersons' names")
+                for digit in BENCH_FLOOR.pin:
+                    console.pin.press(digit)
+                assert await console.pick_floorperson(BENCH_FLOOR.user), console.pin.message
+                await until(lambda: daemon.round_id != round_id, 10, "the round settled")
+                line = await settled_progressive(api, round_id)
+                assert Decimal(str(line["net"])) == Decimal("9999.00")
