@@ -201,6 +201,14 @@ class ApiClient:
             event["round"] = round
         return await self.submit_event(event, auth)
 
+    async def floorpersons(self) -> list[str]:
+        """The names of the floorpersons who may sign in (the dealer's screen's keys before the PIN)."""
+        result = await self.call("floorpersons", {})
+        names = result.get("floorpersons") if isinstance(result, dict) else None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ApiError("bad_response", f"floorpersons: not a list of names: {result!r}")
+        return names
+
     async def list_rounds(self, limit: int = 10, auth: Credentials | None = None) -> Any:
         return await self.call("list_rounds", {"limit": limit}, auth)
 

@@ -244,6 +244,12 @@ def _parse_users(raw: bytes, path: Path) -> dict[str, User]:
     return users
 
 
+def names_of(users: Mapping[str, User], role: Role) -> list[str]:
+    """The names of the users who hold ``role``, sorted: names only, never a PIN, a hash or a
+    count (the dealer's screen offers the floorpersons as keys to choose, docs/local-api.md)."""
+    return sorted(name for name, user in users.items() if user.role is role)
+
+
 def save_users(path: Path, users: Mapping[str, User], owner: tuple[int, int] | None = None) -> None:
     """Write the users file atomically, mode 0600, durable when this returns.
 

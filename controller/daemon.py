@@ -215,7 +215,9 @@ class Daemon:
         self.frame_pumps.start()
         if self.link is not None:
             self.link.start()
-        self.api = api_server_from_config(self.config.api, TableApi(service, self.devices, self.snapshot))
+        self.api = api_server_from_config(
+            self.config.api, TableApi(service, self.devices, self.snapshot, self.config.api.users_file)
+        )
         await self.api.start()
         self._watchdog = self.notifier.start_watchdog(self.healthy)
         self.notifier.ready(f"{self.config.table.id}: {self.game.title}, round {self.round_id}")

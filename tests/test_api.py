@@ -48,6 +48,7 @@ from controller.auth import (
     UsersFileError,
     add_user,
     load_users,
+    names_of,
     remove_user,
     verify_pin,
 )
@@ -185,6 +186,10 @@ class TableHandler:
             "meters": {"progressive": "12345.67"},
             "events": [e.to_json() for e in rnd.events],
         }
+
+    async def floorpersons(self, actor: Caller) -> Mapping[str, Any]:
+        assert self.server is not None
+        return {"floorpersons": names_of(load_users(self.server.authenticator.users_file), Role.FLOOR)}
 
     async def list_rounds(self, actor: Caller, limit: int) -> Mapping[str, Any]:
         ids = [self.round_id, *reversed(self.finished)]
@@ -514,6 +519,7 @@ def test_every_command_names_its_roles() -> None:
         "list_rounds",
         "submit_event",
         "settle_round",
+        "floorpersons",
         "recall_round",
         "export_round",
         "toggle_lamp",
@@ -522,6 +528,7 @@ def test_every_command_names_its_roles() -> None:
     assert COMMANDS["settle_round"].roles == {Role.DEALER, Role.FLOOR}
     assert COMMANDS["toggle_lamp"].roles == {Role.TECH}
     assert COMMANDS["recall_round"].roles == {Role.FLOOR, Role.TECH}
+    assert COMMANDS["floorpersons"].roles == {Role.DEALER, Role.FLOOR}
     # A technician submits only a device's service state (§ 639a.13(g)), no round event.
     assert {t for t, roles in EVENT_ROLES.items() if Role.TECH in roles} == {
         "device_out_of_order",

@@ -142,6 +142,40 @@ def test_money_is_exact_and_bad_amounts_are_named() -> None:
         amount(10.0, "seat 2 net")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "٥.٠٠",  # Arabic-Indic digits: Decimal takes them as 5.00
+        "２５.００",  # fullwidth
+        "२५.००",  # Devanagari
+        "25.0０",  # one fullwidth digit among ASCII ones
+        "1_000.00",  # Decimal takes underscores
+        " 25.00",  # and spaces around
+        "25.00\n",
+        "1e3",
+        "2.5E+1",
+        "Infinity",
+        "NaN",
+        "25.",
+        ".50",
+        "25.001",
+    ],
+)
+def test_an_amount_from_the_daemon_is_ascii_digits_only(text: str) -> None:
+    """The daemon's amounts are ASCII decimal strings (``"25.00"``, ``"+25.00"``, ``"-5.00"``);
+    Decimal alone takes other scripts' digits, underscores, spaces and exponents."""
+    with pytest.raises(ValueError, match=r"seat 2 net: .* is not an amount"):
+        amount(text, "seat 2 net")
+
+
+def test_the_daemons_amounts_are_read_exactly() -> None:
+    assert amount("0.00", "x") == 0
+    assert amount("-5.00", "x") == Decimal("-5.00")
+    assert amount("12345.67", "x") == Decimal("12345.67")
+    assert amount("25", "x") == Decimal(25)
+    assert amount("25.5", "x") == Decimal("25.50")
+
+
 def test_the_keypads() -> None:
     keys = AmountKeys()
     for d in "25":  # whole dollars, as a dealer counts chips: "2" "5" is $25, not $0.25

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -112,11 +113,7 @@ async def progressive_hit(screen: Screen, out: Path, problems: list[str]) -> Non
         view = console.table.settlement
         assert view is not None
         console.ask_verification(1, "progressive", view.round_id)
-        for key in "mfloor":
-            console.pin.press(key)
-        console.pin.choose("pin")
-        for key in "2048":
-            console.pin.press(key)
+        await _type_pin(console, "2048")
         await _snap(screen, out / "05-floorperson-pin.png", problems)
         console.pin.cancel()
         console.show("technician")
@@ -139,11 +136,10 @@ async def shoe_out_of_order(screen: Screen, out: Path, problems: list[str]) -> N
         await _snap(screen, out / "07-irregularity.png", problems)
 
 
-def _type_pin(console: Console, pin: str) -> None:
-    """The floorperson's user name and part of a PIN typed, as a screenshot shows them (dots)."""
-    for key in "mfloor":
-        console.pin.press(key)
-    console.pin.choose("pin")
+async def _type_pin(console: Console, pin: str) -> None:
+    """Part of a floorperson's PIN typed (dots), beside the floorpersons' names from the daemon
+    (the name's key signs), as a screenshot shows them."""
+    await until(lambda: bool(console.pin.names), "the floorpersons' names offered")
     for key in pin:
         console.pin.press(key)
 
@@ -159,7 +155,7 @@ async def floorperson_steps(screen: Screen, out: Path, problems: list[str]) -> N
         console.open_tab("irregularity")
         await _snap(screen, out / "15-irregular-shoe-out-of-order.png", problems)
         console.declare_out_of_order("shoe")
-        _type_pin(console, "20")
+        await _type_pin(console, "20")
         await _snap(screen, out / "16-shoe-out-of-order-pin.png", problems)
         console.pin.cancel()
         console.declare_out_of_order("shoe")
@@ -177,7 +173,7 @@ async def floorperson_steps(screen: Screen, out: Path, problems: list[str]) -> N
         console.open_tab("irregularity")
         await _snap(screen, out / "18-reported-confirm-dismiss.png", problems)
         console.dismiss_reported()
-        _type_pin(console, "2048")
+        await _type_pin(console, "2048")
         await _snap(screen, out / "19-dismiss-pin.png", problems)
 
 
@@ -239,6 +235,39 @@ async def offline(screen: Screen, out: Path, problems: list[str]) -> None:
         await _snap(screen, out / "08-controller-offline.png", problems)
 
 
+async def claim_hand_pay(screen: Screen, out: Path, problems: list[str]) -> None:
+    """A claim the central meter REFUSED (its paytable disagrees): the hand pay's panel with the
+    meter keyed in and a reason, then its PIN (the real broker and meter, tests/table_link.py)."""
+    from controller.api_client import ApiClient
+    from sim.mosquitto import USERS
+    from tests.mosquitto import Pki
+    from tests.table_link import api_round, linked_table
+    from tests.test_link_claims import DISAGREES
+    from tests.test_link_table import royal_until_decision
+
+    with tempfile.TemporaryDirectory(prefix="shots-") as tmp:
+        root = Path(tmp)
+        async with (
+            linked_table(root, Pki(root / "pki", users=USERS), "t1", paytable=DISAGREES) as (_, rig),
+            following(rig.socket) as console,
+        ):
+            await until(lambda: console.online, "the screen online")
+            await screen.show(console)
+            async with await ApiClient.connect(rig.socket) as api:
+                await api_round(api, rig)
+                await royal_until_decision(api, rig)
+                await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
+            await until(lambda: console.panel == "claim", "the claim refused by the meter")
+            for key in "1000072":
+                console.key("meter", key)
+            console.key("reason", "Meter refused")
+            await _snap(screen, out / "25-claim-refused-hand-pay.png", problems)
+            console.ask_hand_pay()
+            await _type_pin(console, "20")
+            await _snap(screen, out / "26-claim-hand-pay-pin.png", problems)
+            console.pin.cancel()
+
+
 SCENES = (
     caribbean_stud,
     seven_seats,
@@ -249,6 +278,7 @@ SCENES = (
     blackjack,
     asia_poker,
     three_dice_football,
+    claim_hand_pay,
 )
 
 

@@ -25,6 +25,7 @@ from controller.api_client import ApiConnectionError, ApiError, Credentials
 from .connection import Connection, LinkState
 from .entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from .games import Choice, GameScreen, screen_for
+from .hand_pay import Claim, HandPayEntry, claims_to_settle
 from .house_way import HouseWayView
 from .money import dollars
 from .observable import Observable
@@ -44,6 +45,8 @@ class Console(Observable):
         self.dice = DiceKeys()
         self.cards = CardKeys()
         self.setting = SettingKeys()
+        #: A floorperson's hand pay of a claim the meter refused or did not award in time.
+        self.hand_pay = HandPayEntry()
         #: The seat, hand and cards the setting keys were last loaded for (not loaded again until
         #: one of them changes: a seat whose hands were just set keeps no keys).
         self._setting_for: tuple[int, int, tuple[str, ...]] = (0, 0, ())
@@ -64,10 +67,17 @@ class Console(Observable):
         self._tasks: set[asyncio.Task[None]] = set()
         self._screen_for: tuple[str, Mapping[str, Any], Mapping[str, Any], str] = ("", {}, {}, "")
         self._screen: GameScreen | None = None
+        #: What the pad was last opened for (the floorpersons' names asked for each opening).
+        self._pin_for: Purpose | None = None
         for part in (self.table, self.connection, self.pin):
             part.subscribe(self._follow)
 
     def _follow(self) -> None:
+        if self.pin.purpose is not self._pin_for:
+            # The pad just opened (or for another purpose): the floorpersons' names to offer.
+            self._pin_for = self.pin.purpose
+            if self._pin_for is not None and self._loop_running():
+                self.spawn(self.offer_floorpersons())
         if self.table.round_id != self._round_id:
             # A new round: the panels follow it again, not the last round's choice; the main
             # wager is selected again and the amount cleared (the last round's bonus does not stay).
@@ -264,9 +274,17 @@ class Console(Observable):
         out.append("decisions")
         if self.may_key_cards:
             out.append("cards")
+        if self.claims:
+            out.append("claim")
         if self.table.round is not None:
             out.append("irregularity")
         return tuple(out)
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        """The round's progressive claims the central meter REFUSED or did not award in time
+        (TIMED OUT): each waits for a floorperson's hand pay (or a void of the round)."""
+        return claims_to_settle(self.table.status.get("link") or {})
 
     @property
     def panel(self) -> str:
@@ -287,6 +305,8 @@ class Console(Observable):
             return "decisions" if step == "decision" else "dice" if step == "dice" else "wagers"
         if "wagers" in tabs and self.table.open_for_bets:
             return "wagers"
+        if "claim" in tabs:
+            return "claim"
         if screen.start and step in ("starting_position", "dice"):
             # § 659a.5(g)(1): the shaker's dice; (2), (3): a number 1-7 (random number generator, button).
             return "dice" if step == "dice" and "dice" in screen.start else screen.start[-1]
@@ -386,9 +406,15 @@ class Console(Observable):
 
     def key(self, part: str, key: str) -> None:
         """A key of one keypad: ``amount`` digits, ``chip`` dollars, ``dice`` faces, ``cards``
-        ranks and suits, ``setting`` card:hand; ``back`` on any of them."""
-        target: Any = {"amount": self.amount, "dice": self.dice, "cards": self.cards}.get(part)
-        if part == "chip":
+        ranks and suits, ``setting`` card:hand, ``meter`` the hand pay's verified meter (cents),
+        ``reason`` its reason, ``claim`` which claim; ``back`` on any keypad."""
+        keypads = {"amount": self.amount, "dice": self.dice, "cards": self.cards, "meter": self.hand_pay}
+        target: Any = keypads.get(part)
+        if part == "reason":
+            self.hand_pay.choose_reason(key)
+        elif part == "claim":
+            self.hand_pay.choose(self.claims, key)
+        elif part == "chip":
             self.amount.chip(int(key))
         elif part == "setting":
             card, _, hand = key.partition(":")
@@ -439,6 +465,14 @@ class Console(Observable):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    @staticmethod
+    def _loop_running() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
 
     def _say(self, ok: bool, text: str) -> None:
         self.message, self.message_ok = text, ok
@@ -630,6 +664,39 @@ class Console(Observable):
             Purpose("verify", f"verify round {round_id} seat {seat} {wager}", seat, wager, round_id)
         )
 
+    def ask_hand_pay(self) -> None:
+        """The hand pay keyed in (the claim, the verified meter, the reason): the floorperson
+        signs it with the PIN (``claim_hand_pay``, docs/progressive-link.md)."""
+        claims = self.claims
+        problem = self.hand_pay.problem(claims)
+        claim = self.hand_pay.chosen(claims)
+        if problem or claim is None:
+            self._say(False, problem or "no claim waits for a floorperson")
+            return
+        entry = self.hand_pay
+        title = f"hand pay seat {claim.seat} {claim.wager} {entry.shown} (claim {claim.status})"
+        self.pin.start(
+            Purpose("hand_pay", title, claim.seat, claim.wager, detail=entry.reason_text, amount=entry.meter)
+        )
+
+    async def offer_floorpersons(self) -> None:
+        """The floorpersons' names from the daemon, as keys on the open pad (names only, the
+        ``floorpersons`` command); without them (offline, refused) the name is typed."""
+        client = self.connection.client
+        if client is None or not self.pin.open:
+            return
+        try:
+            names = await client.floorpersons()
+        except (ApiError, ApiConnectionError):
+            return
+        self.pin.offer(tuple(names))
+
+    async def pick_floorperson(self, name: str) -> bool:
+        """A floorperson's name key: signs at once if the PIN is typed, else the PIN comes next."""
+        if self.pin.pick(name):
+            return await self.sign()
+        return False
+
     async def sign(self) -> bool:
         """The floorperson's PIN is in: send what it signs."""
         purpose = self.pin.purpose
@@ -654,12 +721,22 @@ class Console(Observable):
             self.pin.done(f"not sent: {exc}", False)
             return False
         self.pin.done(f"{purpose.title}: done", True)
+        if purpose.kind == "hand_pay":
+            self.hand_pay.clear()
         self._say(True, f"{purpose.title}: done")
         return True
 
 
 def _signed_event(purpose: Purpose) -> dict[str, Any]:
     """The event a floorperson's PIN signs for ``purpose`` (docs/local-api.md, docs/authority.md)."""
+    if purpose.kind == "hand_pay":
+        return {
+            "type": "claim_hand_pay",
+            "seat": purpose.seat,
+            "wager": purpose.wager,
+            "meter": purpose.amount,
+            "reason": purpose.detail,
+        }
     if purpose.kind == "dismiss":
         return {"type": "irregularity_dismissed", "reason": f"{purpose.detail}: dismissed by the floorperson"}
     if purpose.kind == "out_of_order":

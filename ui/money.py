@@ -1,27 +1,30 @@
 """Amounts as the daemon sends them (decimal strings) and as the dealer reads them.
 
-Exact: :class:`decimal.Decimal` from the wire's strings, never a float. A string that is not an
-amount is a :class:`ValueError` naming it and where it came from.
+Exact: :class:`decimal.Decimal` from the wire's strings, never a float. An amount is ASCII
+digits, a sign and at most two decimals (``"25.00"``, ``"+25.00"``, ``"-5.00"``), as the daemon
+writes them: ``Decimal`` alone would also take other scripts' digits ("٥.٠٠"), underscores,
+spaces and exponents. A string that is not an amount is a :class:`ValueError` naming it and
+where it came from.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+import re
+from decimal import Decimal
+from typing import Final
 
 CENT = Decimal("0.01")
+#: The wire's amounts: ASCII digits only (``[0-9]``, not ``\d``), no exponent, no spaces.
+_AMOUNT: Final = re.compile(r"[+-]?[0-9]+(?:\.[0-9]{1,2})?")
 
 
 def amount(text: object, where: str) -> Decimal:
     """``"25.00"`` or ``"+25.00"`` / ``"-5.00"`` -> ``Decimal``; ``where`` names the field."""
     if not isinstance(text, str):
         raise ValueError(f"{where}: an amount is a decimal string, not {text!r}")
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        raise ValueError(f"{where}: {text!r} is not an amount") from None
-    if not value.is_finite() or value != value.quantize(CENT):
-        raise ValueError(f"{where}: {text!r} is not an amount in cents")
-    return value
+    if not _AMOUNT.fullmatch(text):
+        raise ValueError(f"{where}: {text!r} is not an amount (ASCII digits, at most two decimals)")
+    return Decimal(text)
 
 
 def dollars(value: Decimal) -> str:

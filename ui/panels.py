@@ -18,6 +18,7 @@ from . import poker_panel
 from .console import Console
 from .entry import JOKER, RANKS, SUITS
 from .faces import face, faces
+from .hand_pay import REASONS
 from .kivy_parts import (
     CARD_FONT,
     Filled,
@@ -39,6 +40,7 @@ from .theme import (
     WHITE,
     YELLOW,
 )
+from .words import dealer_words
 
 TAB_TITLES: Final = {
     "wagers": "Wagers",
@@ -48,6 +50,7 @@ TAB_TITLES: Final = {
     "setting": "Set hands",
     "cards": "Key cards",
     "irregularity": "Irregular",
+    "claim": "Hand pay",
     "poker": "Poker",
 }
 
@@ -55,8 +58,9 @@ TAB_TITLES: Final = {
 #: The chip keys of the amount keypad (dollars each adds).
 CHIPS: Final = (5, 25)
 
-#: Panels drawn across the whole width, the seats' column and the tabs hidden while they are open.
-FULL_WIDTH: Final = frozenset({"pin"})
+#: Panels drawn across the whole width, the seats' column and the tabs hidden while they are open
+#: (the PIN pad; the hand pay of a claim, its meter keypad in one row).
+FULL_WIDTH: Final = frozenset({"pin", "claim"})
 
 
 class NextKeys(BoxLayout):
@@ -111,7 +115,8 @@ def key(c: Console) -> Hashable:
         "cards": lambda: (seats,),
         "irregularity": lambda: (t.floor_to_confirm, t.keying_by_hand),
         "settlement": lambda: t.settlement,
-        "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.message),
+        "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.message, c.pin.names),
+        "claim": lambda: c.claims,
         "poker": lambda: poker_panel.poker_key(c),
     }
     part = parts.get(c.panel)
@@ -575,7 +580,15 @@ def _pin(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(fields)
     if pad.message:
         box.add_widget(Text(pad.message, s.small, grow=True, color=ORANGE))
-    keys = _grid(s.columns(s.width) if pad.field == "user" else 5, s)
+    if pad.names and pad.field == "pin":
+        # The floorpersons' names (the daemon's): the PIN typed, the name signs at once.
+        names = _grid(min(len(pad.names), 4), s)
+        for name in pad.names:
+            pick = _tap(c, partial(c.pick_floorperson, name))
+            names.add_widget(Key(name, s, pick, font_px=s.small, name=f"floor:{name}"))
+        box.add_widget(names)
+    # The PIN's ten digits in one row (the pad has the whole width): room for the names above.
+    keys = _grid(s.columns(s.width) if pad.field == "user" else 10, s)
     for k in pad.keys:
         keys.add_widget(Key(k, s, _tap(c, partial(pad.press, k)), font_px=s.small, name=f"pin:{k}"))
     box.add_widget(keys)
@@ -587,6 +600,82 @@ def _pin(box: Widget, c: Console, s: Sizes) -> None:
     box.add_widget(Widget())
 
 
+def _is(value: Callable[[], str], expected: str) -> bool:
+    return value() == expected
+
+
+def _claim(box: Widget, c: Console, s: Sizes) -> None:
+    """A claim the central meter REFUSED or did not award in time (TIMED OUT): the floorperson
+    chooses it, keys in the meter read on its display and a reason, and signs the hand pay with
+    the PIN (``claim_hand_pay``, docs/progressive-link.md "The award handshake")."""
+    entry, claims = c.hand_pay, c.claims
+    for claim in claims:
+        why = dealer_words(claim.reason, c.titles)
+        box.add_widget(
+            Text(
+                f"Seat {claim.seat} {c.titles.get(claim.wager, claim.wager)}: claim {claim.status}. {why}",
+                s.small,
+                grow=True,
+                color=ORANGE,
+            )
+        )
+    if len(claims) > 1:
+        keys = [
+            _choose(
+                f"Seat {claim.seat}",
+                s,
+                _tap(c, partial(c.key, "claim", claim.key)),
+                partial(_is, lambda: entry.claim, claim.key),
+                font_px=s.small,
+                name=f"claim:{claim.key}",
+            )
+            for claim in claims
+        ]
+        box.add_widget(_choices_row(keys, s))
+    # The meter read on its display, keyed in cents from the right (the amount on the key that
+    # signs it, as PLACE shows the wager's): eleven keys in one row across the whole width.
+    pad = _grid(11, s)
+    for k in "1234567890":
+        pad.add_widget(Key(k, s, _tap(c, partial(c.key, "meter", k)), name=f"meter:{k}"))
+    pad.add_widget(
+        Key("DEL", s, _tap(c, partial(c.key, "meter", "back")), font_px=s.small, name="meter:back")
+    )
+    box.add_widget(pad)
+    reasons = [
+        _choose(
+            label,
+            s,
+            _tap(c, partial(c.key, "reason", label)),
+            partial(_is, lambda: entry.reason, label),
+            font_px=s.small,
+            name=f"reason:{label}",
+        )
+        for label in REASONS
+    ]
+    box.add_widget(_choices_row(reasons, s))
+    actions = bar(box)
+    # A void instead (the round's irregularity): the Irregular panel, with the tabs.
+    actions.add_widget(
+        Key(
+            "VOID INSTEAD",
+            s,
+            _tap(c, partial(c.open_tab, "irregularity")),
+            font_px=s.small,
+            name="claim:void",
+        )
+    )
+    actions.add_widget(
+        Key(
+            "",
+            s,
+            _tap(c, c.ask_hand_pay),
+            colour=BLUE,
+            text_of=lambda: f"HAND PAY {entry.shown} (PIN)",
+            name="hand-pay",
+        )
+    )
+
+
 BUILDERS: Final[dict[str, Callable[[Widget, Console, Sizes], None]]] = {
     "wagers": _wagers,
     "decisions": _decisions,
@@ -596,6 +685,7 @@ BUILDERS: Final[dict[str, Callable[[Widget, Console, Sizes], None]]] = {
     "cards": _cards,
     "irregularity": _irregularity,
     "settlement": _settlement,
+    "claim": _claim,
     "pin": _pin,
     "poker": poker_panel.build,
 }

@@ -4,6 +4,12 @@ The PIN is shown as dots, never kept after the request it signs (cleared whether
 accepts it or not), and never logged. What it signs is decided before it is typed (``purpose``):
 verifying a payout (§ 633a.7(o)(2)(ii)(B), § 639a.11(c)(5)(iii)) or confirming a void. A PIN's
 rules (6 to 12 digits) are the daemon's (``controller/auth.py``); the pad only stops at 12.
+
+The floorpersons' names (the daemon's ``floorpersons``, names only) are offered as keys beside
+the PIN's digits (:meth:`PinPad.offer`): the floorperson types the PIN and touches his name,
+which signs at once (seven touches for a six-digit PIN), or touches the name first and signs
+with SIGN. A name not on the list (or no list: an older daemon, offline) is typed on the letters
+(the ``user`` field).
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ DIGITS: Final = string.digits
 @dataclass(frozen=True)
 class Purpose:
     """What the PIN signs: ``title`` in the dealer's words; ``kind`` ``verify``, ``void``, ``dismiss``
-    (a reported irregularity that did not happen) or ``out_of_order`` (``detail`` the device)."""
+    (a reported irregularity that did not happen), ``out_of_order`` (``detail`` the device) or
+    ``hand_pay`` (a claim the meter refused or did not award in time: ``amount`` the meter
+    verified, ``detail`` the reason)."""
 
     kind: str
     title: str
@@ -33,6 +41,7 @@ class Purpose:
     wager: str = ""
     round_id: str = ""
     detail: str = ""
+    amount: str = ""
 
 
 class PinPad(Observable):
@@ -43,6 +52,8 @@ class PinPad(Observable):
         self._pin = ""
         self.field = "user"
         self.message = ""
+        #: The floorpersons' names the daemon gave for this pad (``()`` until it answers).
+        self.names: tuple[str, ...] = ()
 
     @property
     def open(self) -> bool:
@@ -56,9 +67,33 @@ class PinPad(Observable):
     def keys(self) -> str:
         return LETTERS if self.field == "user" else DIGITS
 
+    @property
+    def pin_typed(self) -> bool:
+        return bool(self._pin)
+
     def start(self, purpose: Purpose) -> None:
         self.purpose, self.user, self._pin, self.field, self.message = purpose, "", "", "user", ""
+        self.names = ()
         self.changed()
+
+    def offer(self, names: tuple[str, ...]) -> None:
+        """The floorpersons' names as keys; the PIN's digits shown beside them (unless a name is
+        being typed on the letters already)."""
+        if self.purpose is None:
+            return
+        self.names = names
+        if names and self.field == "user" and not self.user:
+            self.field = "pin"
+        self.changed()
+
+    def pick(self, name: str) -> bool:
+        """A name key: the floorperson is ``name``. ``True`` when the PIN is typed already (the
+        key signs); else the PIN is typed next, then SIGN."""
+        if name not in self.names:
+            raise ValueError(f"{name!r} is not a floorperson offered on this pad")
+        self.user, self.field = name, "pin"
+        self.changed()
+        return bool(self._pin)
 
     def choose(self, field: str) -> None:
         if field not in ("user", "pin"):
@@ -91,7 +126,7 @@ class PinPad(Observable):
         self.changed()
 
     def cancel(self) -> None:
-        self.purpose, self.user, self._pin, self.message = None, "", "", ""
+        self.purpose, self.user, self._pin, self.message, self.names = None, "", "", "", ()
         self.changed()
 
     def take(self) -> Credentials | None:
@@ -109,7 +144,7 @@ class PinPad(Observable):
     def done(self, message: str, ok: bool) -> None:
         """The daemon's answer: close on success, else keep the pad open with its words."""
         if ok:
-            self.purpose, self.user = None, ""
+            self.purpose, self.user, self.names = None, "", ()
         self.message = message
         self.field = "pin"
         self.changed()

@@ -142,6 +142,10 @@ class TableModel(Observable):
             return
         if topic == "event":
             self._event(data)
+        elif topic == "link":
+            # The progressive link's status between the state's (a meter's amount, a claim
+            # REFUSED by the meter or TIMED OUT): the status's ``link`` as the daemon has it now.
+            self.status = {**self.status, "link": dict(data)}
         elif topic == "device":
             self.device_notes[str(data.get("device"))] = ", ".join(
                 f"{k} {v}" for k, v in data.items() if k != "device"

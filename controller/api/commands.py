@@ -229,6 +229,13 @@ COMMANDS: Final[Mapping[str, Command]] = {
             "settle a round whose players' optional decisions are over",
         ),
         Command(
+            "floorpersons",
+            frozenset({Role.DEALER, Role.FLOOR}),
+            (),
+            lambda h, a, _: h.floorpersons(a),
+            "the names of the floorpersons who may sign in (names only)",
+        ),
+        Command(
             "recall_round",
             frozenset({Role.FLOOR, Role.TECH}),
             (_ROUND,),

@@ -137,6 +137,11 @@ class ApiHandler(Protocol):
         decisions (Asia Poker's surrender, § 659a.11(d))."""
         ...
 
+    async def floorpersons(self, actor: Caller) -> Result:
+        """``{"floorpersons": [names]}``: the users who hold the floorperson role, names only (never a
+        PIN, a hash or a count), for the dealer's screen to offer as keys before the PIN."""
+        ...
+
     async def recall_round(self, actor: Caller, round_id: str) -> Result:
         """One past round, readable: its events, settlement and who did what."""
         ...

@@ -9,14 +9,17 @@ an exception out of the loop (docs/local-api.md).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from hw.gpio_devices import LampState
 from hw.serial_device import SerialDevice
 
 from ..api import Caller, CommandError, ErrorCode, Result
+from ..auth import Role, UsersFileError, load_users, names_of
 from ..journal import JournalError, Refused, UnknownRound
 from ..journal.records import (
     Command,
@@ -54,7 +57,8 @@ class TableApi:
     """Implements :class:`controller.api.ApiHandler` on a :class:`.TableService`.
 
     ``devices`` are the serial drivers by configured name; ``status()`` the table's state
-    (:func:`.status.table_status`).
+    (:func:`.status.table_status`); ``users_file`` the API's users (``[api] users_file``), whose
+    floorpersons' names the dealer's screen offers.
     """
 
     def __init__(
@@ -62,10 +66,12 @@ class TableApi:
         service: TableService,
         devices: Mapping[str, SerialDevice],
         status: Callable[[], Mapping[str, Any]],
+        users_file: Path,
     ) -> None:
         self.service = service
         self.devices = devices
         self._status = status
+        self.users_file = users_file
 
     async def status(self, actor: Caller) -> Result:
         return self._status()
@@ -401,6 +407,15 @@ class TableApi:
             return await self.service.journal.export_round(round_id)
         except UnknownRound as exc:
             raise CommandError(ErrorCode.NOT_FOUND, str(exc)) from None
+
+    async def floorpersons(self, actor: Caller) -> Result:
+        """The floorpersons' names, for the dealer's screen to offer before the PIN: names only,
+        never a PIN, a hash or a count (the API's roles keep it from a peer with no role)."""
+        try:
+            users = await asyncio.to_thread(load_users, self.users_file)
+        except UsersFileError as exc:
+            raise CommandError(ErrorCode.AUTH_UNAVAILABLE, f"the users file cannot be used: {exc}") from None
+        return {"floorpersons": names_of(users, Role.FLOOR)}
 
     async def list_rounds(self, actor: Caller, limit: int) -> Result:
         rounds = await self.service.journal.recent_rounds(limit)
