@@ -482,3 +482,33 @@ async def test_a_wager_redraws_its_own_row_and_a_seat_key_only_its_colour(displa
         from ui.words import dealer_words
 
         assert dealer_words(console.message) in screen.view.message.label.text
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)])
+async def test_a_tap_moves_no_key_of_a_panel_that_fits(display: str, size: tuple[int, int]) -> None:
+    """A tap on a key in view moves no key, in no frame after it: a panel shorter than its view
+    (the wagers at 1024x600) does not bounce (Kivy's overscroll), a tap scrolls nothing already
+    in view. The 1024x600 touch test saw the seat keys 4-6 px above the panel's top mid-bounce."""
+    from kivy.clock import Clock
+
+    async with running_app(*size) as screen, console_on_rig() as (_rig, console):
+        await screen.show(console)
+        await screen.frames()
+        keys = seat_keys(screen)
+        before = {name: key.to_window(*key.pos) for name, key in keys.items()}
+        seen: list[str] = []
+
+        def each_frame(_dt: float) -> None:
+            moved = [name for name, key in keys.items() if key.to_window(*key.pos) != before[name]]
+            seen.extend(moved + out_of_view(screen))
+
+        watch = Clock.schedule_interval(each_frame, 0)
+        try:
+            for seat in (2, 5, 7):
+                await screen.tap(f"seat:{seat}")
+                await until(lambda n=seat: console.seat == n, f"seat {seat} chosen")
+            await screen.frames(20)
+        finally:
+            watch.cancel()
+        assert seen == []

@@ -11,7 +11,6 @@ from typing import Any, Final
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from . import poker_panel
@@ -244,7 +243,7 @@ def _choices_row(keys: list[Key], s: Sizes, side_by_side: int = 4, width: int = 
         for k in keys:
             row.add_widget(k)
         return row
-    strip = ScrollView(do_scroll_x=True, do_scroll_y=False, size_hint_y=None, height=s.target)
+    strip = scroll(sideways=True, size_hint_y=None, height=s.target)
     strip.choices_list = True
     line = GridLayout(rows=1, spacing=s.spacing, size_hint_x=None)
     line.bind(minimum_width=line.setter("width"))
