@@ -512,3 +512,34 @@ async def test_a_tap_moves_no_key_of_a_panel_that_fits(display: str, size: tuple
         finally:
             watch.cancel()
         assert seen == []
+
+
+@pytest.mark.asyncio
+async def test_seven_seats_settled_in_view_at_800x480_and_a_seat_s_wagers_on_touch(display: str) -> None:
+    """All seven seats' totals in view at once at 800x480 (a key per seat: PAY / COLLECT / PUSH by
+    word, mark and colour, its total), nothing scrolled; a touch shows that seat's stake and
+    wagers."""
+    from sim.screen_rig import enter_wager
+    from tests.ui_screens import SEVEN_HANDS
+
+    async with running_app(800, 480) as screen, console_on_rig() as (rig, console):
+        await screen.show(console)
+        for seat in range(1, 8):
+            await enter_wager(console, seat, "ante", 5 * seat)
+        await rig.press_lock_out()
+        for seat, cards in enumerate(SEVEN_HANDS, start=1):
+            await rig.deal(str(seat), cards)
+        await rig.deal("dealer", "Ah Kc 9s 5h 4c")
+        for seat in range(1, 8):
+            await until(lambda s=seat: console.seat == s, f"seat {seat} to decide")
+            await console.decide("fold" if seat == 7 else "bet")
+        await until(lambda: console.settlement_open, "the settlement")
+        await screen.frames()
+        await check_drawn(screen)
+        settled = {k.name: k for k in screen.walk() if getattr(k, "name", "").startswith("settled:")}
+        assert sorted(settled) == [f"settled:{n}" for n in range(1, 8)]
+        assert "COLLECT" in settled["settled:7"].text and "$35.00" in settled["settled:7"].text
+        assert "PAY" in settled["settled:6"].text
+        await screen.tap("settled:6")
+        assert "Seat 6: stake $90.00" in screen.view.panel_box.children[-1].text
+        await check_drawn(screen)
