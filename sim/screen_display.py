@@ -145,14 +145,17 @@ class Screen:
         await self.frames(3)
 
     async def scroll_to(self, widget: Any) -> None:
-        """As the dealer's finger would: scroll the panel until ``widget`` shows."""
+        """As the dealer's finger would: scroll the panel until ``widget`` shows, and only then.
+
+        Kivy's ``ScrollView.scroll_to`` moves a view whose content fits (it sets ``scroll_y`` to 0,
+        the bottom, whatever the widget's place), so a key already in view is not scrolled to."""
         from kivy.uix.scrollview import ScrollView
 
         parent = widget.parent
         # The window is its own parent: stop there.
         while parent is not None and not isinstance(parent, ScrollView) and parent.parent is not parent:
             parent = parent.parent
-        if not isinstance(parent, ScrollView):
+        if not isinstance(parent, ScrollView) or _inside(_window_box(widget), _window_box(parent)):
             return
         parent.scroll_to(widget, padding=0, animate=False)
         await self.frames(2)
@@ -221,6 +224,13 @@ def _window_box(widget: Any) -> tuple[float, float, float, float]:
     return left, bottom, right, top
 
 
+def _inside(box: tuple[float, float, float, float], outer: tuple[float, float, float, float]) -> bool:
+    """``box`` (left, bottom, right, top) entirely inside ``outer``, to half a pixel."""
+    left, bottom, right, top = box
+    ol, ob, or_, ot = outer
+    return left >= ol - 0.5 and bottom >= ob - 0.5 and right <= or_ + 0.5 and top <= ot + 0.5
+
+
 def out_of_view(screen: Screen) -> list[str]:
     """Every enabled key not entirely in view: outside the window, scrolled (even partly) out of
     its scroll view, or under the tab bar. A key the dealer cannot see cannot be the next one."""
@@ -253,7 +263,7 @@ def out_of_view(screen: Screen) -> list[str]:
         for p in _parents(strip if strip is not None else w):
             if isinstance(p, ScrollView):
                 sl, sb, sr, st = _window_box(p)
-                if left < sl - 0.5 or bottom < sb - 0.5 or right > sr + 0.5 or top > st + 0.5:
+                if not _inside((left, bottom, right, top), (sl, sb, sr, st)):
                     bad.append(f"{where}: scrolled out of its view ({sl:.0f}, {sb:.0f})-({sr:.0f}, {st:.0f})")
                     break
     return bad

@@ -482,3 +482,64 @@ async def test_a_wager_redraws_its_own_row_and_a_seat_key_only_its_colour(displa
         from ui.words import dealer_words
 
         assert dealer_words(console.message) in screen.view.message.label.text
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600)])
+async def test_a_tap_moves_no_key_of_a_panel_that_fits(display: str, size: tuple[int, int]) -> None:
+    """A tap on a key in view moves no key, in no frame after it: a panel shorter than its view
+    (the wagers at 1024x600) does not bounce (Kivy's overscroll), a tap scrolls nothing already
+    in view. The 1024x600 touch test saw the seat keys 4-6 px above the panel's top mid-bounce."""
+    from kivy.clock import Clock
+
+    async with running_app(*size) as screen, console_on_rig() as (_rig, console):
+        await screen.show(console)
+        await screen.frames()
+        keys = seat_keys(screen)
+        before = {name: key.to_window(*key.pos) for name, key in keys.items()}
+        seen: list[str] = []
+
+        def each_frame(_dt: float) -> None:
+            moved = [name for name, key in keys.items() if key.to_window(*key.pos) != before[name]]
+            seen.extend(moved + out_of_view(screen))
+
+        watch = Clock.schedule_interval(each_frame, 0)
+        try:
+            for seat in (2, 5, 7):
+                await screen.tap(f"seat:{seat}")
+                await until(lambda n=seat: console.seat == n, f"seat {seat} chosen")
+            await screen.frames(20)
+        finally:
+            watch.cancel()
+        assert seen == []
+
+
+@pytest.mark.asyncio
+async def test_seven_seats_settled_in_view_at_800x480_and_a_seat_s_wagers_on_touch(display: str) -> None:
+    """All seven seats' totals in view at once at 800x480 (a key per seat: PAY / COLLECT / PUSH by
+    word, mark and colour, its total), nothing scrolled; a touch shows that seat's stake and
+    wagers."""
+    from sim.screen_rig import enter_wager
+    from tests.ui_screens import SEVEN_HANDS
+
+    async with running_app(800, 480) as screen, console_on_rig() as (rig, console):
+        await screen.show(console)
+        for seat in range(1, 8):
+            await enter_wager(console, seat, "ante", 5 * seat)
+        await rig.press_lock_out()
+        for seat, cards in enumerate(SEVEN_HANDS, start=1):
+            await rig.deal(str(seat), cards)
+        await rig.deal("dealer", "Ah Kc 9s 5h 4c")
+        for seat in range(1, 8):
+            await until(lambda s=seat: console.seat == s, f"seat {seat} to decide")
+            await console.decide("fold" if seat == 7 else "bet")
+        await until(lambda: console.settlement_open, "the settlement")
+        await screen.frames()
+        await check_drawn(screen)
+        settled = {k.name: k for k in screen.walk() if getattr(k, "name", "").startswith("settled:")}
+        assert sorted(settled) == [f"settled:{n}" for n in range(1, 8)]
+        assert "COLLECT" in settled["settled:7"].text and "$35.00" in settled["settled:7"].text
+        assert "PAY" in settled["settled:6"].text
+        await screen.tap("settled:6")
+        assert "Seat 6: stake $90.00" in screen.view.panel_box.children[-1].text
+        await check_drawn(screen)

@@ -57,9 +57,19 @@ class Filled(BoxLayout):
 BAR: Final = rgb("#8A8A8A")
 
 
-def scroll(**kwargs: Any) -> ScrollView:
-    """A vertical scroll view whose bar never fades (no animation after a change)."""
-    return ScrollView(do_scroll_x=False, bar_color=BAR, bar_inactive_color=BAR, **kwargs)
+def scroll(sideways: bool = False, **kwargs: Any) -> ScrollView:
+    """A scroll view (vertical, or ``sideways``) whose bar never fades (no animation after a
+    change) and whose content, when it fits, never moves: Kivy's ``always_overscroll`` (on by
+    default) lets a touch or a scroll pull a panel that fits off its place and spring it back
+    over a few frames, the keys at its top out of view meanwhile."""
+    return ScrollView(
+        do_scroll_x=sideways,
+        do_scroll_y=not sideways,
+        always_overscroll=False,
+        bar_color=BAR,
+        bar_inactive_color=BAR,
+        **kwargs,
+    )
 
 
 class Text(Label):

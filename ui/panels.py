@@ -11,7 +11,6 @@ from typing import Any, Final
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from . import poker_panel
@@ -21,7 +20,6 @@ from .faces import face, faces
 from .hand_pay import REASONS
 from .kivy_parts import (
     CARD_FONT,
-    Filled,
     Key,
     Text,
     scroll,
@@ -59,8 +57,9 @@ TAB_TITLES: Final = {
 CHIPS: Final = (5, 25)
 
 #: Panels drawn across the whole width, the seats' column and the tabs hidden while they are open
-#: (the PIN pad; the hand pay of a claim, its meter keypad in one row).
-FULL_WIDTH: Final = frozenset({"pin", "claim"})
+#: (the PIN pad; the hand pay of a claim, its meter keypad in one row; the settlement, its seven
+#: seats in view at once at 800x480).
+FULL_WIDTH: Final = frozenset({"pin", "claim", "settlement"})
 
 
 class NextKeys(BoxLayout):
@@ -249,7 +248,7 @@ def _choices_row(keys: list[Key], s: Sizes, side_by_side: int = 4, width: int = 
         for k in keys:
             row.add_widget(k)
         return row
-    strip = ScrollView(do_scroll_x=True, do_scroll_y=False, size_hint_y=None, height=s.target)
+    strip = scroll(sideways=True, size_hint_y=None, height=s.target)
     strip.choices_list = True
     line = GridLayout(rows=1, spacing=s.spacing, size_hint_x=None)
     line.bind(minimum_width=line.setter("width"))
@@ -495,25 +494,36 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
     view = c.table.settlement
     assert view is not None
     head = f"Round {view.round_id} settled" + (f": VOID, {view.void}" if view.void else "")
-    box.add_widget(Text(head, s.small, grow=True, bold=True))
-    lines = _grid(1, s)
-    # One block per seat: PAY / COLLECT / PUSH by word, shape and colour together (SEAT_LOOKS),
-    # the total in the body size, the stake and the wagers below it.
+    if view.dealer:
+        head += f"  ·  Dealer: {view.dealer}"
+    # What the seat touched last is made of (its stake and wagers); the round's line until then.
+    details = Text(head + "  ·  touch a seat for its wagers", s.small, grow=True, bold=True)
+    box.add_widget(details)
+    # One key per seat, in the rules' order, four across: all seven totals in view at 800x480
+    # without scrolling. PAY / COLLECT / PUSH by word, mark and colour together (SEAT_LOOKS), the
+    # word and the total in bold body text, a hand pay apart below.
+    keys = _grid(min(len(view.seats), SETTLED_ACROSS) or 1, s)
     for seat in view.seats:
         state = "HOLD" if seat.waits_for_floorperson else seat.action
         colour, text_colour, mark = SEAT_LOOKS[state]
-        row = Filled(colour, size_hint_y=None, padding=(s.spacing, s.spacing // 2))
-        words = f"[b]Seat {seat.seat}  [font={CARD_FONT}]{mark}[/font] {seat.action} {seat.amount_text}[/b]"
+        words = (
+            f"[size={s.small}]Seat {seat.seat}[/size]\n"
+            f"[b][font={CARD_FONT}]{mark}[/font] {seat.action}\n{seat.amount_text}[/b]"
+        )
         if seat.hand_pay:
-            words += f"  [b]+ HAND PAY {dollars(seat.hand_pay)}[/b]"
-        small = round(s.small * 0.8)
-        words += f"\n[size={s.small}]stake {dollars(seat.stake)}:[/size] [size={small}]{seat.details}[/size]"
-        label = Text(words, s.font, grow=True, markup=True, color=text_colour, pos_hint={"center_y": 0.5})
-        row.add_widget(label)
-        label.bind(height=partial(_fit_row, row, s))
-        _fit_row(row, s, label, label.height)
-        lines.add_widget(row)
-    box.add_widget(lines)
+            words += f"\n[size={s.small}][b]+ HAND PAY {dollars(seat.hand_pay)}[/b][/size]"
+        said = f"Seat {seat.seat}: stake {dollars(seat.stake)}  ·  {seat.details}"
+        key_ = Key(
+            words,
+            s,
+            partial(setattr, details, "text", said),
+            colour=colour,
+            text_colour=text_colour,
+            name=f"settled:{seat.seat}",
+            markup=True,
+        )
+        keys.add_widget(key_)
+    box.add_widget(keys)
     actions = bar(box)
     # The first payout waiting for a floorperson: its PIN key beside the close, never scrolled away.
     waiting = next((line for line in view.lines if line.waits_for_floorperson), None)
@@ -536,9 +546,8 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
     )
 
 
-def _fit_row(row: Widget, s: Sizes, _label: Widget, height: float) -> None:
-    row.height = max(s.target, height + s.spacing)
-
+#: The settlement's seat keys side by side: seven seats in two rows.
+SETTLED_ACROSS: Final = 4
 
 #: A seat's settlement: (background, text, mark); never colour alone (WCAG 1.4.1).
 SEAT_LOOKS: Final = {

@@ -19,6 +19,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from . import panels
@@ -67,7 +68,8 @@ BANNER_COLOURS = {
 class Part:
     """A container rebuilt by ``build(container)`` when ``key()`` changes; between rebuilds its
     keys and labels bound to the console's values follow them in place (``follow``). ``also``:
-    other containers the build fills (the panel's fixed action bar), cleared with it."""
+    other containers the build fills (the panel's fixed action bar), cleared with it. A container in
+    a scroll view (the panel) shows from its top once rebuilt."""
 
     def __init__(
         self,
@@ -87,6 +89,8 @@ class Part:
             for box in (self.container, *self.also):
                 box.clear_widgets()
             self.build(self.container)
+            if isinstance(self.container.parent, ScrollView):
+                self.container.parent.scroll_y = 1  # a new panel shows from its top
             self.live = [
                 w for box in (self.container, *self.also) for w in followers(box.walk(restrict=True))
             ]
