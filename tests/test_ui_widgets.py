@@ -541,5 +541,8 @@ async def test_seven_seats_settled_in_view_at_800x480_and_a_seat_s_wagers_on_tou
         assert "COLLECT" in settled["settled:7"].text and "$35.00" in settled["settled:7"].text
         assert "PAY" in settled["settled:6"].text
         await screen.tap("settled:6")
-        assert "Seat 6: stake $90.00" in screen.view.panel_box.children[-1].text
+        from kivy.uix.label import Label
+
+        said = [w.text for w in screen.view.panel_box.walk() if isinstance(w, Label)]
+        assert any(t.startswith("Seat 6: stake $90.00  ·  ante PAY") for t in said), said
         await check_drawn(screen)

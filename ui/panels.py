@@ -494,11 +494,10 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
     view = c.table.settlement
     assert view is not None
     head = f"Round {view.round_id} settled" + (f": VOID, {view.void}" if view.void else "")
-    if view.dealer:
-        head += f"  ·  Dealer: {view.dealer}"
-    # What the seat touched last is made of (its stake and wagers); the round's line until then.
-    details = Text(head + "  ·  touch a seat for its wagers", s.small, grow=True, bold=True)
-    box.add_widget(details)
+    box.add_widget(Text(head + "  ·  touch a seat for its wagers", s.small, grow=True, bold=True))
+    # Below the keys: the dealer's hand (the poker room's pots, at length) until a seat is touched,
+    # then that seat's stake and wagers. The keys come first: in view whatever its length.
+    details = Text(f"Dealer: {view.dealer}" if view.dealer else "", s.small, grow=True)
     # One key per seat, in the rules' order, four across: all seven totals in view at 800x480
     # without scrolling. PAY / COLLECT / PUSH by word, mark and colour together (SEAT_LOOKS), the
     # word and the total in bold body text, a hand pay apart below.
@@ -524,6 +523,7 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
         )
         keys.add_widget(key_)
     box.add_widget(keys)
+    box.add_widget(details)
     actions = bar(box)
     # The first payout waiting for a floorperson: its PIN key beside the close, never scrolled away.
     waiting = next((line for line in view.lines if line.waits_for_floorperson), None)
