@@ -6,7 +6,11 @@
   holds 108 bytes; pytest's ``tmp_path`` can be longer), open to the dealer's child process of
   another uid through its group;
 - ``rig``: the bench rig (:class:`~sim.bench_rig.BenchRig`), its daemon running, with the bench's
-  floorperson and the floorperson and technician the tests sign in as (:data:`RIG_USERS`).
+  floorperson and the floorperson and technician the tests sign in as (:data:`RIG_USERS`);
+- ``display``: one private Xvfb for the whole test process, Kivy's environment set before its
+  first import. One per process, not per module: Kivy opens its window once a process, on the
+  display it first finds, and a second module's Xvfb under the same window crashes the process
+  (an xdist worker that takes two screen modules died without a word).
 
 The broker itself is :class:`~sim.mosquitto.Broker`, started by each test on the ``pki`` it is
 given (``tests/mosquitto.py``, ``tests/meter_link.py``).
@@ -53,3 +57,13 @@ async def rig() -> AsyncIterator[BenchRig]:
         users.update({name: make_user(name, role, pin) for name, role, pin in RIG_USERS})
         save_users(users_file, users)
         yield bench
+
+
+@pytest.fixture(scope="session")
+def display() -> Iterator[str]:
+    """A private Xvfb for this process (see the module's docstring), at 800x480 to begin."""
+    from sim.screen_display import kivy_environment, start_display
+
+    with start_display() as name:
+        kivy_environment(800, 480)
+        yield name

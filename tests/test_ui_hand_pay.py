@@ -7,7 +7,6 @@ the reason (``claim_hand_pay``, docs/progressive-link.md "The award handshake").
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -19,11 +18,9 @@ from sim.bench_rig import BENCH_FLOOR
 from sim.link_rig import meter_config
 from sim.screen_display import (
     cut_off,
-    kivy_environment,
     out_of_view,
     running_app,
     small_targets,
-    start_display,
 )
 from sim.screen_rig import following
 from ui.hand_pay import REASONS, HandPayEntry, claims_to_settle
@@ -33,13 +30,6 @@ from .mosquitto import Pki
 from .table_link import api_round, daemon_of, linked_rig, linked_table, until
 from .test_link_claims import DISAGREES
 from .test_link_table import royal_until_decision, settled_progressive
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    with start_display() as name:
-        kivy_environment(800, 480)
-        yield name
 
 
 def test_the_claims_a_floorperson_settles_are_read_from_the_links_status() -> None:

@@ -9,7 +9,7 @@ is at least 9 mm and in view. The settlement of the pots shows at the end.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
 
@@ -19,22 +19,13 @@ from sim.screen_display import (
     Screen,
     broken_words,
     cut_off,
-    kivy_environment,
     out_of_view,
     running_app,
     small_targets,
-    start_display,
 )
 from sim.screen_rig import FLOOR_PIN, FLOOR_USER, following, until
 from tests.test_ui_widgets import check_drawn as checked_now
 from ui.console import Console
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    with start_display() as name:
-        kivy_environment(800, 480)
-        yield name
 
 
 async def check_drawn(screen: Screen) -> None:

@@ -7,7 +7,6 @@ answer redraws only its own line and keys (in place).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,23 +15,13 @@ from sim.screen_display import (
     Screen,
     broken_words,
     cut_off,
-    kivy_environment,
     out_of_view,
     running_app,
     small_targets,
-    start_display,
 )
 from sim.screen_rig import FLOOR_PIN, FLOOR_USER, console_on_rig, until
 from ui.console import Console
 from ui.table import Betting
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    """A private Xvfb for this module; Kivy's environment set before its first import."""
-    with start_display() as name:
-        kivy_environment(800, 480)
-        yield name
 
 
 async def check_drawn(screen: Screen) -> None:
