@@ -34,8 +34,9 @@ class NoDisplay(RuntimeError):
 
 
 @contextlib.contextmanager
-def start_display() -> Iterator[str]:
-    """A private X server (Xvfb, 24-bit, GLX) for this process; ``DISPLAY`` set while it runs."""
+def start_display(screen: str = "1280x720") -> Iterator[str]:
+    """A private X server (Xvfb, 24-bit, GLX, ``screen`` pixels) for this process; ``DISPLAY``
+    set while it runs."""
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         raise NoDisplay(
@@ -50,7 +51,7 @@ def start_display() -> Iterator[str]:
             str(write),
             "-screen",
             "0",
-            "1280x720x24",
+            f"{screen}x24",
             "-nolisten",
             "tcp",
             "+extension",

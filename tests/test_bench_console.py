@@ -11,6 +11,11 @@ import asyncio
 import os
 import re
 import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 import pytest
 
@@ -44,3 +49,34 @@ async def test_the_console_runs_beside_the_rig_until_its_window_is_closed() -> N
         os.kill(pid, signal.SIGTERM)  # the window closed
         assert await asyncio.wait_for(bench, 30) == 0, lines
     assert any(line.startswith("done: 1 round(s)") for line in lines), lines
+
+
+@pytest.mark.parametrize("screen", ["1024x600", "800x480"])
+def test_table_ui_without_a_size_fills_the_display_it_is_given(screen: str) -> None:
+    """``table-ui`` with no ``--size`` (as the bench rig and the unit start it) is laid out at the
+    display's own size (issue 19: a 1024x600 display opened an 800x600 window); it says so once."""
+    table_ui = Path(sys.executable).with_name("table-ui")
+    with start_display(screen), tempfile.TemporaryDirectory(prefix="kivy-home-") as home:
+        env = dict(os.environ, KIVY_HOME=home)
+        proc = subprocess.Popen(
+            [str(table_ui), "--socket", f"{home}/no-daemon.sock"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        said: list[str] = []
+        try:
+            assert proc.stderr is not None
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                line = proc.stderr.readline()
+                if not line:
+                    break
+                said.append(line)
+                if "table-ui: window" in line:
+                    break
+        finally:
+            proc.kill()  # only its start is looked at (a SIGTERM before its loop runs is not seen)
+            proc.communicate(timeout=30)
+    assert f"table-ui: window {screen}, laid out for {screen}" in [line.strip() for line in said], said[-5:]

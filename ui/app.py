@@ -28,7 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--socket", type=Path, default=DEFAULT_SOCKET, help=f"the API socket (default {DEFAULT_SOCKET})"
     )
     parser.add_argument(
-        "--size", default="800x480", help="the window in pixels, WIDTHxHEIGHT (default 800x480)"
+        "--size",
+        default=None,
+        help="a window of WIDTHxHEIGHT pixels (default: the whole display the console is given)",
     )
     parser.add_argument(
         "--dpi", type=float, default=None, help="the screen's density (default: the Pi screen of that width)"
@@ -80,6 +82,9 @@ def make_app(socket: Path, sizes: Sizes | None, dpi: float | None = None) -> Any
 
             width, height = (int(v) for v in Window.size)
             chosen = sizes or Sizes(width, height, dpi or default_dpi(width))
+            # Said once at start: what a technician checks first when the screen looks wrong.
+            laid_out = f"{chosen.width}x{chosen.height}"
+            print(f"table-ui: window {width}x{height}, laid out for {laid_out}", file=sys.stderr)
             self.view = ConsoleView(self.console, chosen)
             return self.view
 
@@ -107,7 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"table-ui: {exc}", file=sys.stderr)
             return 2
         sizes = Sizes(width, height, args.dpi or default_dpi(width))
-    configure_kivy(sizes.width if sizes else None, sizes.height if sizes else None, args.fullscreen)
+    # No --size: the whole display it is given (a 1024x600 screen is laid out at 1024x600, not in
+    # Kivy's default window), full screen; KMS/DRM is full screen in any case.
+    fullscreen = args.fullscreen or sizes is None
+    configure_kivy(sizes.width if sizes else None, sizes.height if sizes else None, fullscreen)
     asyncio.run(run(make_app(args.socket, sizes, args.dpi)))
     return 0
 
