@@ -1,6 +1,6 @@
 """The dealer's touchscreen: a touch to the daemon's answer drawn; start time and RSS.
 
-Run: ``.venv/bin/python bench/bench_ui.py [--touches 200] [--starts 3]`` (PYTHONPATH at the
+Run: ``.venv/bin/python bench/bench_ui.py [--touches 55] [--starts 3]`` (PYTHONPATH at the
 repository; needs Xvfb: each part starts its own, as the widget tests do).
 
 0. Touch to answer drawn: the bench rig's daemon (Caribbean Stud) in a process of its own, as
@@ -223,7 +223,10 @@ async def start_times(starts: int) -> tuple[list[tuple[float, int]], list[tuple[
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--touches", type=int, default=200)
+    # 55 (50 measured after the warm-up): within the refusals a peer may have journaled one by one
+    # (controller/api/limits.py, a burst of 60, then one a second; issue 18's flood rule). Past
+    # it the bench measures that limit, not the screen: 200 gave p99 841 ms, 55 gave 79 ms.
+    parser.add_argument("--touches", type=int, default=55)
     parser.add_argument("--starts", type=int, default=3)
     parser.add_argument(
         "--same-process",
