@@ -7,7 +7,10 @@ type is registered once, where the handler is written (as Klipper's ``register_c
 there are. A new event is a new handler, not a new branch.
 
 :func:`did_you_mean` is the hint every refusal of an unknown name ends with (a misspelt option,
-wager, game, source, device): ``"; did you mean 'ante'?"``, or nothing when no name is close. It
+wager, game, source, device): ``"; did you mean 'ante'?"``, or nothing when no name is close: a
+Rules Submission filed "in accordance with § 601a.2 (relating to table games Rules Submissions)"
+names its options and wagers exactly, so a near miss is refused with the name it was likely to be,
+never taken as the nearest one. It
 is :func:`wire.hints.did_you_mean`, the one helper the hardware layer, the meter and the wire use
 too, re-exported here for the rules and the daemon.
 
