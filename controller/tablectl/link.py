@@ -146,7 +146,8 @@ def doctor(path: Path, sock: Path | None) -> Iterator[Finding]:
     try:
         config = load_config(path)
     except (RulesError, OSError) as exc:
-        yield Finding(False, "configuration", str(exc).splitlines()[0], f"fix {path}")
+        if not problems:  # else said above: the same fault, once
+            yield Finding(False, "configuration", str(exc).splitlines()[0], f"fix {path}")
         return
     if not problems:
         yield Finding(True, "configuration", f"{path} is valid")
