@@ -195,6 +195,10 @@ class BenchRig:
     """The game's sensor-counted progressives (from its Rules Submission, once entered)."""
     sensor_pins: dict[tuple[int, str], int] = field(default_factory=dict)
     """Each wagering device's sensor pin, ``(seat, progressive)`` (:func:`device_pins`)."""
+    card_reader: bool = True
+    """The table's shoe reads the cards it deals (the daemon's ``[shoe]``); ``False``: a poker table
+    without a card reader (``--no-reader``), no shoe in the configuration: the dealer deals face down
+    and the round counts, the board and the hands shown keyed (docs/games/poker-room.md)."""
 
     @property
     def path(self) -> Path:
@@ -214,9 +218,10 @@ class BenchRig:
             # Short: a Unix socket path is at most 107 bytes.
             self.directory = Path(tempfile.mkdtemp(prefix="bench-"))
             self._owned = True
-        self.shoe = ShoeSimulator(self.path / "dev" / "shoe")
+        if self.card_reader:
+            self.shoe = ShoeSimulator(self.path / "dev" / "shoe")
+            await self.shoe.start()
         self.shuffler = ShufflerSimulator(self.path / "dev" / "shuffler")
-        await self.shoe.start()
         await self.shuffler.start()
         from sim.bench_games import rules_submission
 
@@ -235,7 +240,8 @@ class BenchRig:
             floor = BENCH_FLOOR
             save_users(users, {floor.user: make_user(floor.user, Role.FLOOR, floor.pin)})
         reader = self.reader.path if self.reader is not None else None
-        text = config_text(self.path, self.shoe.path, self.shuffler.path, reader, self.progressives)
+        shoe = self.shoe.path if self.shoe is not None else None
+        text = config_text(self.path, shoe, self.shuffler.path, reader, self.progressives)
         text = text.replace(f'id = "{TABLE_ID}"', f'id = "{self.table_id}"') + self.extra_config
         self.config_path.write_text(text, "utf-8")
         await self.start_daemon()
