@@ -51,6 +51,7 @@ def keyed_cards(box: Widget, c: Console, s: Sizes, view: PokerView) -> bool:
                 s,
                 partial(_choose, c, after),
                 font_px=s.small,
+                font_name=CARD_FONT,  # Roboto has no ▸
                 name="show:next",
                 chosen=lambda: True,
             )
