@@ -573,6 +573,7 @@ async def run_bench(
     console: bool = False,
     link: bool = False,
     variant: str = "",
+    card_reader: bool = True,
 ) -> int:
     """Play ``rounds`` rounds of ``game`` (the poker room's ``variant``) on a fresh rig; 0 if the
     daemon refused nothing the dealer did not mean it to refuse, else 1 with what was refused.
@@ -587,7 +588,8 @@ async def run_bench(
 
     ``console``: the dealer's touchscreen (``table-ui``) opens on the rig's socket beside the
     scripted dealer, who plays as usual; once the rounds are played the rig serves on until its
-    window is closed (docs/bench-rig.md).
+    window is closed (docs/bench-rig.md). ``card_reader``: ``False`` for a poker table without one
+    (no shoe: the cards dealt face down and counted, the board and the hands shown keyed).
     """
     rng = random.Random(seed)
     if link:
@@ -603,7 +605,9 @@ async def run_bench(
             return await _run_rig(
                 rounds, rng, seed, say, directory, game, make_dealer, link_rig.daemon_config, console
             )
-    return await _run_rig(rounds, rng, seed, say, directory, game, make_dealer, "", console, variant)
+    return await _run_rig(
+        rounds, rng, seed, say, directory, game, make_dealer, "", console, variant, card_reader
+    )
 
 
 async def _run_rig(
@@ -617,10 +621,12 @@ async def _run_rig(
     link_config: str,
     console: bool,
     variant: str = "",
+    card_reader: bool = True,
 ) -> int:
     failure = ""
+    rig_ = BenchRig(directory, game=game, extra_config=link_config, variant=variant, card_reader=card_reader)
     async with (
-        BenchRig(directory, game=game, extra_config=link_config, variant=variant) as rig,
+        rig_ as rig,
         _console(rig, say) if console else _nothing() as ui,
     ):
         named = f"{game} {variant}" if variant else game
@@ -720,6 +726,7 @@ def run(
     console: bool = False,
     link: bool = False,
     variant: str = "",
+    card_reader: bool = True,
 ) -> int:
     """Blocking entry point for ``table-bench``; ``directory`` keeps the rig's files there."""
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**32)
@@ -728,7 +735,14 @@ def run(
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(
             run_bench(
-                rounds, chosen, directory=directory, game=game, console=console, link=link, variant=variant
+                rounds,
+                chosen,
+                directory=directory,
+                game=game,
+                console=console,
+                link=link,
+                variant=variant,
+                card_reader=card_reader,
             )
         )
     return 130
