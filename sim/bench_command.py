@@ -77,6 +77,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.no_reader and args.game != POKER_ROOM:
+        print(
+            f"table-bench: --no-reader is the poker room's (--game {POKER_ROOM}): a house-banked table "
+            "deals from its shoe",
+            file=sys.stderr,
+        )
+        return 2
     directory = Path(args.keep) if args.keep is not None else None
     console = display_present() if args.console == "auto" else args.console == "yes"
     return int(
@@ -88,6 +95,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             console=console,
             link=args.link,
             variant=args.variant or "",
+            card_reader=not args.no_reader,
         )
     )
 
@@ -114,6 +122,12 @@ def _add_arguments(bench: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"the poker room's variant (--game {POKER_ROOM}; default the example's): "
         + ", ".join(POKER_VARIANTS),
+    )
+    bench.add_argument(
+        "--no-reader",
+        action="store_true",
+        help=f"--game {POKER_ROOM} at a table without a card reader (no shoe): the hands dealt face down "
+        "and counted, the board and the hands shown keyed",
     )
     bench.add_argument(
         "--rounds",

@@ -1,4 +1,5 @@
-"""The bench rig's poker room dealer: rounds of one variant (``--variant``) dealt from the shoe.
+"""The bench rig's poker room dealer: rounds of one variant (``--variant``) dealt from the shoe, or
+face down at a table without a card reader (``--no-reader``).
 
 A poker table on the rig has the rig's shoe (a card reader, ``sim.devices.ShoeSimulator`` on its
 pseudo-terminal): every card is a stack the shoe reads, one card to each player in turn from the
@@ -10,6 +11,12 @@ dealer", the highest seat, or the draw for it, a card from the shoe to each play
 § 637a.19(c)(1)), the players joining with their chips, the Blind Bets, now and then the Straddle
 Bet, the kill blind of a killed round, every action in turn, each player's discards. From the
 second round the table carries the button (and the kill) itself (§ 637a.19(c)(2), (l)(3)).
+
+A table without a card reader (``BenchRig(card_reader=False)``, ``--no-reader``) has no shoe: the
+dealer holds each player's cards face down himself (from the rig's shuffled deck), and sends the
+deal, the burns and the draws as counts (``deal`` events), the board and the draw for the button as
+cards keyed, and at the showdown each hand shown (``cards`` to his seat) or, now and then, mucked
+(§ 637a.19(k): a mucked hand is never asked for).
 
 The players are the same seats all the run, each with the chips he won or lost; one who runs low
 buys in again. The dealer follows the round with the rules core itself (as the touchscreen follows
@@ -34,7 +41,7 @@ from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
 from controller.rules.games.poker_room.button import HIGH_CARD, blind_seats, deal_order, straddle_seat
 from controller.rules.games.poker_room.rules import VARIANTS
-from controller.rules.games.poker_room.state import BETTING, BOARD, BURNING, DRAWING
+from controller.rules.games.poker_room.state import BETTING, BOARD, BURNING, DRAWING, SHOWDOWN
 from sim.bench_games import BenchError, TableDealer, _take
 from sim.bench_rig import shuffled_deck
 
@@ -43,6 +50,8 @@ from sim.bench_rig import shuffled_deck
 BUY_INS: Final = (1500, 3000, 6000, 10000)
 #: How often a player goes all in when he may.
 ALL_IN: Final = 0.08
+#: How often a player still to show at the showdown mucks instead, where he may.
+MUCKS: Final = 0.2
 #: Discards a player makes at most in one draw (so one deck of 52 serves four players' three draws).
 MOST_DISCARDS: Final = 2
 
@@ -56,6 +65,14 @@ class PokerRoomDealer(TableDealer):
     stacks: dict[int, Cents] = field(default_factory=dict)
     carried: tuple[Event, ...] = ()
     rnd: Round[Any, Any] | None = None
+    #: At a table without a card reader, the cards each player holds face down (the rig's own
+    #: shuffled deck: the daemon counts them, and sees them only when the hand is shown).
+    hands: dict[int, list[str]] = field(default_factory=dict)
+
+    @property
+    def reader(self) -> bool:
+        """The rig's shoe reads the cards (``BenchRig.card_reader``); else the dealer deals face down."""
+        return self.rig.card_reader
 
     # --- following the round ---------------------------------------------------------------------
 
@@ -90,10 +107,21 @@ class PokerRoomDealer(TableDealer):
         await self.event(**spec)
 
     async def stack(self, position: str | int, cards: str) -> None:
-        """A stack of the shoe, followed; :class:`BenchError` if the daemon refused it."""
+        """A stack of the shoe, followed; :class:`BenchError` if the daemon refused it. Without a card
+        reader the dealer keys the cards face up (the draw for the button, the board) on the screen."""
+        if not self.reader:
+            await self.send(type="cards", to=str(position), cards=cards)
+            return
         self._follow({"type": "cards", "to": str(position), "cards": cards})
         await self.rig.deal(position, cards)
         self.check()
+
+    async def counted(self, to: str | None, value: int) -> None:
+        """Cards dealt face down, counted (a table without a card reader, § 637a.19(f))."""
+        spec: dict[str, Any] = {"type": "deal", "value": value}
+        if to is not None:
+            spec["to"] = to
+        await self.send(**spec)
 
     # --- the round -------------------------------------------------------------------------------
 
@@ -102,7 +130,8 @@ class PokerRoomDealer(TableDealer):
         await self.begin()
         daemon = self.rig.daemon
         assert daemon is not None
-        await self.rig.wait_for(lambda: daemon.devices["shoe"].state == "online")
+        if self.reader:
+            await self.rig.wait_for(lambda: daemon.devices["shoe"].state == "online")
         submission = self._submission()
         rules = submission.rules
         variant = VARIANTS[rules.variant]
@@ -129,14 +158,19 @@ class PokerRoomDealer(TableDealer):
             phase = self.state.phase
             if phase == BETTING:
                 await self._act(rng)
+            elif phase == BURNING and not self.reader:
+                next(deck)
+                await self.counted("burn", 1)
             elif phase == BURNING:
                 await self.stack("burn", next(deck))
             elif phase == BOARD:
                 cards = _take(deck, 3 if not self.state.board else 1)
                 await self.stack("board", cards)
-                self.say(f"shoe: burn, then {cards} to the board")
+                self.say(f"{'shoe' if self.reader else 'dealer, keyed'}: burn, then {cards} to the board")
             elif phase == DRAWING:
                 await self._draw(deck, rng)
+            elif phase == SHOWDOWN:
+                await self._show(rng)
             else:
                 waiting = self.rnd.waiting_for()
                 raise BenchError(f"round {self.round_id}: the rig does not deal {phase}: {waiting}")
@@ -187,6 +221,15 @@ class PokerRoomDealer(TableDealer):
     async def _deal(self, deck: Iterator[str], size: int) -> None:
         """The hands, a card a stack from the button's left, the button last each time (§ 637a.19(f))."""
         order = deal_order(self.state.button, self.state.players)
+        if not self.reader:
+            self.hands = {seat: [] for seat in order}
+            for _ in range(size):
+                for seat in order:
+                    self.hands[seat].append(next(deck))
+            await self.counted(None, size)
+            held = "; ".join(f"seat {s} {' '.join(self.hands[s])}" for s in order)
+            self.say(f"dealt {size} each face down, counted, seat {order[0]} first, the button last: {held}")
+            return
         for _ in range(size):
             for seat in order:
                 await self.stack(seat, next(deck))
@@ -225,7 +268,7 @@ class PokerRoomDealer(TableDealer):
         many from the shoe, one player at a time (§ 637a.20(h))."""
         state = self.state
         seat = next(s for s in deal_order(state.button, state.live) if s not in state.drawn)
-        held = [str(c) for c in state.seat(seat).cards]
+        held = [str(c) for c in state.seat(seat).cards] if self.reader else list(self.hands[seat])
         ace_low = state.variant.name not in ("triple-draw-2-7", "badeucey")
         high = sorted(held, key=lambda c: _rank(c, ace_low), reverse=True)
         worst = [c for c in high if _rank(c, ace_low) >= 10][: rng.randint(0, MOST_DISCARDS)]
@@ -233,10 +276,30 @@ class PokerRoomDealer(TableDealer):
             await self.send(type="decision", seat=seat, action="stand_pat")
             self.say(f"seat {seat}: stands pat")
             return
-        await self.send(type="cards", to="dealer", cards=" ".join(worst))
         new = _take(deck, len(worst))
+        if not self.reader:
+            await self.counted("dealer", len(worst))
+            await self.counted(str(seat), len(worst))
+            self.hands[seat] = [c for c in held if c not in worst] + new.split()
+            self.say(f"seat {seat}: discards {len(worst)} ({' '.join(worst)}), dealt {new} face down")
+            return
+        await self.send(type="cards", to="dealer", cards=" ".join(worst))
         await self.stack(seat, new)
         self.say(f"seat {seat}: discards {' '.join(worst)}, the shoe deals him {new}")
+
+    async def _show(self, rng: random.Random) -> None:
+        """At the showdown of a round dealt face down (§ 637a.19(k)), the next player still to show
+        shows his hand (the dealer keys it) or, now and then, mucks it where he may."""
+        state = self.state
+        seat = next(s.seat for s in state.seats if not s.folded and not s.cards)
+        muck = {"type": "decision", "seat": seat, "action": "fold"}
+        if rng.random() < MUCKS and self.legal(muck):
+            await self.send(**muck)
+            self.say(f"seat {seat}: mucks his hand (never shown)")
+            return
+        hand = " ".join(self.hands[seat])
+        await self.send(type="cards", to=str(seat), cards=hand)
+        self.say(f"seat {seat}: shows {hand}")
 
 
 def _rank(card: str, ace_low: bool) -> int:

@@ -195,6 +195,10 @@ class BenchRig:
     """The game's sensor-counted progressives (from its Rules Submission, once entered)."""
     sensor_pins: dict[tuple[int, str], int] = field(default_factory=dict)
     """Each wagering device's sensor pin, ``(seat, progressive)`` (:func:`device_pins`)."""
+    card_reader: bool = True
+    """The table's shoe reads the cards it deals (the daemon's ``[shoe]``); ``False``: a poker table
+    without a card reader (``--no-reader``), no shoe in the configuration: the dealer deals face down
+    and the round counts, the board and the hands shown keyed (docs/games/poker-room.md)."""
 
     @property
     def path(self) -> Path:
@@ -214,9 +218,10 @@ class BenchRig:
             # Short: a Unix socket path is at most 107 bytes.
             self.directory = Path(tempfile.mkdtemp(prefix="bench-"))
             self._owned = True
-        self.shoe = ShoeSimulator(self.path / "dev" / "shoe")
+        if self.card_reader:
+            self.shoe = ShoeSimulator(self.path / "dev" / "shoe")
+            await self.shoe.start()
         self.shuffler = ShufflerSimulator(self.path / "dev" / "shuffler")
-        await self.shoe.start()
         await self.shuffler.start()
         from sim.bench_games import rules_submission
 
@@ -235,7 +240,8 @@ class BenchRig:
             floor = BENCH_FLOOR
             save_users(users, {floor.user: make_user(floor.user, Role.FLOOR, floor.pin)})
         reader = self.reader.path if self.reader is not None else None
-        text = config_text(self.path, self.shoe.path, self.shuffler.path, reader, self.progressives)
+        shoe = self.shoe.path if self.shoe is not None else None
+        text = config_text(self.path, shoe, self.shuffler.path, reader, self.progressives)
         text = text.replace(f'id = "{TABLE_ID}"', f'id = "{self.table_id}"') + self.extra_config
         self.config_path.write_text(text, "utf-8")
         await self.start_daemon()
@@ -567,6 +573,7 @@ async def run_bench(
     console: bool = False,
     link: bool = False,
     variant: str = "",
+    card_reader: bool = True,
 ) -> int:
     """Play ``rounds`` rounds of ``game`` (the poker room's ``variant``) on a fresh rig; 0 if the
     daemon refused nothing the dealer did not mean it to refuse, else 1 with what was refused.
@@ -581,7 +588,8 @@ async def run_bench(
 
     ``console``: the dealer's touchscreen (``table-ui``) opens on the rig's socket beside the
     scripted dealer, who plays as usual; once the rounds are played the rig serves on until its
-    window is closed (docs/bench-rig.md).
+    window is closed (docs/bench-rig.md). ``card_reader``: ``False`` for a poker table without one
+    (no shoe: the cards dealt face down and counted, the board and the hands shown keyed).
     """
     rng = random.Random(seed)
     if link:
@@ -597,7 +605,9 @@ async def run_bench(
             return await _run_rig(
                 rounds, rng, seed, say, directory, game, make_dealer, link_rig.daemon_config, console
             )
-    return await _run_rig(rounds, rng, seed, say, directory, game, make_dealer, "", console, variant)
+    return await _run_rig(
+        rounds, rng, seed, say, directory, game, make_dealer, "", console, variant, card_reader
+    )
 
 
 async def _run_rig(
@@ -611,10 +621,12 @@ async def _run_rig(
     link_config: str,
     console: bool,
     variant: str = "",
+    card_reader: bool = True,
 ) -> int:
     failure = ""
+    rig_ = BenchRig(directory, game=game, extra_config=link_config, variant=variant, card_reader=card_reader)
     async with (
-        BenchRig(directory, game=game, extra_config=link_config, variant=variant) as rig,
+        rig_ as rig,
         _console(rig, say) if console else _nothing() as ui,
     ):
         named = f"{game} {variant}" if variant else game
@@ -714,6 +726,7 @@ def run(
     console: bool = False,
     link: bool = False,
     variant: str = "",
+    card_reader: bool = True,
 ) -> int:
     """Blocking entry point for ``table-bench``; ``directory`` keeps the rig's files there."""
     chosen = seed if seed is not None else random.SystemRandom().randrange(2**32)
@@ -722,7 +735,14 @@ def run(
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(
             run_bench(
-                rounds, chosen, directory=directory, game=game, console=console, link=link, variant=variant
+                rounds,
+                chosen,
+                directory=directory,
+                game=game,
+                console=console,
+                link=link,
+                variant=variant,
+                card_reader=card_reader,
             )
         )
     return 130

@@ -293,3 +293,42 @@ def test_a_variant_is_the_poker_rooms_and_a_wrong_one_has_a_did_you_mean() -> No
     with contextlib.redirect_stderr(err):
         assert main(["bench", "--game", "blackjack", "--variant", "badugi"]) == 2
     assert "--variant is the poker room's" in err.getvalue()
+    with contextlib.redirect_stderr(err):
+        assert main(["bench", "--game", "blackjack", "--no-reader"]) == 2
+    assert "--no-reader is the poker room's" in err.getvalue()
+
+
+@pytest.mark.parametrize("variant", POKER_VARIANTS)
+@pytest.mark.asyncio
+async def test_the_poker_room_without_a_reader_deals_face_down_and_keys_the_showdown(variant: str) -> None:
+    """Three rounds of each variant at a table without a card reader (``BenchRig(card_reader=False)``: no
+    shoe in the daemon's configuration): the hands dealt face down and counted (one ``deal`` event, the
+    button last, § 637a.19(f)), each burn and each draw counted (``deal`` to ``burn``, ``dealer``, a
+    seat), the board keyed (``cards`` to ``board``), at the showdown each hand shown keyed (``cards`` to
+    his seat) or mucked; nothing refused; every round settled and replayed; the chips conserved."""
+    lines: list[str] = []
+    async with BenchRig(game="poker-room", variant=variant, card_reader=False) as rig:
+        assert rig.shoe is None and "[shoe]" not in rig.config_path.read_text("utf-8")
+        async with await ApiClient.connect(rig.socket) as api:
+            dealer = game_dealer("poker-room", rig, api, random.Random(1), lines.append)
+            summaries = [await dealer.play_round() for _ in range(3)]
+        daemon = rig.daemon
+        assert daemon is not None and daemon.journal is not None
+        assert list(daemon.refusals) == [], daemon.refusals
+        kinds: set[tuple[str, str]] = set()
+        for summary in summaries:
+            assert summary["status"] == "settled", summary
+            nets = [
+                _cents(o["net"]) for seat in summary["settlement"]["seats"].values() for o in seat.values()
+            ]
+            assert sum(nets) == 0, summary
+            await _journal_verifies(daemon, summary["round"])
+            events = (await daemon.journal.recall(summary["round"])).record["events"]
+            assert isinstance(events, list)
+            kinds |= {
+                (e["type"], "seat" if str(e.get("to", "")).isdigit() else e.get("to", "")) for e in events
+            }
+        assert {("deal", ""), ("deal", "burn")} <= kinds and ("cards", "burn") not in kinds
+        assert ("cards", "board") in kinds if variant.startswith("omaha") else ("deal", "dealer") in kinds
+    said = "\n".join(lines)
+    assert "face down, counted" in said and "shows" in said

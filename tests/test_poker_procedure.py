@@ -572,3 +572,26 @@ def test_a_disputed_pot_rules_a_hand_dead_only_at_the_showdown() -> None:
     rnd.apply(decide(3, "fold"))
     nets = {o.seat: o.net for o in rnd.settle().outcomes}
     assert nets == {1: -200, 2: 400, 3: -200}
+
+
+def test_the_board_keyed_without_a_reader_is_counted_off_the_deck() -> None:
+    """§ 637a.19(h)-(j): the dealer burns and deals the community cards from the deck. Without a reader
+    the round counts the deck: Omaha, three players dealt five each (15), a burn (1) and the flop keyed
+    (3): 33 left; the fourth and the fifth, each after a burn: 29 left. A card of the board keyed twice
+    is refused, nothing counted."""
+    rnd = seated("omaha-high", 3, {1: "50.00", 2: "50.00", 3: "50.00"}, blinds=[(1, "1.00"), (2, "2.00")])
+    rnd.apply(deal(5))
+    acts(rnd, (3, "call"), (1, "call"), (2, "check"))
+    rnd.apply(deal(1, "burn"))
+    rnd.apply(cards("board", "3h 4h 6d"))
+    assert rnd.state.counted.stub == 33
+    acts(rnd, (1, "check"), (2, "check"), (3, "check"))
+    rnd.apply(deal(1, "burn"))
+    round_refuses(rnd, cards("board", "6d"), "6d is not in the deck: it is on the board")
+    assert rnd.state.counted.stub == 32  # the burn only
+    rnd.apply(cards("board", "Jd"))
+    assert rnd.state.counted.stub == 31
+    acts(rnd, (1, "check"), (2, "check"), (3, "check"))
+    rnd.apply(deal(1, "burn"))
+    rnd.apply(cards("board", "Qs"))
+    assert rnd.state.counted.stub == 29 and rnd.state.phase == BETTING

@@ -8,7 +8,7 @@ from controller.rules.games.poker_room.game import GAME
 from controller.rules.games.poker_room.view import table_view
 
 from .rounds import cards, decide, wager
-from .test_poker_procedure import acts, deal, rules, seated
+from .test_poker_procedure import acts, deal, dealt_in_order, rules, seated
 
 
 def test_the_first_betting_round_offers_what_the_pot_limit_takes() -> None:
@@ -104,3 +104,37 @@ def test_the_showdown_of_a_round_dealt_face_down_says_who_shows_or_mucks() -> No
     shown = poker_view({"round": {"table_view": view}})
     assert shown is not None and shown.headline == "Showdown: S2 to show or muck"
     assert muck_steps(shown) == (("muck:2", "MUCK S2", {"type": "decision", "seat": 2, "action": "fold"}),)
+
+
+def test_the_hands_shown_so_far_are_in_the_view_for_the_keypad() -> None:
+    """Badugi without a reader: once seat 1 has shown at the showdown (§ 637a.19(k)) his cards are face
+    up, and the view gives them (the screen's card keypad refuses them for another hand before
+    sending); before the showdown nothing is shown."""
+    rnd = seated("badugi", 3, {1: "20.00", 2: "20.00", 3: "20.00"}, blinds=[(1, "1.00"), (2, "2.00")])
+    rnd.apply(deal(4))
+    acts(rnd, (3, "call"), (1, "call"), (2, "check"))
+    assert table_view(rnd.state)["shown"] == []
+    for _ in range(3):
+        rnd.apply(deal(1, "burn"))
+        for seat in (1, 2, 3):
+            rnd.apply(decide(seat, "stand_pat"))
+        acts(rnd, (1, "check"), (2, "check"), (3, "check"))
+    rnd.apply(cards(1, "Ac 2d 3h 4s"))
+    assert table_view(rnd.state)["shown"] == [{"seat": 1, "cards": "Ac 2d 3h 4s"}]
+
+
+def test_at_a_table_with_a_reader_the_player_drawing_chooses_among_his_cards_read() -> None:
+    """Triple Draw 2-7 read card by card: in his turn to draw the view gives the hand of the player
+    drawing (the shoe read it), for the dealer to touch his discards ("Each player may keep his original
+    hand or discard as many cards as he chooses", § 637a.20(h)); once he has discarded, or at a table
+    without a reader, no hand."""
+    rnd = seated(
+        "triple-draw-2-7", 3, {1: "20.00", 2: "20.00", 3: "20.00"}, blinds=[(1, "1.00"), (2, "2.00")]
+    )
+    dealt_in_order(rnd, {1: "7c 5d 4h Kd Kc", 2: "8c 8d 8h 8s Tc", 3: "9c 9d 9h 9s Jc"})
+    acts(rnd, (3, "call"), (1, "call"), (2, "check"))
+    rnd.apply(cards("burn", "Qs"))
+    draw = table_view(rnd.state)["draw"]
+    assert draw == {"draw": 1, "seat": 1, "owed": 0, "drawn": [], "hand": "7c 5d 4h Kd Kc"}
+    rnd.apply(cards("dealer", "Kd Kc"))
+    assert "hand" not in table_view(rnd.state)["draw"]

@@ -164,23 +164,34 @@ async def test_an_omaha_round_by_touch(display: str) -> None:
         assert nets[1].endswith("$6.00"), nets  # 10.00 less his 4.00
 
 
+async def discards_by_touch(screen: Screen, console: Console, cards: str) -> None:
+    """The player drawing's discards touched among his cards read (§ 637a.20(h)), then DISCARD."""
+    await until(lambda: console.poker is not None and "hand" in (console.poker.draw or {}), "the hand")
+    await screen.frames()
+    for card in cards.split():
+        await screen.tap(f"discard:{card}")
+    await check_drawn(screen)
+    assert screen.keys("poker:discard")[0].text.startswith("DISCARD ")
+    await screen.tap("poker:discard")
+    await until(lambda: console.poker is not None and (console.poker.draw or {}).get("owed") == 2, "owed")
+
+
 @pytest.mark.asyncio
 async def test_a_triple_draw_round_by_touch(display: str) -> None:
     """Triple Draw 2-7 at the example's fixed limit: the first round by touch, then each draw's STAND PAT
-    by touch (seat 1 discards two at the first, keyed through the API, and the shoe deals him two); every
-    later betting round checked by touch. Seat 1's seven-five-four-three-two takes the pot of 6.00."""
+    by touch (seat 1's two discards at the first touched among his cards read, and the shoe deals him
+    two); every later betting round checked by touch. Seat 1's seven-five-four-three-two takes the pot of
+    6.00."""
     hands = {1: "7c 5d 4h Kd Kc", 2: "8c 8d 8h 8s Tc", 3: "9c 9d 9h 9s Jc"}
     async with running_app(800, 480) as screen, poker_on_rig("triple-draw-2-7") as (rig, console):
         await screen.show(console)
         await seated(rig, console, hands)
         await first_round(screen, console)
-        client = console.connection.client
-        assert client is not None
         for draw in range(3):
             await rig.deal("burn", ("Qs", "Qd", "Qh")[draw])
             for seat in (1, 2, 3):
                 if draw == 0 and seat == 1:
-                    await client.submit_event({"type": "cards", "to": "dealer", "cards": "Kd Kc"})
+                    await discards_by_touch(screen, console, "Kd Kc")
                     await rig.deal(1, "3s 2c")
                     continue
                 await until(

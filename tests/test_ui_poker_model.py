@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from ui.card_keys import CardPad, CardsWanted, PokerCards, wanted
 from ui.console import Console
+from ui.faces import faces
 from ui.poker import PokerAction, PokerView, action_event, counted_steps, join_event, poker_view, seat_lines
 
 TABLE: dict[str, Any] = {
@@ -174,3 +176,142 @@ def shown(c: Console) -> PokerView:
     view = c.poker
     assert view is not None
     return view
+
+
+# --- the card keys (ui/card_keys.py) --------------------------------------------------------------
+
+
+def keyed(pad: CardPad, *cards: str) -> None:
+    for card in cards:
+        pad.press(card[0])
+        pad.press(card[1])
+
+
+@pytest.mark.parametrize(("variant", "size"), [("omaha-high", 5), ("triple-draw-2-7", 5), ("badugi", 4)])
+def test_a_hand_shown_is_keyed_in_the_variants_size(variant: str, size: int) -> None:
+    """At the showdown of a round dealt face down the keypad takes the hand of the first player still to
+    show, the variant's size (§ 637a.19(f), § 637a.20(f), § 637a.21(f)): not one card more, and SHOW
+    only once all are keyed."""
+    view = poker_view(
+        status(
+            variant=variant,
+            phase="showdown",
+            turn=None,
+            actions=[],
+            hand_size=size,
+            to_show=[
+                {"seat": 2, "may_muck": True},
+                {"seat": 3, "may_muck": True},
+            ],
+        )
+    )
+    assert view is not None
+    pad = CardPad()
+    pad.aim(wanted(view))
+    assert pad.wanted == CardsWanted("2", size, "S2 SHOWS")
+    hand = ("Ac", "2d", "3h", "4s", "5c")[:size]
+    keyed(pad, *hand[:-1])
+    with pytest.raises(ValueError, match=f"key {size} cards, not {size - 1}"):
+        pad.event()
+    keyed(pad, hand[-1])
+    with pytest.raises(ValueError, match=f"{size} cards keyed; DEL one"):
+        pad.press("K")
+    assert pad.event() == (
+        f"seat 2 shows: {faces(list(hand))}",
+        {"type": "cards", "to": "2", "cards": " ".join(hand)},
+    )
+    # Seat 3 chosen: the keypad starts again for his hand.
+    pad.aim(wanted(view, 3))
+    assert pad.wanted is not None and pad.wanted.to == "3" and pad.cards == []
+
+
+def test_a_card_keyed_twice_or_already_face_up_is_refused_before_sending() -> None:
+    """Omaha's showdown, the board 3h 4h 6d Jd Qs and seat 1's hand shown: seat 3's hand refuses a card
+    keyed twice, a card of the board, a card seat 1 showed; nothing changes; DEL takes back the rank,
+    then the last card."""
+    view = poker_view(
+        status(
+            phase="showdown",
+            turn=None,
+            actions=[],
+            hand_size=5,
+            board="3h 4h 6d Jd Qs",
+            to_show=[{"seat": 3, "may_muck": False}],
+            shown=[{"seat": 1, "cards": "Ah 2h Kd Kh 9c"}],
+        )
+    )
+    assert view is not None
+    pad = CardPad()
+    pad.aim(wanted(view))
+    keyed(pad, "Tc")
+    for card, why in (
+        ("Tc", "10♣ is keyed already"),
+        ("Jd", "J♦: on the board"),
+        ("Kd", "K♦: seat 1 showed it"),
+    ):
+        pad.press(card[0])
+        with pytest.raises(ValueError, match=why):
+            pad.press(card[1])
+        assert pad.cards == ["Tc"]
+        pad.back()
+    assert pad.rank == "" and pad.text == "10♣ ? ? ? ?"
+    pad.press("T")
+    assert pad.text == "10♣ T? ? ? ?"
+    pad.back()
+    pad.back()
+    assert pad.cards == []
+    with pytest.raises(ValueError, match="rank before its suit"):
+        pad.press("s")
+
+
+def test_the_board_is_keyed_three_then_the_fourth_then_the_fifth() -> None:
+    """§ 637a.19(h)-(j): three community cards, a fourth, a fifth and final; each its own entry."""
+    for board, size, title in (
+        ("", 3, "3 COMMUNITY CARDS"),
+        ("3h 4h 6d", 1, "4TH COMMUNITY CARD"),
+        ("3h 4h 6d Jd", 1, "5TH COMMUNITY CARD"),
+    ):
+        view = poker_view(status(phase="board", turn=None, actions=[], board=board))
+        assert view is not None
+        want = wanted(view)
+        assert want is not None and (want.to, want.size, want.title) == ("board", size, title)
+    pad = CardPad()
+    pad.aim(wanted(view))
+    with pytest.raises(ValueError, match="on the board"):
+        keyed(pad, "6d")
+    keyed(pad, "Qs")
+    assert pad.event()[1] == {"type": "cards", "to": "board", "cards": "Qs"}
+    # Outside the board and the showdown nothing is keyed; the keypad refuses a key.
+    assert wanted(poker_view(status()) or view) is None
+    pad.aim(None)
+    with pytest.raises(ValueError, match="no cards are keyed now"):
+        pad.press("A")
+
+
+def test_at_a_table_with_a_reader_the_discards_are_the_cards_touched() -> None:
+    """Triple Draw read by the shoe: the player drawing's hand is in the view; the dealer touches the
+    cards he gives up (§ 637a.20(h)), touched again to take back; the event is ``cards`` to ``dealer``
+    in the hand's order; at his next turn the choice starts again."""
+    draw = {"draw": 1, "seat": 1, "owed": 0, "drawn": [], "hand": "7c 5d 4h Kd Kc"}
+    view = poker_view(status(phase="drawing", turn=None, actions=[], draw=draw))
+    assert view is not None
+    cards = PokerCards()
+    cards.aim(view, reader=True)
+    assert cards.pad.wanted is None and cards.discards.hand == ("7c", "5d", "4h", "Kd", "Kc")
+    with pytest.raises(ValueError, match="touch the cards he discards"):
+        cards.discards.event()
+    for card in ("Kc", "4h", "Kd", "4h"):
+        cards.discards.toggle(card)
+    assert cards.discards.event() == (
+        "seat 1 discards K♦ K♣",
+        {"type": "cards", "to": "dealer", "cards": "Kd Kc"},
+    )
+    with pytest.raises(ValueError, match="does not hold 2♣"):
+        cards.discards.toggle("2c")
+    cards.aim(view, reader=True)
+    assert cards.discards.chosen == ["Kc", "Kd"]  # the same turn: the choice stays
+    later = poker_view(
+        status(phase="drawing", turn=None, actions=[], draw={**draw, "seat": 2, "hand": "8c 8d 8h 8s Tc"})
+    )
+    cards.aim(later, reader=True)
+    assert cards.discards.seat == 2 and cards.discards.chosen == []

@@ -1,9 +1,10 @@
 """The poker table's screens, drawn from a real daemon on the bench rig (its shoe the card reader),
 saved as PNG at 800x480 and 1024x600 (``scripts/screenshots``; docs/screenshots/): the button placed
 and the players joining at a Badugi table, an Omaha round's first betting round (seat 3 to act: fold,
-call or raise), a Triple Draw round's draw (STAND PAT), the settlement of the Omaha pots. Each scene
-reports any text cut off, any key under 9 mm or out of view, any word broken; the run fails if there is
-one.
+call or raise), a Triple Draw round's draw (STAND PAT, the discards touched among the cards read),
+the settlement of the Omaha pots; at a table without a card reader, the card keypad of the board and
+of a hand shown at the showdown. Each scene reports any text cut off, any key under 9 mm or out of
+view, any word broken; the run fails if there is one.
 
 ``python -m tests.ui_screens_poker OUT_DIR WIDTHxHEIGHT`` draws one size (one Kivy window a process).
 """
@@ -81,6 +82,12 @@ async def triple_draw(screen: Screen, out: Path, problems: list[str]) -> None:
         for seat, action in ((3, "call"), (1, "call"), (2, "check")):
             await client.submit_event({"type": "decision", "seat": seat, "action": action})
         await rig.deal("burn", "Qs")
+        await until(lambda: console.poker_cards.discards.hand != (), "seat 1's hand to discard from")
+        await screen.frames()
+        for card in ("Kd", "Kc"):
+            console.poker_cards.discards.toggle(card)
+        console.changed()
+        await _snap(screen, out / "29-poker-discards-touched.png", problems)
         await client.submit_event({"type": "cards", "to": "dealer", "cards": "Kd Kc"})
         await rig.deal(1, "3s 2c")
         await until(
@@ -89,10 +96,47 @@ async def triple_draw(screen: Screen, out: Path, problems: list[str]) -> None:
         await _snap(screen, out / "21-poker-triple-draw.png", problems)
 
 
+async def omaha_without_reader(screen: Screen, out: Path, problems: list[str]) -> None:
+    """A table without a card reader: the flop keyed (two of three), then the showdown, seat 1's hand
+    keyed (two cards and a rank)."""
+    from tests.test_ui_poker_keyed import joined, poker_without_reader
+
+    async with poker_without_reader("omaha-high-low") as (_rig, console):
+        await screen.show(console)
+        client = console.connection.client
+        assert client is not None
+        await joined(console)
+        await client.submit_event({"type": "deal", "value": 5})
+        for seat, action in ((3, "call"), (1, "call"), (2, "check")):
+            await client.submit_event({"type": "decision", "seat": seat, "action": action})
+        await client.submit_event({"type": "deal", "to": "burn", "value": 1})
+        await until(lambda: console.poker_cards.pad.wanted is not None, "the board's keypad")
+        await screen.frames()
+        for key in ("3", "h", "4", "h"):
+            console.poker_cards.pad.press(key)
+        console.changed()
+        await _snap(screen, out / "27-poker-keyed-board.png", problems)
+        await client.submit_event({"type": "cards", "to": "board", "cards": "3h 4h 6d"})
+        for seat, action in ((1, "check"), (2, "check"), (3, "check")):
+            await client.submit_event({"type": "decision", "seat": seat, "action": action})
+        for card in ("Jd", "Qs"):
+            await client.submit_event({"type": "deal", "to": "burn", "value": 1})
+            await client.submit_event({"type": "cards", "to": "board", "cards": card})
+            for seat in (1, 2, 3):
+                await client.submit_event({"type": "decision", "seat": seat, "action": "check"})
+        await until(lambda: console.poker is not None and bool(console.poker.to_show), "the showdown")
+        await until(lambda: console.poker_cards.pad.wanted is not None, "the showdown's keypad")
+        await screen.frames()
+        for key in ("A", "h", "2", "h", "K"):
+            console.poker_cards.pad.press(key)
+        console.changed()
+        await _snap(screen, out / "28-poker-keyed-showdown.png", problems)
+
+
 async def draw(out: Path, width: int, height: int) -> list[str]:
     problems: list[str] = []
     async with running_app(width, height) as screen:
-        for scene in (omaha, triple_draw, players_join):
+        for scene in (omaha, triple_draw, players_join, omaha_without_reader):
             await scene(screen, out / f"{width}x{height}", problems)
     return problems
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from controller.api_client import ApiConnectionError, ApiError, Credentials
 
+from .card_keys import PokerCards
 from .connection import Connection, LinkState
 from .entry import AmountKeys, CardKeys, DiceKeys, SettingKeys
 from .games import Choice, GameScreen, screen_for
@@ -53,6 +54,8 @@ class Console(Observable):
         self.seat = 0
         #: The seat chosen on the poker table's panel (a player joining).
         self.poker_seat = 0
+        #: The poker table's card keys: the board and the hands shown, the discards (ui/card_keys.py).
+        self.poker_cards = PokerCards()
         self.hand = 0
         self.wager = ""
         self.card_to = ""

@@ -147,6 +147,8 @@ class PokerView:
     #: At the showdown of a round dealt face down: who has still to show or muck, and who may muck.
     to_show: tuple[int, ...] = ()
     may_muck: tuple[int, ...] = ()
+    #: The hands shown so far at that showdown, face up: ``(seat, "Ac 2d 3h 4s")``.
+    shown: tuple[tuple[int, str], ...] = ()
 
     @property
     def seating(self) -> bool:
@@ -262,6 +264,11 @@ def poker_view(status: Mapping[str, Any]) -> PokerView | None:
             _number(t.get("seat"), "to_show.seat")
             for t in _list(data, "to_show")
             if isinstance(t, Mapping) and t.get("may_muck") is True
+        ),
+        shown=tuple(
+            (_number(h.get("seat"), "shown.seat"), _text(h, "cards"))
+            for h in _list(data, "shown")
+            if isinstance(h, Mapping)
         ),
     )
 

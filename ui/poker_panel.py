@@ -20,6 +20,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from .card_keys import wanted
+from .card_keys_panel import discards, keyed_cards
 from .console import Console
 from .kivy_parts import Key, Text
 from .layout import Sizes
@@ -46,6 +48,8 @@ def poker_key(c: Console) -> Hashable:
         view.joined,
         view.forced,
         view.may_muck,
+        # What the card keys key now (the board, the hand of the seat chosen at the showdown).
+        c.table.keying_by_hand is not None and wanted(view, c.poker_cards.seat),
     )
 
 
@@ -58,6 +62,9 @@ def build(box: Widget, c: Console, s: Sizes) -> None:
         return
     if view.seating:
         _seating(box, c, s, view)
+        return
+    c.poker_cards.aim(view, reader=c.table.keying_by_hand is None)
+    if keyed_cards(box, c, s, view):
         return
     sized = next((a for a in view.keys if a.sized), None)
     words = view.headline
@@ -84,6 +91,8 @@ def build(box: Widget, c: Console, s: Sizes) -> None:
         )
     if c.table.keying_by_hand is not None:
         _counted(box, c, s, view)
+    elif view.draw is not None:
+        discards(box, c, s)
     elif not view.keys:
         box.add_widget(Text(_step_words(view), s.small, grow=True, color=GREY_TEXT))
     box.add_widget(Widget())

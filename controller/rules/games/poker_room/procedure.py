@@ -609,6 +609,10 @@ def burn(state: PokerRoomState, cards: tuple[Card, ...] | None) -> PokerRoomStat
 
 
 def board(state: PokerRoomState, cards: tuple[Card, ...]) -> PokerRoomState:
+    """The community cards, face up: "three community cards", then "a fourth", then "a fifth and
+    final" (§ 637a.19(h)-(j)), always the cards (keyed by the dealer at a table without a card
+    reader, read by the shoe at one). Dealt from the deck either way: without a reader the round's
+    count of the deck takes them too, as it takes the hands, the burns and the draws."""
     v = state.variant
     if not v.board:
         raise IllegalEvent(f"{v.title} has no community cards")
@@ -623,6 +627,11 @@ def board(state: PokerRoomState, cards: tuple[Card, ...]) -> PokerRoomState:
             f"({v.at('(h)')}-(j))"
         )
     state = _cards_in_deck(state, cards, "board")
+    if state.keyed:
+        try:
+            state = replace(state, counted=state.counted.take(len(cards), "the board"))
+        except DrawError as exc:
+            raise IllegalEvent(str(exc)) from None
     state = replace(state, board=state.board + cards)
     return _begin_betting(state, state.street + 1)
 

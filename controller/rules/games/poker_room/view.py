@@ -4,9 +4,11 @@ The button, the blinds and whose turn it is; the amount he has to call and the a
 procedure takes from him now, each tried on the round's state (§ 637a.19(g), (h): "each player ...
 may fold, call or raise the bet"; "may bet or check"), with the least and the most a bet or raise
 may be (the Rules Submission's limit); each player's chips, what he has put in this betting round
-and in the round, folded or all in, how many cards he holds (never which: a hand is the player's);
-the pots and side pots with who may win each; the board (face up); the draw (whose turn, how many
-cards he is owed, who has drawn). The screen keeps no copy of the rules: it draws this.
+and in the round, folded or all in, how many cards he holds (never which: a hand is the player's,
+but for the player drawing at a table whose shoe read it, who chooses his discards among its cards);
+the pots and side pots with who may win each; the board (face up); the hands shown at the showdown
+(face up); the draw (whose turn, how many cards he is owed, who has drawn). The screen keeps no copy
+of the rules: it draws this.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ def table_view(state: PokerRoomState) -> dict[str, Any]:
         "hand_size": state.variant.hand_size,
         "forced": _forced(state),
         "to_show": _to_show(state),
+        "shown": _shown(state),
     }
     return out
 
@@ -84,6 +87,15 @@ def _to_show(state: PokerRoomState) -> list[dict[str, Any]]:
         for s in state.seats
         if not s.folded and not s.cards
     ]
+
+
+def _shown(state: PokerRoomState) -> list[dict[str, Any]]:
+    """At the showdown of a round dealt face down, the hands shown so far: face up on the table
+    (§ 637a.19(k)), so the screen's card keypad refuses their cards for another hand before sending
+    (the procedure refuses them too: a card dealt twice)."""
+    if state.phase != SHOWDOWN or not state.keyed:
+        return []
+    return [{"seat": s.seat, "cards": format_cards(s.cards)} for s in state.seats if s.cards]
 
 
 def _forced(state: PokerRoomState) -> list[dict[str, Any]]:
@@ -157,15 +169,25 @@ def _pots(state: PokerRoomState) -> list[dict[str, Any]]:
 
 
 def _draw(state: PokerRoomState) -> dict[str, Any] | None:
+    """The draw: whose turn, how many new cards he is owed, who has drawn. At a table whose shoe read
+    the hands, in his turn before he discards, the ``hand`` of the player drawing: his discards are
+    his choice among those cards ("Each player may keep his original hand or discard as many cards as
+    he chooses", § 637a.20(h)), which the dealer touches on the screen (:func:`.procedure.chosen_cards`);
+    no other player's hand is ever in the view."""
     if state.phase != DRAWING:
         return None
     drawing = state.drawing
-    return {
+    seat = drawing.seat if drawing is not None else procedure.next_drawer(state)
+    out: dict[str, Any] = {
         "draw": state.draw_round,
-        "seat": drawing.seat if drawing is not None else procedure.next_drawer(state),
+        "seat": seat,
         "owed": drawing.owed if drawing is not None else 0,
         "drawn": list(state.drawn),
     }
+    player = state.seat(seat)
+    if state.keyed is False and drawing is None and player is not None:
+        out["hand"] = format_cards(player.cards)
+    return out
 
 
 def _takes(state: PokerRoomState, seat: int, action: str, amount: Cents) -> bool:
