@@ -8,15 +8,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
-from ...core.cards import Card, format_cards
+from ...core.cards import Card
 from ...core.engine import EventTable, IllegalEvent
 from ...core.events import Event, seat_of
 from ...core.money import format_money
 from . import procedure
 from .button import deal_order
-from .draw import DRAW_SECTION, DrawDeck, DrawError
+from .draw import DRAW_SECTION, DrawError
 from .state import (
-    ANTE,
+    BET,
     BLIND,
     FOLD,
     KILL,
@@ -75,7 +75,7 @@ def _player(state: PokerRoomState, number: int | None, what: str) -> SeatState:
 
 
 def wager_event(state: PokerRoomState, event: Event) -> PokerRoomState:
-    v, rules = state.variant, state.rules
+    v = state.variant
     name, amount = event.wager or "", event.amount or 0
     if name not in WAGERS:
         raise IllegalEvent(
@@ -96,58 +96,10 @@ def wager_event(state: PokerRoomState, event: Event) -> PokerRoomState:
             f"seat {state.drawing.seat} is drawing and is owed {state.drawing.owed} card"
             f"{'s' if state.drawing.owed != 1 else ''}: bets wait until the draw is over ({DRAW_SECTION})"
         )
-    if name == ANTE:
-        if rules.ante == 0:
-            raise IllegalEvent(f"this table has no Ante bet (ante in the Rules Submission, {v.at('(b)')})")
-        if player.bet(ANTE):
-            raise IllegalEvent(f"seat {number} has already placed his Ante bet ({v.at('(b)')})")
-        if amount > rules.ante:
-            raise IllegalEvent(
-                f"seat {number}: an Ante of {format_money(amount)} is more than the table's Ante bet of "
-                f"{format_money(rules.ante)} ({v.at('(b)')})"
-            )
-    elif name in (BLIND, STRADDLE, KILL):
-        if state.any_cards:
-            raise IllegalEvent(f"a {name} is placed before any cards are dealt ({v.at('(d)')})")
-        if name == BLIND:
-            index = len(state.blinds)
-            if index >= len(rules.blinds):
-                raise IllegalEvent(
-                    f"the Rules Submission requires {len(rules.blinds)} Blind Bet"
-                    f"{'s' if len(rules.blinds) != 1 else ''}; all were posted ({v.at('(d)')})"
-                )
-            if number in state.blinds:
-                raise IllegalEvent(f"seat {number} has already posted a Blind Bet ({v.at('(d)')})")
-            if amount > rules.blind_bets[index]:
-                raise IllegalEvent(
-                    f"seat {number}: Blind Bet {index + 1} is {rules.blinds[index]}, not "
-                    f"{format_money(amount)} (blinds in the Rules Submission, {v.at('(d)')})"
-                )
-            state = replace(state, blinds=(*state.blinds, number))
-        elif name == STRADDLE:
-            if not rules.straddle_offered:
-                raise IllegalEvent(
-                    f"this table does not offer the Straddle Bet (straddle.offered, {v.at('(e)')})"
-                )
-            if state.straddle is not None:
-                raise IllegalEvent(
-                    f"seat {state.straddle} has placed the Straddle Bet: no more than one Straddle Bet "
-                    f"may be made during a round of play ({v.at('(e)')})"
-                )
-            if len(state.blinds) < len(rules.blinds):
-                raise IllegalEvent(
-                    f"the Straddle Bet follows the Blind Bets ({v.at('(e)')}): "
-                    f"{len(rules.blinds) - len(state.blinds)} still to post"
-                )
-            state = replace(state, straddle=number)
-        else:
-            if rules.kill == "none":
-                raise IllegalEvent(
-                    f"this table does not use the Kill or Half-kill option (kill.option, {v.at('(b)')})"
-                )
-            if state.kill_seat is not None:
-                raise IllegalEvent(f"seat {state.kill_seat} has posted the kill for this round")
-            state = replace(state, kill_seat=number)
+    if name in (BLIND, STRADDLE, KILL) and state.any_cards:
+        raise IllegalEvent(f"a {name} is placed before any cards are dealt ({v.at('(d)')})")
+    if name != BET:
+        state = procedure.posted(state, player, name, amount, in_turn=False)
     return _put(state, player.add_bet(name, amount))
 
 
@@ -193,31 +145,6 @@ def decision_event(state: PokerRoomState, event: Event) -> PokerRoomState:
     )
 
 
-def _where(state: PokerRoomState, c: Card) -> str:
-    """Where a card the deck no longer holds is, for an error message."""
-    for s in state.seats:
-        if c in s.cards:
-            return f"seat {s.seat} {'folded' if s.folded else 'holds'} it"
-    for s in state.seats:
-        if c in s.discards:
-            return f"seat {s.seat} discarded it"
-    if c in state.board:
-        return "it is on the board"
-    return "it was dealt already"
-
-
-def _deal(state: PokerRoomState, cards: Sequence[Card], what: str) -> DrawDeck:
-    deck = state.deck
-    for c in cards:
-        if c not in deck.deck.candidates:
-            raise IllegalEvent(f"{what}: {c} is not in the deck: {_where(state, c)}")
-        try:
-            deck = deck.deal(c)
-        except DrawError as exc:
-            raise IllegalEvent(f"{what}: {exc}") from None
-    return deck
-
-
 def cards_event(state: PokerRoomState, event: Event) -> PokerRoomState:
     v = state.variant
     cards = event.cards
@@ -250,8 +177,8 @@ def cards_event(state: PokerRoomState, event: Event) -> PokerRoomState:
             f"seat {player.seat} would hold {len(player.cards) + len(cards)} cards: the dealer deals "
             f"{v.hand_size} to each player ({v.at('(f)')})"
         )
-    deck = _deal(state, cards, f"seat {player.seat}")
-    return _put(replace(state, deck=deck), replace(player, cards=player.cards + cards))
+    state = procedure.in_deck(state, cards, f"seat {player.seat}")
+    return _put(state, replace(player, cards=player.cards + cards))
 
 
 #: The board cards before which a card is burned: the flop, the fourth and the fifth (§ 637a.19(h)-(j)).
@@ -272,7 +199,7 @@ def _board(state: PokerRoomState, cards: Sequence[Card]) -> PokerRoomState:
         if i in _BURN_BEFORE:
             deck = deck.burn()  # "the dealer shall burn the top card of the deck", § 637a.19(h),(i),(j)
         if c not in deck.deck.candidates:
-            raise IllegalEvent(f"board: {c} is not in the deck: {_where(state, c)}")
+            raise IllegalEvent(f"board: {c} is not in the deck: {procedure.where(state, c)}")
         deck = deck.deal(c)
     return replace(state, deck=deck, board=state.board + tuple(cards))
 
@@ -338,15 +265,8 @@ def _discard(state: PokerRoomState, cards: Sequence[Card]) -> PokerRoomState:
     state, drawer = _drawer(state)
     player = state.seat(drawer)
     assert player is not None
-    missing = [c for c in cards if c not in player.cards]
-    if missing:
-        raise IllegalEvent(
-            f"seat {drawer} is drawing, and does not hold {format_cards(missing)}: a player discards from "
-            f"his own hand ({v.at('(h)')})"
-        )
-    kept = tuple(c for c in player.cards if c not in cards)
-    state = replace(state, deck=state.deck.discard(drawer, cards), drawing=Drawing(drawer, len(cards)))
-    return _put(state, replace(player, cards=kept, discards=player.discards + tuple(cards)))
+    state, player = procedure.discarded(state, player, cards)
+    return _put(replace(state, drawing=Drawing(drawer, len(cards))), player)
 
 
 def _replacements(state: PokerRoomState, player: SeatState, cards: Sequence[Card]) -> PokerRoomState:
@@ -357,22 +277,10 @@ def _replacements(state: PokerRoomState, player: SeatState, cards: Sequence[Card
             f"seat {player.seat} has {owed} discarded card{'s' if owed != 1 else ''} still to replace, not "
             f"{len(cards)}: each discarded card is replaced by one new card ({DRAW_SECTION})"
         )
-    deck = state.deck
-    notes = state.notes
-    for c in cards:
-        before = len(deck.reshuffles)
-        try:
-            deck = deck.draw(player.seat, c)
-        except DrawError as exc:
-            where = "" if c in deck.may_draw(player.seat) else f" ({_where(state, c)})"
-            raise IllegalEvent(f"seat {player.seat}: {exc}{where}") from None
-        if len(deck.reshuffles) > before:
-            notes = (*notes, deck.reshuffles[-1].words())
+    state = procedure.drawn_from_deck(state, player.seat, cards)
     left = owed - len(cards)
     state = replace(
         state,
-        deck=deck,
-        notes=notes,
         drawing=Drawing(player.seat, left) if left else None,
         drawn=state.drawn if left else (*state.drawn, player.seat),
     )

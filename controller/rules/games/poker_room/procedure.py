@@ -31,6 +31,7 @@ The text names no irregularity for the poker room; a ``misdeal`` (every bet retu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -197,17 +198,23 @@ def participate(state: PokerRoomState, event: Event) -> PokerRoomState:
 def killed_by(state: PokerRoomState, event: Event) -> PokerRoomState:
     """The table's word that the last round's qualifying pot kills this one (§ 637a.19(l)(3))."""
     _phase(state, SEATING, what="a kill")
-    if state.rules.kill == "none":
-        raise IllegalEvent(
-            f"this table does not use the Kill or Half-kill option (kill.option, {state.variant.at('(b)')})"
-        )
+    _kill_offered(state)
     if state.killer is not None or state.seats:
         raise IllegalEvent("the kill is carried at the beginning of the round, once")
     return replace(state, killer=event.seat)
 
 
+def _kill_offered(state: PokerRoomState) -> None:
+    if state.rules.kill == "none":
+        raise IllegalEvent(
+            f"this table does not use the Kill or Half-kill option (kill.option, {state.variant.at('(b)')})"
+        )
+
+
 def forced_bet(state: PokerRoomState, event: Event) -> PokerRoomState:
-    v, rules = state.variant, state.rules
+    """A forced bet in a round dealt step by step: in the seating, after the button, by a player
+    of the round; its legality is :func:`posted`'s."""
+    v = state.variant
     name, amount = event.wager or "", event.amount or 0
     if name not in WAGERS:
         raise IllegalEvent(f"no wager {name!r} in the poker room (wagers: {', '.join(WAGERS)})")
@@ -220,66 +227,118 @@ def forced_bet(state: PokerRoomState, event: Event) -> PokerRoomState:
     if state.button is None:
         raise IllegalEvent(f"a {name} follows the button: {expecting(state)}")
     player = _player(state, event.seat, f"a {name}")
-    order = deal_order(state.button or 0, state.players)
-    if len(order) < 2:
+    if len(state.players) < 2:
         raise IllegalEvent(f"a round needs two players before the {name} ({v.at('(b)')})")
+    return _put(posted(state, player, name, amount, in_turn=True), player.add_bet(name, amount))
+
+
+def posted(
+    state: PokerRoomState, player: SeatState, name: str, amount: Cents, *, in_turn: bool
+) -> PokerRoomState:
+    """The one authority on a forced bet, the Ante, a Blind Bet, the Straddle Bet or the kill blind
+    (§ 637a.19(b), (d), (e), (l)(3); § 637a.20(b), (d), (e); § 637a.21(b), (d), (e)): ``player``'s
+    ``name`` of ``amount`` refused, citing the section, unless the Rules Submission offers it, it is
+    not placed twice, and it is no more than its amount; the state returned records who posted the
+    Blind Bets, the Straddle Bet and the kill (the chips are the caller's to put in the pot).
+
+    ``in_turn``: the round is dealt step by step (:func:`forced_bet`): each Blind Bet is by the seat
+    § 637a.20(d) names ("the player to the immediate left of the button" and those "immediately
+    after"), the Straddle Bet by "the player to the left of the player who placed a Blind Bet" (e)
+    and the kill blind by the last qualifying pot's winner, each of exactly its amount (less only
+    all in). A round record (:func:`.play.wager_event`) gives the bets as they were placed: their
+    seats are checked at the settlement (:mod:`.settle`)."""
+    v, rules = state.variant, state.rules
     if name == ANTE:
         if rules.ante == 0:
             raise IllegalEvent(f"this table has no Ante bet (ante in the Rules Submission, {v.at('(b)')})")
         if player.bet(ANTE):
             raise IllegalEvent(f"seat {player.seat} has already placed his Ante bet ({v.at('(b)')})")
-        _exact(player, amount, rules.ante, "the Ante", v.at("(b)"))
-    elif name == BLIND:
-        index = len(state.blinds)
-        if index >= len(rules.blinds):
-            raise IllegalEvent(f"all {len(rules.blinds)} Blind Bets were posted ({v.at('(d)')})")
+        if in_turn:
+            _exact(player, amount, rules.ante, "the Ante", v.at("(b)"))
+        elif amount > rules.ante:
+            raise IllegalEvent(
+                f"seat {player.seat}: an Ante of {format_money(amount)} is more than the table's Ante bet "
+                f"of {format_money(rules.ante)} ({v.at('(b)')})"
+            )
+        return state
+    if name == BLIND:
+        return _blind(state, player, amount, in_turn=in_turn)
+    if name == STRADDLE:
+        return _straddle(state, player, amount, in_turn=in_turn)
+    if name == KILL:
+        _kill_offered(state)
+        if state.kill_seat is not None:
+            raise IllegalEvent(f"seat {state.kill_seat} has posted the kill blind for this round")
+        if in_turn:
+            if state.killer != player.seat:
+                who = f"seat {state.killer}" if state.killer is not None else "nobody (not a killed round)"
+                raise IllegalEvent(
+                    f"the kill blind is posted by the winner of the last qualifying pot: {who}"
+                )
+            _exact(player, amount, rules.kill_blind, "the kill blind", "kill.option, § 637a.19(l)(3)")
+        return replace(state, kill_seat=player.seat)
+    raise IllegalEvent(f"a {name} is not a forced bet (forced bets: {ANTE}, {BLIND}, {STRADDLE}, {KILL})")
+
+
+def _blind(state: PokerRoomState, player: SeatState, amount: Cents, *, in_turn: bool) -> PokerRoomState:
+    v, rules = state.variant, state.rules
+    index = len(state.blinds)
+    if index >= len(rules.blinds):
+        raise IllegalEvent(
+            f"the Rules Submission requires {len(rules.blinds)} Blind Bet"
+            f"{'s' if len(rules.blinds) != 1 else ''}; all were posted ({v.at('(d)')})"
+        )
+    if player.seat in state.blinds:
+        raise IllegalEvent(f"seat {player.seat} has already posted a Blind Bet ({v.at('(d)')})")
+    if in_turn:
+        order = deal_order(state.button or 0, state.players)
         want = blind_seats(state.button or 0, order, min(len(rules.blinds), len(order)))
         if index >= len(want):
             raise IllegalEvent(f"{len(order)} players post no more than {len(want)} Blind Bets")
         if player.seat != want[index]:
-            who = (
-                "the player to the immediate left of the button"
-                if index == 0
-                else "the next player clockwise"
-            )
+            who = "the next player clockwise" if index else "the player to the immediate left of the button"
             raise IllegalEvent(
                 f"Blind Bet {index + 1} is posted by {who}, seat {want[index]}, not seat {player.seat} "
                 f"(the button is at seat {state.button}; {v.at('(d)')})"
             )
         _exact(player, amount, rules.blind_bets[index], f"Blind Bet {index + 1}", v.at("(d)"))
-        state = replace(state, blinds=(*state.blinds, player.seat))
-    elif name == STRADDLE:
-        if not rules.straddle_offered:
-            raise IllegalEvent(
-                f"this table does not offer the Straddle Bet (straddle.offered, {v.at('(e)')})"
-            )
-        if state.straddle is not None:
-            raise IllegalEvent(
-                f"no more than one Straddle Bet may be made during a round of play ({v.at('(e)')})"
-            )
+    elif amount > rules.blind_bets[index]:
+        raise IllegalEvent(
+            f"seat {player.seat}: Blind Bet {index + 1} is {rules.blinds[index]}, not "
+            f"{format_money(amount)} (blinds in the Rules Submission, {v.at('(d)')})"
+        )
+    return replace(state, blinds=(*state.blinds, player.seat))
+
+
+def _straddle(state: PokerRoomState, player: SeatState, amount: Cents, *, in_turn: bool) -> PokerRoomState:
+    v, rules = state.variant, state.rules
+    if not rules.straddle_offered:
+        raise IllegalEvent(f"this table does not offer the Straddle Bet (straddle.offered, {v.at('(e)')})")
+    if state.straddle is not None:
+        raise IllegalEvent(
+            f"seat {state.straddle} has placed the Straddle Bet: no more than one Straddle Bet may be "
+            f"made during a round of play ({v.at('(e)')})"
+        )
+    order = deal_order(state.button or 0, state.players) if in_turn else ()
+    blinds = min(len(rules.blinds), len(order)) if in_turn else len(rules.blinds)
+    if len(state.blinds) < blinds:
+        raise IllegalEvent(
+            f"the Straddle Bet follows the Blind Bets ({v.at('(e)')}): "
+            f"{blinds - len(state.blinds)} still to post"
+        )
+    if in_turn:
         if state.killer is not None:
             raise IllegalEvent(
                 "a killed round has the kill blind and no Straddle Bet (docs/games/poker-room.md)"
             )
-        if len(state.blinds) < min(len(rules.blinds), len(order)):
-            raise IllegalEvent(f"the Straddle Bet follows the Blind Bets ({v.at('(e)')})")
-        want_seat = straddle_seat(state.button or 0, order, len(state.blinds))
-        if player.seat != want_seat:
+        want = straddle_seat(state.button or 0, order, len(state.blinds))
+        if player.seat != want:
             raise IllegalEvent(
-                f"only the player to the left of the Blind Bets, seat {want_seat}, may place the Straddle "
+                f"only the player to the left of the Blind Bets, seat {want}, may place the Straddle "
                 f"Bet, not seat {player.seat} ({v.at('(e)')})"
             )
         _exact(player, amount, rules.straddle_bet, "the Straddle Bet", "straddle.amount")
-        state = replace(state, straddle=player.seat)
-    elif name == KILL:
-        if state.killer != player.seat:
-            who = f"seat {state.killer}" if state.killer is not None else "nobody (this round is not killed)"
-            raise IllegalEvent(f"the kill blind is posted by the winner of the last qualifying pot: {who}")
-        if player.bet(KILL):
-            raise IllegalEvent(f"seat {player.seat} has posted the kill blind")
-        _exact(player, amount, rules.kill_blind, "the kill blind", "kill.option, § 637a.19(l)(3)")
-        state = replace(state, kill_seat=player.seat)
-    return _put(state, player.add_bet(name, amount))
+    return replace(state, straddle=player.seat)
 
 
 def _seated(state: PokerRoomState) -> None:
@@ -313,11 +372,13 @@ def _next_to_deal(state: PokerRoomState) -> int:
     return order[state.dealt % len(order)]
 
 
-def _cards_in_deck(state: PokerRoomState, cards: tuple[Card, ...], what: str) -> PokerRoomState:
+def in_deck(state: PokerRoomState, cards: Sequence[Card], what: str) -> PokerRoomState:
+    """``cards`` dealt from the deck (a round dealt step by step and a round record alike), each
+    refused where the deck no longer holds it (:func:`where`)."""
     deck = state.deck
     for c in cards:
         if c not in deck.deck.candidates:
-            raise IllegalEvent(f"{what}: {c} is not in the deck: {_where(state, c)}")
+            raise IllegalEvent(f"{what}: {c} is not in the deck: {where(state, c)}")
         try:
             deck = deck.deal(c)
         except DrawError as exc:
@@ -325,7 +386,8 @@ def _cards_in_deck(state: PokerRoomState, cards: tuple[Card, ...], what: str) ->
     return replace(state, deck=deck)
 
 
-def _where(state: PokerRoomState, c: Card) -> str:
+def where(state: PokerRoomState, c: Card) -> str:
+    """Where a card the deck no longer holds is, for an error message."""
     for s in state.seats:
         if c in s.cards:
             return f"seat {s.seat} {'folded' if s.folded else 'holds'} it"
@@ -364,7 +426,7 @@ def deal_read(state: PokerRoomState, number: int, cards: tuple[Card, ...]) -> Po
             f"clockwise, the button last each time ({v.at('(f)')})"
         )
     player = _player(state, number, "cards")
-    state = _cards_in_deck(state, cards, f"seat {number}")
+    state = in_deck(state, cards, f"seat {number}")
     state = _put(state, replace(player, cards=player.cards + cards))
     state = replace(state, dealt=state.dealt + 1)
     if state.dealt == v.hand_size * len(state.seats):
@@ -595,7 +657,7 @@ def burn(state: PokerRoomState, cards: tuple[Card, ...] | None) -> PokerRoomStat
     if cards is not None:
         if len(cards) != 1:
             raise IllegalEvent(f"the dealer burns the top card of the deck: one card, not {len(cards)}")
-        state = _cards_in_deck(state, cards, "the burn")
+        state = in_deck(state, cards, "the burn")
     else:
         try:
             state = replace(state, counted=state.counted.take(1, "the burn"))
@@ -626,7 +688,7 @@ def board(state: PokerRoomState, cards: tuple[Card, ...]) -> PokerRoomState:
             f"the dealer deals {words}, {want} card{'s' if want > 1 else ''}, not {len(cards)} "
             f"({v.at('(h)')}-(j))"
         )
-    state = _cards_in_deck(state, cards, "board")
+    state = in_deck(state, cards, "board")
     if state.keyed:
         try:
             state = replace(state, counted=state.counted.take(len(cards), "the board"))
@@ -685,19 +747,45 @@ def discard(state: PokerRoomState, cards: tuple[Card, ...] | None, count: int) -
     if count < 1 or count > v.hand_size:
         raise IllegalEvent(f"seat {drawer} discards 1 to {v.hand_size} cards, not {count} ({v.at('(h)')})")
     if cards is not None:
-        missing = [c for c in cards if c not in player.cards]
-        if missing:
-            raise IllegalEvent(
-                f"seat {drawer} is drawing, and does not hold {format_cards(missing)}: a player discards "
-                f"from his own hand ({v.at('(h)')})"
-            )
-        kept = tuple(c for c in player.cards if c not in cards)
-        state = replace(state, deck=state.deck.discard(drawer, cards))
-        player = replace(player, cards=kept, discards=player.discards + cards)
+        state, player = discarded(state, player, cards)
     else:
         state = replace(state, counted=state.counted.discard(drawer, count))
         player = replace(player, hidden=player.hidden - count)
     return replace(_put(state, player), drawing=Drawing(drawer, count))
+
+
+def discarded(
+    state: PokerRoomState, player: SeatState, cards: Sequence[Card]
+) -> tuple[PokerRoomState, SeatState]:
+    """``player``'s discards, known by card (a card reader's table, or a round record): refused
+    unless he holds each, "a player discards from his own hand" (§ 637a.20(h)); the deck's
+    discard pile takes them (the reshuffle's cards, § 637a.20(h))."""
+    missing = [c for c in cards if c not in player.cards]
+    if missing:
+        raise IllegalEvent(
+            f"seat {player.seat} is drawing, and does not hold {format_cards(missing)}: a player discards "
+            f"from his own hand ({state.variant.at('(h)')})"
+        )
+    kept = tuple(c for c in player.cards if c not in cards)
+    state = replace(state, deck=state.deck.discard(player.seat, cards))
+    return state, replace(player, cards=kept, discards=player.discards + tuple(cards))
+
+
+def drawn_from_deck(state: PokerRoomState, number: int, cards: Sequence[Card]) -> PokerRoomState:
+    """The new cards to seat ``number``, known by card, drawn from the deck, with the reshuffle of
+    the discards when the deck runs short (§ 637a.20(h)) noted; a card the deck does not hold is
+    refused with where it is (:func:`where`)."""
+    deck, notes = state.deck, state.notes
+    for c in cards:
+        before = len(deck.reshuffles)
+        try:
+            deck = deck.draw(number, c)
+        except DrawError as exc:
+            held = "" if c in deck.may_draw(number) else f" ({where(state, c)})"
+            raise IllegalEvent(f"seat {number}: {exc}{held}") from None
+        if len(deck.reshuffles) > before:
+            notes = (*notes, deck.reshuffles[-1].words())
+    return replace(state, deck=deck, notes=notes)
 
 
 def new_cards(
@@ -720,17 +808,8 @@ def new_cards(
     player = _player(state, number, "new cards")
     notes = state.notes
     if cards is not None:
-        deck = state.deck
-        for c in cards:
-            before = len(deck.reshuffles)
-            try:
-                deck = deck.draw(number, c)
-            except DrawError as exc:
-                where = "" if c in deck.may_draw(number) else f" ({_where(state, c)})"
-                raise IllegalEvent(f"seat {number}: {exc}{where}") from None
-            if len(deck.reshuffles) > before:
-                notes = (*notes, deck.reshuffles[-1].words())
-        state = replace(state, deck=deck)
+        state = drawn_from_deck(state, number, cards)
+        notes = state.notes
         player = replace(player, cards=player.cards + cards)
     else:
         try:
@@ -762,7 +841,7 @@ def show(state: PokerRoomState, number: int, cards: tuple[Card, ...]) -> PokerRo
         raise IllegalEvent(f"seat {number}'s hand is already {'shown' if state.keyed else 'known (read)'}")
     if len(cards) != v.hand_size:
         raise IllegalEvent(f"seat {number} shows his {v.hand_size} cards, not {len(cards)} ({v.showdown})")
-    state = _cards_in_deck(state, cards, f"seat {number}'s hand")
+    state = in_deck(state, cards, f"seat {number}'s hand")
     return _put(state, replace(player, cards=cards, hidden=0))
 
 
