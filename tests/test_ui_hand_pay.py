@@ -1,9 +1,9 @@
 """The screen's key for a progressive claim the central meter REFUSED (issue 19): the Kivy screen
 under its own Xvfb, driven by touches, on the real daemon linked through a real Mosquitto to the
 real meter service, whose paytable disagrees with the table's (the claim refused). The
-floorperson keys in the meter read on its display, chooses a reason, signs with the PIN (his name
-from the daemon's list): the round settles from that meter, journaled from the floorperson with
-the reason (``claim_hand_pay``, docs/progressive-link.md "The award handshake")."""
+floorperson keys in the meter read on its display, types his own reason on the words keypad,
+signs with the PIN (his name from the daemon's list): the round settles from that meter, journaled
+from the floorperson with the reason (``claim_hand_pay``, docs/progressive-link.md "The award handshake")."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from sim.screen_display import (
     small_targets,
 )
 from sim.screen_rig import following
-from ui.hand_pay import REASONS, HandPayEntry, claims_to_settle
+from ui.hand_pay import MAX_TYPED, OTHER_PREFIX, REASONS, HandPayEntry, claims_to_settle
 
 from .meter_link import running_link
 from .mosquitto import Pki
@@ -70,6 +70,33 @@ def test_the_claims_a_floorperson_settles_are_read_from_the_links_status() -> No
         entry.press("٥")
 
 
+#: The floorperson's own reason, typed by touch.
+TYPED = "display read by f-17, meter 10,000.72"
+
+
+def test_the_floorpersons_own_reason_is_typed_bounded_and_journaled_as_typed() -> None:
+    entry = HandPayEntry()
+    entry.choose_reason("Other")
+    assert entry.typing and entry.reason_text == ""
+    for char in "seen  on camera":
+        entry.type("space" if char == " " else char)
+    assert entry.words == "seen on camera"  # one space between words
+    entry.type("back")
+    entry.done_typing()
+    assert not entry.typing and entry.reason_text == OTHER_PREFIX + "seen on camer"
+    for _ in range(MAX_TYPED + 5):
+        entry.type("z")
+    assert len(entry.words) == MAX_TYPED
+    with pytest.raises(ValueError, match="the words keypad has letters"):
+        entry.type("\n")
+    with pytest.raises(ValueError, match="not 'Z'"):
+        entry.type("Z")
+    entry.choose_reason("Display read")
+    assert not entry.typing and entry.reason_text == REASONS["Display read"]
+    entry.clear()
+    assert (entry.reason, entry.words, entry.typing) == ("", "", False)
+
+
 @pytest.mark.asyncio
 async def test_a_refused_claim_is_hand_paid_by_touch_with_the_floorpersons_pin(
     display: str, tmp_path: Path, pki: Pki
@@ -99,7 +126,20 @@ async def test_a_refused_claim_is_hand_paid_by_touch_with_the_floorpersons_pin(
             assert not console.pin.open and "meter's amount" in console.message
             for digit in "1000072":
                 await screen.tap(f"meter:{digit}")
-            await screen.tap("reason:Display read")
+            # His own reason, typed on the words keypad (every key in view, at 9 mm).
+            await screen.tap("reason:Other")
+            await screen.frames(3)
+            assert cut_off(screen) == [] and small_targets(screen) == []
+            assert out_of_view(screen) == [], "\n".join(out_of_view(screen))
+            await screen.tap("words:done")
+            await screen.tap("hand-pay")
+            assert not console.pin.open and "type the reason" in console.message
+            await screen.tap("reason:Other")
+            for char in TYPED:
+                await screen.tap("words:space" if char == " " else f"words:{char}")
+            await screen.tap("words:x")
+            await screen.tap("words:back")
+            await screen.tap("words:done")
             assert console.hand_pay.meter == "10000.72"
             await screen.tap("hand-pay")
             assert console.pin.open and console.pin.purpose is not None
@@ -122,7 +162,7 @@ async def test_a_refused_claim_is_hand_paid_by_touch_with_the_floorpersons_pin(
             assert (seat["source"], seat["actor"], seat["body"]["detail"]) == (
                 "floor",
                 BENCH_FLOOR.user,
-                REASONS["Display read"],
+                OTHER_PREFIX + TYPED,
             )
             await until(lambda: not console.claims, 10, "no claim waits any more")
 

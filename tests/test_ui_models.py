@@ -109,9 +109,9 @@ def test_settlement_by_seat_one_total_each_with_its_stake() -> None:
     PUSH), a hand pay apart; a progressive chip lost at no more bets is not a row of its own."""
     view = settlement_view(HIT, PENDING)
     assert view is not None
-    assert [(s.seat, s.action, s.amount_text, dollars(s.stake)) for s in view.seats] == [
+    assert [(s.seat, s.action, s.net_text, dollars(s.stake)) for s in view.seats] == [
         (4, "PUSH", "$0.00", "$5.00"),
-        (1, "PAY", "$2,010.00", "$31.00"),
+        (1, "PAY", "+$2,010.00", "$31.00"),
     ]
     one = view.seats[1]
     assert one.hand_pay == Decimal("10000.00") and one.waits_for_floorperson
@@ -126,11 +126,30 @@ def test_settlement_by_seat_one_total_each_with_its_stake() -> None:
     lost_view = settlement_view(lost, [])
     assert lost_view is not None
     (two,) = lost_view.seats
-    assert (two.action, two.amount_text, two.details) == (
+    assert (two.action, two.net_text, two.wagers) == (
         "COLLECT",
-        "$10.00",
-        "ante COLLECT $10.00 · progressive chip taken at no more bets",
+        "-$10.00",
+        ("ante COLLECT $10.00", "progressive chip taken at no more bets"),
     )
+
+
+def test_a_seats_wagers_open_on_touch_for_that_settlement_only(tmp_path: Path) -> None:
+    """The settlement opens on every seat's block; a seat's wagers (or the dealer's hand) at length
+    on touch, a seat not settled refused with its name; the next round's settlement opens on the
+    blocks again."""
+    console = Console(tmp_path / "no-daemon.sock")
+    console.table.apply_snapshot({"game": "caribbean-stud", "last_rounds": [HIT], "pending_payouts": PENDING})
+    assert console.settlement_open and console.settled_detail == ""
+    console.show_settled("1")
+    assert console.settled_detail == "1"
+    with pytest.raises(ValueError, match="round CS-BENCH-3 has no seat '2' settled"):
+        console.show_settled("2")
+    assert console.settled_detail == "1"
+    console.show_settled("dealer")
+    assert console.settled_detail == "dealer"
+    later = dict(HIT, round="CS-BENCH-4")
+    console.table.apply_snapshot({"game": "caribbean-stud", "last_rounds": [later], "pending_payouts": []})
+    assert console.settled_detail == ""
 
 
 def test_money_is_exact_and_bad_amounts_are_named() -> None:
@@ -385,6 +404,10 @@ def test_the_dealers_words_drop_citations_and_internal_names() -> None:
     assert dealer_words("Seat 2's decision, bet or fold (§ 639a.11(b))") == "Seat 2's decision, bet or fold"
     assert dealer_words("The dealer's 'no more bets' (§ 639a.8(b))") == "The dealer's 'no more bets'"
     assert dealer_words("seat 1 hand 0: shoe_jam reported") == "seat 1: shoe jam reported"
+    # An aside in the journal's words goes; one in the dealer's stays.
+    meter = "the progressive meter (a meter event, or meters.progressive in the record): a wager is paid"
+    assert dealer_words(meter) == "the progressive meter: a wager is paid"
+    assert dealer_words("seat 3 (the last to act) to decide") == "seat 3 (the last to act) to decide"
     # The game's own names in its vocabulary's words; the peer's uid as the dealer's station.
     titles = {"shoe_jam": "Shoe jammed", "accept_dice": "Accept the dice", "bet": "Bet"}
     assert dealer_words("a floorperson to confirm or dismiss the shoe_jam reported by uid:0", titles) == (

@@ -505,33 +505,52 @@ async def test_a_tap_moves_no_key_of_a_panel_that_fits(display: str, size: tuple
 
 @pytest.mark.asyncio
 async def test_seven_seats_settled_in_view_at_800x480_and_a_seat_s_wagers_on_touch(display: str) -> None:
-    """All seven seats' totals in view at once at 800x480 (a key per seat: PAY / COLLECT / PUSH by
-    word, mark and colour, its total), nothing scrolled; a touch shows that seat's stake and
-    wagers."""
+    """All seven seats in view at once at 800x480, a royal flush's hand pay among them: a block per
+    seat with its stake and its total, PAY / COLLECT by word, sign, mark and colour, the hand pay
+    apart, nothing scrolled, nothing under the bar; a touch opens a seat's wagers (and the
+    dealer's hand) in the body size, ALL SEATS goes back."""
+    from kivy.uix.label import Label
+
     from sim.screen_rig import enter_wager
-    from tests.ui_screens import SEVEN_HANDS
+    from tests.ui_screens import SEVEN_HANDS_WITH_A_ROYAL
 
     async with running_app(800, 480) as screen, console_on_rig() as (rig, console):
         await screen.show(console)
         for seat in range(1, 8):
             await enter_wager(console, seat, "ante", 5 * seat)
+        await rig.place_chip(1)
         await rig.press_lock_out()
-        for seat, cards in enumerate(SEVEN_HANDS, start=1):
+        for seat, cards in enumerate(SEVEN_HANDS_WITH_A_ROYAL, start=1):
             await rig.deal(str(seat), cards)
         await rig.deal("dealer", "Ah Kc 9s 5h 4c")
         for seat in range(1, 8):
             await until(lambda s=seat: console.seat == s, f"seat {seat} to decide")
             await console.decide("fold" if seat == 7 else "bet")
-        await until(lambda: console.settlement_open, "the settlement")
+        await until(lambda: console.settlement_open and bool(console.table.pending_payouts), "the hit")
         await screen.frames()
         await check_drawn(screen)
         settled = {k.name: k for k in screen.walk() if getattr(k, "name", "").startswith("settled:")}
-        assert sorted(settled) == [f"settled:{n}" for n in range(1, 8)]
-        assert "COLLECT" in settled["settled:7"].text and "$35.00" in settled["settled:7"].text
-        assert "PAY" in settled["settled:6"].text
+        assert sorted(settled) == [*(f"settled:{n}" for n in range(1, 8)), "settled:dealer"]
+        bar_top = screen.view.bar.to_window(0, screen.view.bar.top)[1]
+        for name, block in settled.items():
+            bottom = block.to_window(block.x, block.y)[1]
+            assert bottom >= bar_top - 0.5, f"{name} runs under the action bar"
+        assert all(w in settled["settled:7"].text for w in ("stake $35.00", "COLLECT", "-$35.00"))
+        assert all(w in settled["settled:6"].text for w in ("stake $90.00", "PAY", "+$210.00"))
+        one = settled["settled:1"].text  # ante 5, bet 10 (ante + 100 to 1 on the bet), the chip 1
+        assert all(w in one for w in ("stake $16.00", "PAY", "+$1,005.00", "HAND PAY", "$10,000.00")), one
+        assert "◆" in settled["settled:1"].text  # waits for the floorperson's PIN
         await screen.tap("settled:6")
-        from kivy.uix.label import Label
-
+        await screen.frames()
         said = [w.text for w in screen.view.panel_box.walk() if isinstance(w, Label)]
-        assert any(t.startswith("Seat 6: stake $90.00  ·  ante PAY") for t in said), said
+        assert any(t.startswith("Seat 6  ·  stake $90.00") and "+$210.00" in t for t in said), said
+        assert "ante PAY $30.00" in said and "bet PAY $180.00" in said, said
         await check_drawn(screen)
+        await screen.tap("settled:all")
+        await screen.tap("settled:dealer")
+        await screen.frames()
+        said = [w.text for w in screen.view.panel_box.walk() if isinstance(w, Label)]
+        assert any(t.startswith("Dealer: high card, ace-king") for t in said), said
+        await screen.tap("settled:all")
+        await screen.frames()
+        assert any(getattr(k, "name", "") == "settled:7" for k in screen.walk())

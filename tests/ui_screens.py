@@ -79,14 +79,21 @@ SEVEN_HANDS = (
 )
 
 
+#: Seat 1's royal flush (its progressive a hand pay); seats 6 and 7 without its jack and ten.
+SEVEN_HANDS_WITH_A_ROYAL = ("As Ks Qs Js Ts", *SEVEN_HANDS[1:5], "Jc Jh Jd 2s 4s", "Th 8h 7h 2d 3s")
+
+
 async def seven_seats(screen: Screen, out: Path, problems: list[str]) -> None:
-    """Seven seats settled at once: one block per seat, PAY / COLLECT / PUSH by word and colour."""
+    """Seven seats settled at once, a royal flush's hand pay among them: one block per seat with its
+    stake and total, PAY / COLLECT / PUSH by word, sign and colour; a seat's wagers and the dealer's
+    hand on touch."""
     async with console_on_rig() as (rig, console):
         await screen.show(console)
         for seat in range(1, 8):
             await enter_wager(console, seat, "ante", 5 * seat)
+        await rig.place_chip(1)
         await rig.press_lock_out()
-        for seat, cards in enumerate(SEVEN_HANDS, start=1):
+        for seat, cards in enumerate(SEVEN_HANDS_WITH_A_ROYAL, start=1):
             await rig.deal(str(seat), cards)
         await rig.deal("dealer", "Ah Kc 9s 5h 4c")
         for seat in range(1, 8):
@@ -94,6 +101,11 @@ async def seven_seats(screen: Screen, out: Path, problems: list[str]) -> None:
             await console.decide("fold" if seat == 7 else "bet")
         await until(lambda: console.table.settlement is not None, "the settlement")
         await _snap(screen, out / "03c-settlement-seven-seats.png", problems)
+        console.show_settled("6")
+        await _snap(screen, out / "03d-settlement-a-seat-s-wagers.png", problems)
+        console.show_settled("dealer")
+        await _snap(screen, out / "03e-settlement-the-dealer-s-hand.png", problems)
+        console.show_settled("")
 
 
 async def progressive_hit(screen: Screen, out: Path, problems: list[str]) -> None:
@@ -260,6 +272,11 @@ async def claim_hand_pay(screen: Screen, out: Path, problems: list[str]) -> None
             await until(lambda: console.panel == "claim", "the claim refused by the meter")
             for key in "1000072":
                 console.key("meter", key)
+            console.key("reason", "Other")  # the floorperson's own words, typed
+            for char in "display read by f-17":
+                console.key("words", "space" if char == " " else char)
+            await _snap(screen, out / "25a-claim-hand-pay-reason-typed.png", problems)
+            console.key("words_done", "")
             console.key("reason", "Meter refused")
             await _snap(screen, out / "25-claim-refused-hand-pay.png", problems)
             console.ask_hand_pay()

@@ -63,6 +63,9 @@ class Console(Observable):
         self.message_ok = True
         self.page = "table"
         self.closed_round = ""
+        #: The part of the settlement read at length (:meth:`show_settled`), for the round it was
+        #: opened in: a new settlement opens on the seats' blocks.
+        self._settled_shown: tuple[str, str] = ("", "")
         self.tab = ""
         self._round_id = ""
         self.setting_hand = "high"
@@ -410,11 +413,16 @@ class Console(Observable):
     def key(self, part: str, key: str) -> None:
         """A key of one keypad: ``amount`` digits, ``chip`` dollars, ``dice`` faces, ``cards``
         ranks and suits, ``setting`` card:hand, ``meter`` the hand pay's verified meter (cents),
-        ``reason`` its reason, ``claim`` which claim; ``back`` on any keypad."""
+        ``reason`` its reason, ``words`` the reason typed (``words_done`` back to the claim),
+        ``claim`` which claim; ``back`` on any keypad."""
         keypads = {"amount": self.amount, "dice": self.dice, "cards": self.cards, "meter": self.hand_pay}
         target: Any = keypads.get(part)
         if part == "reason":
             self.hand_pay.choose_reason(key)
+        elif part == "words":
+            self.hand_pay.type(key)
+        elif part == "words_done":
+            self.hand_pay.done_typing()
         elif part == "claim":
             self.hand_pay.choose(self.claims, key)
         elif part == "chip":
@@ -448,6 +456,26 @@ class Console(Observable):
             self._say(False, f"round {view.round_id}: a floorperson must verify the payouts first")
             return
         self.closed_round = view.round_id
+        self.changed()
+
+    @property
+    def settled_detail(self) -> str:
+        """What the settlement shows at length: ``""`` every seat's block, a seat's number (its
+        wagers) or ``"dealer"`` (the dealer's hand, the poker room's pots)."""
+        view = self.table.settlement
+        round_id, which = self._settled_shown
+        return which if view is not None and round_id == view.round_id else ""
+
+    def show_settled(self, which: str) -> None:
+        """Open one seat's wagers (``"3"``), the dealer's hand (``"dealer"``), or every seat's block
+        again (``""``)."""
+        view = self.table.settlement
+        if view is None:
+            raise ValueError("no settlement on the screen")
+        offered = ("", "dealer", *(str(seat.seat) for seat in view.seats))
+        if which not in offered:
+            raise ValueError(f"round {view.round_id} has no seat {which!r} settled")
+        self._settled_shown = (view.round_id, which)
         self.changed()
 
     def show(self, page: str) -> None:

@@ -6,8 +6,10 @@ handshake"; the API's ``claim_hand_pay``, floor role only).
 waiting) and names each claim's wager by the table's own name (``link.progressives``: wager ->
 the meter's id). :class:`HandPayEntry` is what the floorperson keys in: the claim, the meter he
 verified on its display (cents keyed in from the right, as a till: "1" "0" "0" "0" "0" "7" "2"
-is $10,000.72, any amount of cents), and the reason, one of :data:`REASONS` (journaled with the
-floorperson as the actor). Nothing is sent until the floorperson signs it with the PIN (§ 639a.11(c)(5)(iii)).
+is $10,000.72, any amount of cents), and the reason, one of :data:`REASONS` or his own words
+(:data:`OTHER`: typed on the words keypad, :data:`WORD_KEYS`, at most :data:`MAX_TYPED` characters,
+so that what is journaled stays within the daemon's bound on a person's words), journaled with the
+floorperson as the actor. Nothing is sent until the floorperson signs it with the PIN (§ 639a.11(c)(5)(iii)).
 """
 
 from __future__ import annotations
@@ -28,6 +30,17 @@ REASONS: Final[Mapping[str, str]] = {
     "Meter refused": "the central meter refused the claim; the floorperson verified the hand and the meter",
     "No award in time": "no award from the central meter in time; the floorperson verified the meter",
 }
+#: The reason key that opens the words keypad: the floorperson's own reason, typed.
+OTHER: Final = "Other"
+#: What is journaled before the words typed.
+OTHER_PREFIX: Final = "the floorperson's reason: "
+#: The most characters typed: with :data:`OTHER_PREFIX`, within the 200 characters of a person's
+#: words the daemon takes (``controller.rules.core.events.MAX_WORDS``; a test holds them together).
+MAX_TYPED: Final = 160
+#: The words keypad's keys: the digits, the letters in order (as the PIN pad's user name), and
+#: three marks; 39 keys, three rows of 13 at 800x480. ``space`` and ``back`` are keys of their own.
+WORD_KEYS: Final = string.digits + string.ascii_lowercase + ",.-"
+_TYPED: Final = frozenset(WORD_KEYS)
 #: The most cents keyed in (below $10,000,000,000.00).
 MAX_CENTS: Final = 10**12
 
@@ -73,6 +86,9 @@ class HandPayEntry:
         self.claim = ""
         self.cents = 0
         self.reason = ""
+        #: The floorperson's own words (the reason :data:`OTHER`), and whether the words keypad is open.
+        self.words = ""
+        self.typing = False
 
     def choose(self, claims: Sequence[Claim], key: str) -> None:
         if key not in {c.key for c in claims}:
@@ -96,10 +112,28 @@ class HandPayEntry:
         self.cents //= 10
 
     def choose_reason(self, reason: str) -> None:
-        """``reason``: a key of :data:`REASONS`."""
-        if reason not in REASONS:
-            raise ValueError(f"{reason!r} is not one of the reasons offered ({', '.join(REASONS)})")
+        """``reason``: a key of :data:`REASONS`, or :data:`OTHER` (the words keypad opens)."""
+        if reason not in REASONS and reason != OTHER:
+            offered = ", ".join((*REASONS, OTHER))
+            raise ValueError(f"{reason!r} is not one of the reasons offered ({offered})")
         self.reason = reason
+        self.typing = reason == OTHER
+
+    def type(self, key: str) -> None:
+        """A key of the words keypad: a character of :data:`WORD_KEYS`, ``space`` or ``back``;
+        past :data:`MAX_TYPED` characters a key adds nothing."""
+        if key == "back":
+            self.words = self.words[:-1]
+            return
+        char = " " if key == "space" else key
+        if char != " " and char not in _TYPED:
+            raise ValueError(f"the words keypad has letters, digits, space and , . -, not {key!r}")
+        if len(self.words) < MAX_TYPED and not (char == " " and self.words.endswith(" ")):
+            self.words += char
+
+    def done_typing(self) -> None:
+        """Back to the claim: the words stay the reason (empty words: "type the reason")."""
+        self.typing = False
 
     @property
     def meter(self) -> str:
@@ -112,7 +146,10 @@ class HandPayEntry:
 
     @property
     def reason_text(self) -> str:
-        """What is journaled: the reason chosen, in full."""
+        """What is journaled: the reason chosen, in full, or the floorperson's words."""
+        if self.reason == OTHER:
+            words = self.words.strip()
+            return OTHER_PREFIX + words if words else ""
         return REASONS.get(self.reason, "")
 
     def problem(self, claims: Sequence[Claim]) -> str:
@@ -122,8 +159,8 @@ class HandPayEntry:
         if not self.cents:
             return "key in the meter's amount read on its display"
         if not self.reason_text:
-            return "choose a reason"
+            return "type the reason" if self.reason == OTHER else "choose a reason"
         return ""
 
     def clear(self) -> None:
-        self.claim, self.cents, self.reason = "", 0, ""
+        self.claim, self.cents, self.reason, self.words, self.typing = "", 0, "", "", False

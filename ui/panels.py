@@ -17,7 +17,7 @@ from . import poker_panel
 from .console import Console
 from .entry import JOKER, RANKS, SUITS
 from .faces import face, faces
-from .hand_pay import REASONS
+from .hand_pay import MAX_TYPED, OTHER, REASONS, WORD_KEYS
 from .kivy_parts import (
     CARD_FONT,
     Key,
@@ -26,6 +26,7 @@ from .kivy_parts import (
 )
 from .layout import Sizes
 from .money import dollars
+from .settlement import SettlementView
 from .technician import tech_view
 from .theme import (
     BLACK,
@@ -113,9 +114,9 @@ def key(c: Console) -> Hashable:
         ),
         "cards": lambda: (seats,),
         "irregularity": lambda: (t.floor_to_confirm, t.keying_by_hand),
-        "settlement": lambda: t.settlement,
+        "settlement": lambda: (t.settlement, c.settled_detail),
         "pin": lambda: (c.pin.purpose, c.pin.field, c.pin.message, c.pin.names),
-        "claim": lambda: c.claims,
+        "claim": lambda: (c.claims, c.hand_pay.typing),
         "poker": lambda: poker_panel.poker_key(c),
     }
     part = parts.get(c.panel)
@@ -493,37 +494,13 @@ def _irregularity(box: Widget, c: Console, s: Sizes) -> None:
 def _settlement(box: Widget, c: Console, s: Sizes) -> None:
     view = c.table.settlement
     assert view is not None
-    head = f"Round {view.round_id} settled" + (f": VOID, {view.void}" if view.void else "")
-    box.add_widget(Text(head + "  ·  touch a seat for its wagers", s.small, grow=True, bold=True))
-    # Below the keys: the dealer's hand (the poker room's pots, at length) until a seat is touched,
-    # then that seat's stake and wagers. The keys come first: in view whatever its length.
-    details = Text(f"Dealer: {view.dealer}" if view.dealer else "", s.small, grow=True)
-    # One key per seat, in the rules' order, four across: all seven totals in view at 800x480
-    # without scrolling. PAY / COLLECT / PUSH by word, mark and colour together (SEAT_LOOKS), the
-    # word and the total in bold body text, a hand pay apart below.
-    keys = _grid(min(len(view.seats), SETTLED_ACROSS) or 1, s)
-    for seat in view.seats:
-        state = "HOLD" if seat.waits_for_floorperson else seat.action
-        colour, text_colour, mark = SEAT_LOOKS[state]
-        words = (
-            f"[size={s.small}]Seat {seat.seat}[/size]\n"
-            f"[b][font={CARD_FONT}]{mark}[/font] {seat.action}\n{seat.amount_text}[/b]"
-        )
-        if seat.hand_pay:
-            words += f"\n[size={s.small}][b]+ HAND PAY {dollars(seat.hand_pay)}[/b][/size]"
-        said = f"Seat {seat.seat}: stake {dollars(seat.stake)}  ·  {seat.details}"
-        key_ = Key(
-            words,
-            s,
-            partial(setattr, details, "text", said),
-            colour=colour,
-            text_colour=text_colour,
-            name=f"settled:{seat.seat}",
-            markup=True,
-        )
-        keys.add_widget(key_)
-    box.add_widget(keys)
-    box.add_widget(details)
+    if view.void:
+        box.add_widget(Text(f"Round {view.round_id} VOID: {view.void}", s.small, grow=True, bold=True))
+    shown = c.settled_detail
+    if shown:
+        _settled_at_length(box, c, s, view, shown)
+    else:
+        _settled_seats(box, c, s, view)
     actions = bar(box)
     # The first payout waiting for a floorperson: its PIN key beside the close, never scrolled away.
     waiting = next((line for line in view.lines if line.waits_for_floorperson), None)
@@ -546,8 +523,73 @@ def _settlement(box: Widget, c: Console, s: Sizes) -> None:
     )
 
 
-#: The settlement's seat keys side by side: seven seats in two rows.
+def _settled_seats(box: Widget, c: Console, s: Sizes, view: SettlementView) -> None:
+    """One block per seat, in the rules' order, four across: all seven in view at 800x480 without
+    scrolling, each with its stake and its total from the rack, PAY / COLLECT / PUSH by word, sign,
+    mark and colour together (SEAT_LOOKS), the word and the total in bold body text, a hand pay
+    apart below. A touch opens the seat's wagers; the dealer's hand is a block of its own (the
+    eighth place of seven seats), so nothing below the blocks runs under the bar."""
+    keys = _grid(min(len(view.seats) + bool(view.dealer), SETTLED_ACROSS) or 1, s)
+    for seat in view.seats:
+        state = "HOLD" if seat.waits_for_floorperson else seat.action
+        colour, text_colour, mark = SEAT_LOOKS[state]
+        words = (
+            f"[size={s.small}]Seat {seat.seat}\nstake {dollars(seat.stake)}[/size]\n"
+            f"[b][font={CARD_FONT}]{mark}[/font] {seat.action}\n{seat.net_text}[/b]"
+        )
+        if seat.hand_pay:
+            words += f"\n[size={s.small}][b]HAND PAY\n{dollars(seat.hand_pay)}[/b][/size]"
+        keys.add_widget(
+            Key(
+                words,
+                s,
+                _tap(c, partial(c.show_settled, str(seat.seat))),
+                colour=colour,
+                text_colour=text_colour,
+                name=f"settled:{seat.seat}",
+                markup=True,
+                # Roboto's lines are 1.17 em apart; closer, a block with a hand pay (six lines)
+                # and a row of four still fit above the bar at 800x480.
+                line_height=SETTLED_LINES,
+            )
+        )
+    if view.dealer:
+        what = "the pots" if c.poker is not None else "the hand"
+        keys.add_widget(
+            Key(
+                f"[b]Dealer[/b]\n[size={s.small}]touch for\n{what}[/size]",
+                s,
+                _tap(c, partial(c.show_settled, "dealer")),
+                name="settled:dealer",
+                markup=True,
+            )
+        )
+    box.add_widget(keys)
+
+
+def _settled_at_length(box: Widget, c: Console, s: Sizes, view: SettlementView, shown: str) -> None:
+    """One seat's wagers, a line each in the body size, or the dealer's hand (the poker room's pots
+    and the sections they follow: a details view); ALL SEATS goes back to the blocks."""
+    back = f"[font={CARD_FONT}]◀[/font] ALL SEATS"
+    box.add_widget(Key(back, s, _tap(c, partial(c.show_settled, "")), name="settled:all", markup=True))
+    if shown == "dealer":
+        box.add_widget(Text(f"Dealer: {view.dealer}", s.small, grow=True))
+        return
+    seat = next(seat for seat in view.seats if str(seat.seat) == shown)
+    mark = SEAT_LOOKS["HOLD" if seat.waits_for_floorperson else seat.action][2]
+    head = (
+        f"Seat {seat.seat}  ·  stake {dollars(seat.stake)}  ·  "
+        f"[font={CARD_FONT}]{mark}[/font] {seat.action} {seat.net_text}"
+    )
+    box.add_widget(Text(head, s.font, grow=True, bold=True, markup=True))
+    for words in seat.wagers:
+        box.add_widget(Text(words, s.font, grow=True))
+
+
+#: The settlement's seat keys side by side: seven seats and the dealer in two rows.
 SETTLED_ACROSS: Final = 4
+#: The settlement blocks' line spacing (of the font's own).
+SETTLED_LINES: Final = 0.85
 
 #: A seat's settlement: (background, text, mark); never colour alone (WCAG 1.4.1).
 SEAT_LOOKS: Final = {
@@ -618,6 +660,9 @@ def _claim(box: Widget, c: Console, s: Sizes) -> None:
     chooses it, keys in the meter read on its display and a reason, and signs the hand pay with
     the PIN (``claim_hand_pay``, docs/progressive-link.md "The award handshake")."""
     entry, claims = c.hand_pay, c.claims
+    if entry.typing:
+        _reason_typed(box, c, s)
+        return
     for claim in claims:
         why = dealer_words(claim.reason, c.titles)
         box.add_widget(
@@ -659,9 +704,11 @@ def _claim(box: Widget, c: Console, s: Sizes) -> None:
             font_px=s.small,
             name=f"reason:{label}",
         )
-        for label in REASONS
+        for label in (*REASONS, OTHER)
     ]
     box.add_widget(_choices_row(reasons, s))
+    if entry.reason == OTHER and entry.reason_text:
+        box.add_widget(Text(entry.reason_text, s.small, grow=True))
     actions = bar(box)
     # A void instead (the round's irregularity): the Irregular panel, with the tabs.
     actions.add_widget(
@@ -683,6 +730,28 @@ def _claim(box: Widget, c: Console, s: Sizes) -> None:
             name="hand-pay",
         )
     )
+
+
+def _reason_typed(box: Widget, c: Console, s: Sizes) -> None:
+    """The floorperson's own reason for the hand pay, on the words keypad (the whole width: three
+    rows at 800x480), what is typed shown above with the characters left; DONE back to the claim."""
+    entry = c.hand_pay
+    shown = Text(
+        text_of=lambda: f"Reason: {entry.words}_   ({MAX_TYPED - len(entry.words)} left)",
+        size_px=s.font,
+        grow=True,
+        markup=False,
+    )
+    box.add_widget(shown)
+    keys = _grid(s.columns(s.width), s)
+    for char in WORD_KEYS:
+        keys.add_widget(Key(char, s, _tap(c, partial(c.key, "words", char)), name=f"words:{char}"))
+    box.add_widget(keys)
+    actions = bar(box)
+    actions.add_widget(Key("DEL", s, _tap(c, partial(c.key, "words", "back")), name="words:back"))
+    actions.add_widget(Key("SPACE", s, _tap(c, partial(c.key, "words", "space")), name="words:space"))
+    done = Key("DONE", s, _tap(c, partial(c.key, "words_done", "")), colour=BLUE, name="words:done")
+    actions.add_widget(done)
 
 
 BUILDERS: Final[dict[str, Callable[[Widget, Console, Sizes], None]]] = {

@@ -115,6 +115,13 @@ class SeatSettlement:
         return dollars(abs(self.total))
 
     @property
+    def net_text(self) -> str:
+        """The seat's total from the rack with its sign, the player's side: "+$210.00" paid,
+        "-$35.00" collected, "$0.00" a push (the word, the sign and the colour say it together)."""
+        sign = "+" if self.total > 0 else "-" if self.total < 0 else ""
+        return sign + self.amount_text
+
+    @property
     def hand_pay(self) -> Decimal:
         return sum((line.to_pay for line in self.lines if line.hand_pay), Decimal("0.00"))
 
@@ -123,7 +130,8 @@ class SeatSettlement:
         return any(line.waits_for_floorperson for line in self.lines)
 
     @property
-    def details(self) -> str:
+    def wagers(self) -> tuple[str, ...]:
+        """Each wager in the dealer's words, in the rules' order: what the seat's details show."""
         words = []
         for line in self.lines:
             if line.action == "COLLECTED":
@@ -132,7 +140,11 @@ class SeatSettlement:
                 action = "HAND PAY" if line.hand_pay else line.action
                 hand = f" ({line.hand.replace('_', ' ')})" if line.hand_pay and line.hand else ""
                 words.append(f"{line.wager.replace('_', ' ')} {action} {line.amount_text}{hand}")
-        return " · ".join(words)
+        return tuple(words)
+
+    @property
+    def details(self) -> str:
+        return " · ".join(self.wagers)
 
 
 @dataclass(frozen=True)

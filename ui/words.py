@@ -13,15 +13,19 @@ from typing import Final
 
 CITATION: Final = re.compile(r"\s*\((?:§|§§)[^()]*(?:\([^()]*\)[^()]*)*\)")
 FIRST_HAND: Final = re.compile(r"\s*\bhand 0\b")
+#: An aside in the journal's own words ("(a meter event, or meters.progressive in the record)"):
+#: how a technician or a round record says it, not what the dealer does.
+RECORD_ASIDE: Final = re.compile(r"\s*\([^()]*\b(?:events?|records?)\b[^()]*\)")
 #: The actor the journal names by the peer's uid when no one signed in: the dealer's station.
 STATION: Final = re.compile(r"\buid:\d+\b")
 
 
 def dealer_words(text: str, titles: Mapping[str, str] | None = None) -> str:
-    """``text`` without its "(§ ...)" citations, "hand 0", or underscores in names; each of the
+    """``text`` without its "(§ ...)" citations, asides in the journal's words ("(a meter event ...
+    in the record)"), "hand 0", or underscores in names; each of the
     game's own names in ``titles`` (its vocabulary: ``accept_dice`` -> "Accept the dice",
     ``shoe_jam`` -> "Shoe jammed") in the dealer's words, and ``uid:0`` "the dealer's station"."""
-    out = FIRST_HAND.sub("", CITATION.sub("", text))
+    out = RECORD_ASIDE.sub("", FIRST_HAND.sub("", CITATION.sub("", text)))
     out = STATION.sub("the dealer's station", out)
     for name in sorted(titles or {}, key=len, reverse=True):
         if "_" in name:  # a one-word name ("bet", "ante") already reads as the dealer says it

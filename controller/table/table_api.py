@@ -30,7 +30,7 @@ from ..journal.records import (
     request_binding,
 )
 from ..journal.state import RequestOutcome, TableState
-from ..rules.core.events import EventError, parse_event
+from ..rules.core.events import EventError, parse_event, person_words
 from ..rules.core.money import MoneyError, parse_money
 from . import game_hooks
 from .authority import NotAuthorized
@@ -46,6 +46,14 @@ def actor_name(actor: Caller) -> str:
     if actor.user is not None:
         return actor.user
     return f"uid:{actor.peer.uid}"
+
+
+def _words(raw: object, where: str) -> str:
+    """A person's words (:func:`~..rules.core.events.person_words`), or the request's refusal."""
+    try:
+        return person_words(raw, where)
+    except EventError as exc:
+        raise CommandError(ErrorCode.BAD_ARGS, str(exc)) from None
 
 
 def _source_of(actor: Caller) -> str:
@@ -116,6 +124,8 @@ class TableApi:
         service = self.service
         game = service.game
         try:
+            if "detail" in event:
+                person_words(event["detail"], "event detail")
             parsed = parse_event(event, "event", decks=game.decks(service.submission.rules), joker=game.joker)
         except EventError as exc:
             raise CommandError(ErrorCode.BAD_ARGS, str(exc)) from None
@@ -184,7 +194,7 @@ class TableApi:
                 what = "is not declared out of order" if in_service else "is already declared out of order"
                 raise CommandError(ErrorCode.REFUSED, f"the {device} {what}")
 
-        entry = DeviceService(str(device), in_service, reason)
+        entry = DeviceService(str(device), in_service, _words(reason, f"{kind}: reason"))
         record = await service.journal_entry(
             entry, _source_of(actor), actor_name(actor), check=declared_as_said
         )
@@ -243,7 +253,7 @@ class TableApi:
             if state.awaiting_floor is None:
                 raise CommandError(ErrorCode.REFUSED, "no reported irregularity waits for a floorperson")
 
-        entry = IrregularityDismissed(reason)
+        entry = IrregularityDismissed(_words(reason, "irregularity_dismissed: reason"))
         record = await service.journal_entry(entry, "floor", actor_name(actor), check=reported)
         if record is None:
             raise CommandError(ErrorCode.REFUSED, service.refusals[-1])
@@ -272,6 +282,7 @@ class TableApi:
                 'by floorperson F-17; claim refused: ..."}'
                 + (f" (unknown field {unknown[0]!r})" if unknown else ""),
             )
+        reason = _words(reason, "claim_hand_pay: reason")
         meter = event.get("meter")
         try:
             if not isinstance(meter, str):
@@ -289,7 +300,7 @@ class TableApi:
         if link is None:
             raise CommandError(ErrorCode.REFUSED, "claim_hand_pay: the table is not linked to a meter")
         try:
-            await link.hand_pay(seat, wager, verified, reason.strip()[:200], actor_name(actor))
+            await link.hand_pay(seat, wager, verified, reason.strip(), actor_name(actor))
         except Refused as exc:
             raise CommandError(ErrorCode.REFUSED, str(exc)) from None
         except ValueError as exc:

@@ -45,6 +45,25 @@ class EventError(ValueError):
     """An event that cannot be read; the message names the field."""
 
 
+#: The most characters of a person's words the table journals (an irregularity's ``detail``, a
+#: floorperson's reason or ruling): a sentence or two. Longer, or with a line break or another
+#: control character, is refused whole, never cut: what was said is journaled as said.
+MAX_WORDS: Final = 200
+
+
+def person_words(raw: object, where: str) -> str:
+    """``raw`` as a person's words the journal keeps: a string with something in it, at most
+    :data:`MAX_WORDS` characters, printable (no line breaks: one line in the log and the journal's
+    export). An :class:`EventError` naming ``where`` otherwise."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise EventError(f"{where}: words, such as what was seen, not {raw!r}")
+    if len(raw) > MAX_WORDS:
+        raise EventError(f"{where}: at most {MAX_WORDS} characters, not {len(raw)}")
+    if not raw.isprintable():
+        raise EventError(f"{where}: one line of printable characters (no line breaks or control characters)")
+    return raw
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One event; only the fields of its ``type`` are set."""
