@@ -7,6 +7,7 @@ bench rig's daemon (docs/progressive-link.md, "The award handshake")."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from pathlib import Path
@@ -289,3 +290,56 @@ async def test_a_timed_out_claim_hand_paid_by_a_floorperson_closes_the_late_awar
                 assert (paid.body["paid"], paid.body["award_paid"]) == ("10000.36", award.body["paid"])
                 assert link.store is not None
                 assert link.store.ledger.progressives[PROGRESSIVE].pending is None
+
+
+def sent(journal: Path, kind: str) -> bool:
+    conn = sqlite3.connect(journal)
+    try:
+        rows = conn.execute("SELECT sent_wall_ns FROM outbox WHERE kind = ?", (kind,)).fetchall()
+    finally:
+        conn.close()
+    return bool(rows) and all(r[0] is not None for r in rows)
+
+
+async def test_the_meters_closed_lost_while_the_table_was_down_is_asked_again_and_journaled_once(
+    tmp_path: Path, pki: Pki
+) -> None:
+    """The table's ``paid`` reaches the broker, the table goes down, the meter (back) applies it and
+    answers ``closed`` to no one (the table's session is clean). At the next start the table finds
+    no ``award_closed`` for that hit and sends the ``paid`` again; the meter, which has it, answers
+    with its recorded ``closed`` and applies nothing twice: the acknowledgement is journaled once,
+    and a start after that sends nothing again and journals nothing twice."""
+    async with running_link(tmp_path, pki, {"t1": "site-a"}) as link:
+        async with linked_rig(tmp_path, pki, link.broker, "t1") as rig:
+            daemon = daemon_of(rig)
+            assert daemon.service is not None
+            journal = daemon.service.journal.path
+            async with await ApiClient.connect(rig.socket) as api:
+                await api_round(api, rig)
+                round_id = daemon.round_id
+                await royal_until_decision(api, rig)
+                await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
+                await until(lambda: daemon.round_id != round_id, 15, "the award settling the round")
+                await link.stop_meter()  # its durable session keeps what the table sends meanwhile
+                await api.verify_payout(1, "progressive", round=round_id, auth=BENCH_FLOOR)
+                await until(lambda: sent(journal, "paid"), 10, "the paid at the broker")
+        await link.start_meter()
+        await until(lambda: bool(records(link.store, "paid")), 15, "the meter's paid record")
+        assert not facts(journal, AWARD_CLOSED)  # its answer went to a table that was not there
+        async with linked_rig(tmp_path, pki, link.broker, "t1"):
+            await until(lambda: bool(facts(journal, AWARD_CLOSED)), 20, "the closed asked again, journaled")
+            (closed,) = facts(journal, AWARD_CLOSED)
+            (paid,) = records(link.store, "paid")  # the paid sent again applied nothing
+            detail = closed["detail"]
+            assert isinstance(detail, dict) and (detail["outcome"], detail["record_seq"]) == (
+                "paid",
+                paid.seq,
+            )
+        async with linked_rig(tmp_path, pki, link.broker, "t1") as rig:
+            daemon = daemon_of(rig)
+            await until(lambda: daemon.snapshot()["link"]["meter_online"], 10, "the meter heard")
+            assert daemon.link is not None
+            await until(lambda: daemon.link is not None and daemon.link.publisher.connects > 0, 10, "linked")
+            await asyncio.sleep(daemon.link.publisher.resend_after * 2)  # past a resend's turn
+        assert len(facts(journal, AWARD_CLOSED)) == 1
+        assert len(records(link.store, "paid")) == 1

@@ -415,6 +415,12 @@ class Journal:
         self._check_open()
         return await asyncio.to_thread(self._reader.last_outbox_seq)
 
+    async def closes_unanswered(self, fact: str) -> tuple[list[OutboxEntry], set[int]]:
+        """The last ``paid`` and ``void`` messages whose answer (the ``hardware_fact`` ``fact``)
+        is not journaled, and the hit seqs whose answer is (:meth:`JournalReader.closes_unanswered`)."""
+        self._check_open()
+        return await asyncio.to_thread(self._reader.closes_unanswered, fact)
+
     async def outbox_of_round(self, round_id: str, kind: str) -> list[OutboxEntry]:
         """The messages of ``kind`` (``"hit"``) committed with round ``round_id``'s records."""
         self._check_open()

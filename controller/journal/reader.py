@@ -29,6 +29,10 @@ from .rounds import RoundSummary
 from .schema import connect, schema_check
 from .state import RECENT_ROUNDS, TableState
 
+#: How many of the table's last ``paid`` and ``void`` messages are asked again at a start when the
+#: meter's acknowledgement of them is not journaled (:meth:`JournalReader.closes_unanswered`).
+RECENT_CLOSES = 32
+
 # --- the reader --------------------------------------------------------------------------------
 
 
@@ -155,6 +159,42 @@ class JournalReader:
                 "(SELECT coalesce(max(seq), 0) FROM events WHERE kind = 'started') ORDER BY seq",
                 (fact,),
             )
+
+    def closes_unanswered(
+        self, fact: str, kinds: tuple[str, str] = ("paid", "void"), last: int = RECENT_CLOSES
+    ) -> tuple[list[OutboxEntry], set[int]]:
+        """The table's last ``last`` messages of ``kinds`` (the ``paid`` or ``void`` of a hit)
+        whose answer, the ``hardware_fact`` ``fact`` with that ``hit_seq`` in its detail, is not
+        journaled, oldest first; and the hit seqs whose answer is. One range of the journal read:
+        from the oldest of those messages on."""
+        placeholders = ", ".join("?" for _ in kinds)
+        with self._lock:
+            closes = outbox_entries(
+                self._conn,
+                self.path,
+                self.table_id,
+                f"WHERE o.kind IN ({placeholders}) ORDER BY o.seq DESC LIMIT ?",
+                (*kinds, last),
+                self._link_count(),
+            )
+            if not closes:
+                return [], set()
+            answers = select_records(
+                self._conn,
+                self.path,
+                "WHERE kind = 'hardware_fact' AND json_extract(body, '$.fact') = ? AND seq > "
+                "(SELECT coalesce(min(event_seq), 0) FROM (SELECT event_seq FROM outbox "
+                f"WHERE kind IN ({placeholders}) ORDER BY seq DESC LIMIT ?)) ORDER BY seq",
+                (fact, *kinds, last),
+            )
+        answered = set()
+        for record in answers:
+            detail = record.body.get("detail")
+            hit_seq = detail.get("hit_seq") if isinstance(detail, dict) else None
+            if isinstance(hit_seq, int) and not isinstance(hit_seq, bool):
+                answered.add(hit_seq)
+        unanswered = [e for e in reversed(closes) if e.payload.get("hit_seq") not in answered]
+        return unanswered, answered
 
     def recent_rounds(self, n: int = RECENT_ROUNDS) -> list[RoundSummary]:
         """The last ``n`` rounds begun, newest first."""

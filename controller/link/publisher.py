@@ -32,7 +32,7 @@ from typing import Final
 import aiomqtt
 from aiomqtt.client import MessagesIterator
 
-from wire import Hit, TableStatus, Topics, WireError, decode_meter_message, decode_table_message
+from wire import Hit, Paid, TableStatus, Topics, Void, WireError, decode_meter_message, decode_table_message
 
 from ..config import ProgressiveLinkSection
 from ..journal import Journal
@@ -58,6 +58,10 @@ NO_TIMER: Final = math.inf
 def _retrieve(future: asyncio.Future[list[None]]) -> None:
     if not future.cancelled():
         future.exception()  # a window cut off by the broker's loss: sent again, nothing to report
+
+
+#: The table's messages that close a hit (the handshake's ``paid`` and ``void``).
+CLOSES: Final = (Paid.kind, Void.kind)
 
 
 @dataclass
@@ -121,6 +125,8 @@ class LinkPublisher:
         self._news = asyncio.Event()
         #: The hits sent this run, by seq: sent again until their award or refusal comes.
         self._hits: dict[int, OutboxEntry] = {}
+        #: The ``paid`` and ``void`` messages, by seq: sent again until the meter's ``closed`` comes.
+        self._closes: dict[int, OutboxEntry] = {}
         #: Message ids PUBACKed and not yet marked sent: marked together, one transaction for
         #: all that came while the last one committed.
         self._to_mark: list[str] = []
@@ -241,6 +247,7 @@ class LinkPublisher:
                     publishes = (client.publish(topic, wire_bytes(e), 1, timeout=NO_TIMER) for e in entries)
                     flights.append(_Flight(entries, asyncio.gather(*publishes)))
                     self._hits.update((e.seq, e) for e in entries if e.kind == Hit.kind)
+                    self._closes.update((e.seq, e) for e in entries if e.kind in CLOSES)
                     cursor = entries[-1].seq
                     self.last_outbox_seq = max(self.last_outbox_seq, cursor)
                     last_sent = time.monotonic()
@@ -311,9 +318,11 @@ class LinkPublisher:
             waiter.cancel()
 
     async def _unanswered_hits(self) -> list[OutboxEntry]:
-        """Hits the meter has applied but whose award (or refusal) has not come."""
+        """Hits the meter has applied but whose award (or refusal) has not come, and ``paid`` or
+        ``void`` messages it has applied whose ``closed`` has not come (an answer lost while the
+        table was down: the meter answers a message sent again with its recorded reply)."""
         applied, state = self.state.applied_seq, self.state
-        return [
+        hits = [
             e
             for seq, e in sorted(self._hits.items())
             if seq <= applied
@@ -321,10 +330,21 @@ class LinkPublisher:
             and seq not in state.refusals
             and seq not in state.closed
         ]
+        closes = [
+            e
+            for seq, e in sorted(self._closes.items())
+            if seq <= applied and e.payload.get("hit_seq") not in state.closed
+        ]
+        return hits + closes
 
     def remember_hits(self, entries: list[OutboxEntry]) -> None:
         """Hits journaled before this run (or not yet sent by it), to send again until awarded."""
         self._hits.update((e.seq, e) for e in entries if e.kind == Hit.kind)
+
+    def remember_closes(self, entries: list[OutboxEntry]) -> None:
+        """``paid`` and ``void`` messages whose ``closed`` is not journaled, to send again until
+        the meter's ``closed`` comes."""
+        self._closes.update((e.seq, e) for e in entries if e.kind in CLOSES)
 
     def queue_depth(self) -> int:
         """Messages the meter has not acknowledged (as far as this run has seen the outbox)."""

@@ -75,7 +75,8 @@ class TableLink:
         self._judged: object | None = None
         #: The link as last published on the API's ``link`` topic (:meth:`_shown`).
         self._last_shown: tuple[object, ...] = ()
-        #: The hits whose ``closed`` (the meter's acknowledgement) this run has journaled.
+        #: The hits whose ``closed`` (the meter's acknowledgement) is journaled (this run's, and the
+        #: last ones' found at the start).
         self._journaled_closed: set[int] = set()
 
     # -- what the table service asks (LinkHooks) --
@@ -260,6 +261,7 @@ class TableLink:
         return (*shown, s.witness_refusal, claims, len(s.closed))
 
     async def _watch(self) -> None:
+        await self._ask_closes_again()
         while not self._stop.is_set():
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(WATCH_SECONDS):
@@ -315,6 +317,19 @@ class TableLink:
         fact = HardwareFact("journal", WITNESS_MISMATCH, {**evidence, "why": why})
         await self.service.journal_entry(fact, "link", None)
         self._changed()
+
+    async def _ask_closes_again(self) -> None:
+        """At the start: the ``paid`` and ``void`` messages whose ``closed`` is not journaled (a
+        power cut between the meter's answer and its record, or an answer sent while the table was
+        down) are sent again until it comes, so it is journaled once; those journaled are not again."""
+        try:
+            unanswered, answered = await self.service.journal.closes_unanswered(AWARD_CLOSED)
+        except JournalError:
+            return
+        self._journaled_closed |= answered
+        self.publisher.remember_closes(unanswered)
+        if unanswered:
+            log.info("progressive link: %d paid or void sent again for the meter's closed", len(unanswered))
 
     async def journal_closed(self) -> None:
         """The meter's acknowledgement of a ``paid`` or ``void`` (the handshake's last step),
