@@ -106,7 +106,10 @@ class ProgressiveState:
     or ``void`` of it; a later award takes it, and the latest award still open holds it)."""
 
     def amount_message(self) -> Amount:
-        return Amount(self.id, self.amount, self.record_seq, self.last_award, self.pending)
+        return Amount(
+            self.id, self.amount, self.record_seq, self.last_award, self.pending,
+            self.ceiling, self.overflow if self.ceiling is not None else None, self.held,
+        )  # fmt: skip
 
 
 @dataclass

@@ -413,7 +413,8 @@ async def test_on_the_link_the_tables_are_told_the_meter_stops_at_its_ceiling(
 ) -> None:
     """The meter's service on a real Mosquitto (TLS, the ACL): two tables' contributions take the
     meter past its ceiling of 10,001.00; the amount they are told stops there, the excess is on
-    the own overflow meter, and the royal flush's award puts it back on the meter up to the ceiling."""
+    the own overflow meter (every table told the ceiling and what the overflow holds), and the royal
+    flush's award puts it back on the meter up to the ceiling."""
     ceiling = (*PAYTABLE_B, 'ceiling = "10001.00"')
     async with running_link(tmp_path, pki, {"t1": "site-a", "t2": "site-a"}, paytable=ceiling) as link:
         stop = asyncio.Event()
@@ -427,14 +428,18 @@ async def test_on_the_link_the_tables_are_told_the_meter_stops_at_its_ceiling(
             for t in tables:
                 await t.all_acked()
             # 10 x 94.5 = 945 cents: 100 on the meter, 845 past the ceiling.
+            # Each table is told the ceiling and what its own overflow meter holds.
             await tables[0].wait(
                 lambda: (
                     tables[0].amounts.get(PROGRESSIVE) is not None
                     and tables[0].amounts[PROGRESSIVE].amount == 1_000_100
+                    and tables[0].amounts[PROGRESSIVE].overflow_held == 845
                 ),
                 10,
-                "the meter at its ceiling",
+                "the meter at its ceiling, 8.45 on its overflow",
             )
+            told = tables[0].amounts[PROGRESSIVE]
+            assert (told.ceiling, told.overflow_to) == (1_000_100, None)
             assert link.store is not None
             p = link.store.ledger.progressives[PROGRESSIVE]
             assert (p.amount, p.held, p.carry) == (1_000_100, 845, Fraction(0))
@@ -444,7 +449,45 @@ async def test_on_the_link_the_tables_are_told_the_meter_stops_at_its_ceiling(
             # Paid the meter (10,001.00); the reset (10,000.00) plus 1.00 of the overflow's 8.45.
             assert (award.paid, award.meter_after) == (1_000_100, 1_000_100)
             assert link.store.ledger.progressives[PROGRESSIVE].held == 745
+            await tables[0].wait(
+                lambda: tables[0].amounts[PROGRESSIVE].overflow_held == 745, 10, "the other table told 7.45"
+            )
         finally:
             stop.set()
             await asyncio.gather(*runs)
     assert main(["--config", str(link.config_path), "verify"]) == 0
+
+
+@pytest.mark.asyncio
+async def test_a_daemon_on_the_link_shows_the_ceiling_and_its_overflow_meter(
+    tmp_path: Path, pki: Pki
+) -> None:
+    """A meter whose ceiling is its initial amount (every cent to its own overflow meter): the real
+    daemon's status and ``tablectl link`` say the ceiling and what the overflow meter holds, as the
+    meter told it, after a round's contribution."""
+    from controller.api_client import ApiClient
+    from controller.tablectl.link import describe_link
+
+    from .table_link import api_round, daemon_of, linked_rig, until
+
+    at_initial = (*PAYTABLE_B, 'ceiling = "10000.00"')
+    async with (
+        running_link(tmp_path, pki, {"t1": "site-a"}, paytable=at_initial) as link,
+        linked_rig(tmp_path, pki, link.broker, "t1") as rig,
+    ):
+        daemon = daemon_of(rig)
+        async with await ApiClient.connect(rig.socket) as api:
+            await api_round(api, rig)
+
+        def told() -> dict[str, object]:
+            ceilings: dict[str, dict[str, object]] = daemon.snapshot()["link"]["ceilings"]
+            return ceilings.get(PROGRESSIVE, {})
+
+        await until(lambda: told().get("overflow_held", "0.00") != "0.00", 10, "the overflow told")
+        assert link.store is not None
+        p = link.store.ledger.progressives[PROGRESSIVE]
+        assert p.amount == 1_000_000 and p.held > 0
+        held = f"{p.held // 100}.{p.held % 100:02d}"
+        assert told() == {"ceiling": "10000.00", "overflow_held": held}
+        words = "\n".join(describe_link({**daemon.snapshot()["link"], "configured": True}))
+        assert f"ceiling 10000.00: its overflow meter holds {held}" in words, words

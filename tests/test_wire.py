@@ -102,6 +102,8 @@ METER = [
     (T.meter_status(), MeterStatus("online", 10, 5, None, 120)),
     (T.amount("cs-floor"), Amount("cs-floor", 1_234_567, 99, LastAward("t2", 1_000_000, 3))),
     (T.amount("cs-floor"), Amount("cs-floor", 1_000_000, 100)),
+    (T.amount("cs-floor"), Amount("cs-floor", 1_000_100, 101, ceiling=1_000_100, overflow_held=845)),
+    (T.amount("cs-floor"), Amount("cs-floor", 1_000_100, 102, ceiling=1_000_100, overflow_to="cs-next")),
     (T.ack("t1"), Ack("t1", 41, Verdict(1, False, "payload.progressives.cs-floor.reset", "reset differs"))),
     (T.ack("t1"), Ack("t1", 0)),
     (T.reply("t1"), Award("t1", 8, ID, "cs-floor", 3, 120, Share(Fraction(10)), 12_345, 123_456, 111_111)),

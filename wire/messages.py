@@ -476,13 +476,19 @@ class Pending:
 @dataclass(frozen=True)
 class Amount:
     """A progressive's meter amount (retained). ``record_seq`` grows: drop one not newer.
-    ``pending``: while a hit on it is being awarded, which (every table shows PENDING)."""
+    ``pending``: while a hit on it is being awarded, which (every table shows PENDING).
+    ``ceiling``: the meter's maximum where the Rules Submission sets one; what would pass it goes
+    to ``overflow_to`` (another progressive) or, without one, to the meter's own overflow meter,
+    which holds ``overflow_held`` (put on the meter as a hit makes room, docs/meter.md)."""
 
     progressive: str
     amount: int
     record_seq: int
     last_award: LastAward | None = None
     pending: Pending | None = None
+    ceiling: int | None = None
+    overflow_to: str | None = None
+    overflow_held: int = 0
     kind: Literal["amount"] = "amount"
 
     def to_json(self) -> dict[str, object]:
@@ -494,6 +500,12 @@ class Amount:
         }
         if self.pending is not None:
             out["pending"] = self.pending.to_json()
+        if self.ceiling is not None:
+            out["ceiling"] = f.format_money(self.ceiling)
+            if self.overflow_to is not None:
+                out["overflow_to"] = self.overflow_to
+            else:
+                out["overflow_held"] = f.format_money(self.overflow_held)
         return out
 
 
@@ -698,7 +710,12 @@ def decode_meter_message(data: bytes | str, ref: TopicRef) -> MeterMessage:
             obj.get("record_seq", f.count),
             obj.optional("last_award", _last_award),
             obj.optional("pending", _pending),
+            obj.optional("ceiling", f.money),
+            obj.optional("overflow_to", f.ident),
+            obj.optional("overflow_held", f.money) or 0,
         )
+        if message.ceiling is None and (message.overflow_to is not None or message.overflow_held):
+            raise WireError("overflow_to", "an overflow without a ceiling")
         if message.progressive != ref.progressive:
             raise WireError(
                 "progressive", f"{shown(message.progressive)} is not the topic's ({ref.progressive!r})"

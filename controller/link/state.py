@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Final
 
 from wire import (
     DEFAULT_AWARD_TIMEOUT,
@@ -28,6 +29,9 @@ from wire import (
     Refusal,
     format_money,
 )
+
+#: What the meter's ``amount`` says of a ceiling and its overflow, shown as the meter sent it.
+_CEILING: Final = ("ceiling", "overflow_to", "overflow_held")
 
 
 @dataclass
@@ -147,6 +151,12 @@ class LinkState:
             "amounts": {k: format_money(a.amount) for k, a in sorted(self.amounts.items())},
             # The Jackpot Lock: a progressive whose hit is being awarded shows PENDING everywhere.
             "locks": {k: a.pending.to_json() for k, a in sorted(self.amounts.items()) if a.pending},
+            # A meter at its maximum: where the excess goes (another progressive or its own overflow).
+            "ceilings": {
+                k: {key: v for key, v in a.to_json().items() if key in _CEILING}
+                for k, a in sorted(self.amounts.items())
+                if a.ceiling is not None
+            },
             "forged_dropped": self.forged,
             "award_timeout_seconds": self.award_timeout,
         }

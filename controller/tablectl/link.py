@@ -106,6 +106,14 @@ def describe_link(link: dict[str, Any]) -> Iterator[str]:
             if lock is None
             else f", PENDING: a hit at table {lock['table']} seat {lock['seat']} is being awarded"
         )
+        ceiling = (link.get("ceilings") or {}).get(progressive)
+        if ceiling:
+            over = (
+                f"the excess to {ceiling['overflow_to']}"
+                if ceiling.get("overflow_to")
+                else f"its overflow meter holds {ceiling.get('overflow_held')}"
+            )
+            held += f", ceiling {ceiling['ceiling']}: {over}"
         yield f"  meter {progressive}: {amount} (from the meter){held}"
     days = link.get("certificate_days_left")
     if days is not None:
