@@ -60,6 +60,16 @@ def test_the_meter_shows_the_amount_pending_or_unavailable() -> None:
         meter_view({"progressive": 12.3}, {}, [])
 
 
+def test_a_meter_at_its_ceiling_says_max() -> None:
+    meters = {"progressive": "10000.00"}
+    ceilings = {"cs-floor": {"ceiling": "10000.00", "overflow_held": "0.18"}}
+    link = {"progressives": {"progressive": "cs-floor"}, "ceilings": ceilings}
+    assert meter_view(meters, link, []).text == "$10,000.00 MAX"
+    below = {"progressive": "9999.99"}
+    assert meter_view(below, link, []).text == "$9,999.99"
+    assert meter_view(meters, {"progressives": {"progressive": "cs-floor"}}, []).text == "$10,000.00"
+
+
 def test_blackjacks_three_meters_each_by_name_with_its_own_amount_and_pending() -> None:
     meters = {"bad_beat": "2500.00", "hit_and_run": "1000.00", "straight_jack": "5000.00"}
     # The link's names: each progressive's meter id; the Jackpot Lock held on the Straight Jack's.

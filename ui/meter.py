@@ -44,6 +44,8 @@ class MeterView:
     reason: str = ""
     hitter: str = ""
     """Where the hit being awarded was made (another table's, across the link)."""
+    at_ceiling: bool = False
+    """The meter stands at its maximum (the link's ``ceilings``): what comes goes to its overflow."""
 
     @property
     def title(self) -> str:
@@ -58,7 +60,7 @@ class MeterView:
         if self.state is MeterState.UNAVAILABLE:
             return "UNAVAILABLE"
         if self.state is MeterState.AMOUNT and self.amount is not None:
-            return dollars(self.amount)
+            return dollars(self.amount) + (" MAX" if self.at_ceiling else "")
         return ""
 
 
@@ -110,7 +112,12 @@ def meter_view(
     if not meters:
         return MeterView(MeterState.NONE)
     assert shown is not None
-    return MeterView(MeterState.AMOUNT, name, shown)
+    ceilings = link.get("ceilings")
+    key = meter_id if meter_id is not None else name
+    ceiling = ceilings.get(key) if isinstance(ceilings, Mapping) else None
+    top = ceiling.get("ceiling") if isinstance(ceiling, Mapping) else None
+    at_top = isinstance(top, str) and shown >= amount(top, f"status link.ceilings.{key}.ceiling")
+    return MeterView(MeterState.AMOUNT, name, shown, at_ceiling=at_top)
 
 
 def meter_views(
