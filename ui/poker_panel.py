@@ -27,6 +27,7 @@ from .kivy_parts import Key, Text
 from .layout import Sizes
 from .money import dollars
 from .poker import TITLES, ForcedBet, PokerAction, PokerView, counted_steps, join_event, muck_steps
+from .poker_floor import DISPUTED_POT, DISPUTES, hands_in_showdown, may_dispute
 from .theme import BLACK, BLUE, GREY_TEXT, KEY, WHITE, YELLOW
 
 #: The actions' colours: the one that raises the stakes stands out; a fold is plain.
@@ -50,6 +51,9 @@ def poker_key(c: Console) -> Hashable:
         view.may_muck,
         # What the card keys key now (the board, the hand of the seat chosen at the showdown).
         c.table.keying_by_hand is not None and wanted(view, c.poker_cards.seat),
+        # A disputed pot: the dealer saying what, then the floorperson's ruling.
+        c.poker_dispute,
+        c.table.floor_to_confirm,
     )
 
 
@@ -63,8 +67,27 @@ def build(box: Widget, c: Console, s: Sizes) -> None:
     if view.seating:
         _seating(box, c, s, view)
         return
+    if c.table.floor_to_confirm == DISPUTED_POT:
+        _floor_ruling(box, c, s, view)
+        return
+    if c.poker_dispute and may_dispute(view):
+        _what_disputed(box, c, s)
+        return
     c.poker_cards.aim(view, reader=c.table.keying_by_hand is None)
-    if keyed_cards(box, c, s, view):
+    keyed = keyed_cards(box, c, s, view)
+    if may_dispute(view):
+        getattr(box, "bar", box).add_widget(
+            # Wider than MUCK: the word whole beside the SHOW key at 800x480.
+            Key(
+                "DISPUTE",
+                s,
+                partial(c.ask_dispute, True),
+                font_px=s.small,
+                name="poker:dispute",
+                size_hint_x=1.5,
+            )
+        )
+    if keyed:
         return
     sized = next((a for a in view.keys if a.sized), None)
     words = view.headline
@@ -304,3 +327,47 @@ def _deal(c: Console, size: int) -> None:
         await c.poker_send(f"the deal: {size} cards each, face down", {"type": "deal", "value": size})
 
     c.spawn(send())
+
+
+def _what_disputed(box: Widget, c: Console, s: Sizes) -> None:
+    """DISPUTE pressed: what is disputed, in fixed words, each a key; BACK to the showdown."""
+    box.add_widget(Text("Disputed pot: what do the players dispute?", s.small, grow=True, bold=True))
+    grid = GridLayout(cols=len(DISPUTES), spacing=s.spacing, size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    for name, words in DISPUTES:
+        grid.add_widget(
+            Key(words.upper(), s, partial(_report, c, name), font_px=s.small, name=f"dispute:{name}")
+        )
+    box.add_widget(grid)
+    getattr(box, "bar", box).add_widget(
+        Key("BACK", s, partial(c.ask_dispute, False), font_px=s.small, name="dispute:back")
+    )
+    box.add_widget(Widget())
+
+
+def _report(c: Console, name: str) -> None:
+    async def send() -> None:
+        await c.report_dispute(name)
+
+    c.spawn(send())
+
+
+def _floor_ruling(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
+    """The round waits for a floorperson (docs/authority.md): he rules a hand in the showdown dead or
+    dismisses the dispute, either signed with his PIN; the screen says nothing of the ruling itself."""
+    words = "Disputed pot: the round waits for a floorperson. Floorperson: rule a hand dead, or dismiss."
+    box.add_widget(Text(words, s.small, grow=True, bold=True))
+    actions = getattr(box, "bar", box)
+    for seat in hands_in_showdown(view):
+        actions.add_widget(
+            Key(
+                f"RULE S{seat} DEAD (PIN)",
+                s,
+                partial(c.rule_dead_hand, seat),
+                colour=BLUE,
+                font_px=s.small,
+                name=f"dispute:dead:{seat}",
+            )
+        )
+    actions.add_widget(Key("DISMISS (PIN)", s, c.dismiss_dispute, font_px=s.small, name="dispute:dismiss"))
+    box.add_widget(Widget())
