@@ -17,12 +17,9 @@ from sim.screen_display import Screen, running_app
 from sim.screen_rig import FLOOR_USER, until
 from ui.console import Console
 
-from .test_ui_poker import check_drawn
+from .test_ui_poker import SIZES, check_drawn
 from .test_ui_poker_keyed import joined, poker_without_reader
 from .test_ui_widgets import tap_pin
-
-SIZES = [(800, 480), (1024, 600)]
-
 
 async def to_the_showdown(console: Console) -> None:
     """Button 3, the blinds; every betting round checked; board Kc 8d 3s 9h 2c; seat 1 shows."""
