@@ -21,6 +21,7 @@ from .test_ui_poker import SIZES, check_drawn
 from .test_ui_poker_keyed import joined, poker_without_reader
 from .test_ui_widgets import tap_pin
 
+
 async def to_the_showdown(console: Console) -> None:
     """Button 3, the blinds; every betting round checked; board Kc 8d 3s 9h 2c; seat 1 shows."""
     client = console.connection.client
