@@ -18,7 +18,7 @@ from sim.screen_rig import FLOOR_USER, until
 from ui.console import Console
 
 from .test_ui_poker import SIZES, check_drawn
-from .test_ui_poker_keyed import joined, poker_without_reader
+from .test_ui_poker_keyed import dealt, poker_without_reader
 from .test_ui_widgets import tap_pin
 
 
@@ -26,10 +26,7 @@ async def to_the_showdown(console: Console) -> None:
     """Button 3, the blinds; every betting round checked; board Kc 8d 3s 9h 2c; seat 1 shows."""
     client = console.connection.client
     assert client is not None
-    await joined(console)
-    await client.submit_event({"type": "deal", "value": 5})
-    for seat, action in ((3, "call"), (1, "call"), (2, "check")):
-        await client.submit_event({"type": "decision", "seat": seat, "action": action})
+    await dealt(console)
     for cards in ("Kc 8d 3s", "9h", "2c"):
         await client.submit_event({"type": "deal", "to": "burn", "value": 1})
         await client.submit_event({"type": "cards", "to": "board", "cards": cards})
@@ -79,6 +76,9 @@ async def test_a_disputed_pot_a_hand_ruled_dead_by_touch(display: str, size: tup
         await to_the_showdown(console)
         round_id = console.table.round_id
         await disputed_by_touch(screen, console)
+        # The dealer cannot go on, nor report again: the daemon's refusal on the message line.
+        assert not await console.report_dispute("pot_awarded")
+        assert not console.message_ok and "floorperson" in console.message, console.message
         await screen.tap("dispute:dead:1")
         await until(lambda: console.pin.open, "the PIN pad")
         assert console.pin.purpose is not None and "seat 1's hand is dead" in console.pin.purpose.title

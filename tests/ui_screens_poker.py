@@ -100,16 +100,13 @@ async def triple_draw(screen: Screen, out: Path, problems: list[str]) -> None:
 async def omaha_without_reader(screen: Screen, out: Path, problems: list[str]) -> None:
     """A table without a card reader: the flop keyed (two of three), then the showdown, seat 1's hand
     keyed (two cards and a rank)."""
-    from tests.test_ui_poker_keyed import joined, poker_without_reader
+    from tests.test_ui_poker_keyed import dealt, poker_without_reader
 
     async with poker_without_reader("omaha-high-low") as (_rig, console):
         await screen.show(console)
         client = console.connection.client
         assert client is not None
-        await joined(console)
-        await client.submit_event({"type": "deal", "value": 5})
-        for seat, action in ((3, "call"), (1, "call"), (2, "check")):
-            await client.submit_event({"type": "decision", "seat": seat, "action": action})
+        await dealt(console)
         await client.submit_event({"type": "deal", "to": "burn", "value": 1})
         await until(lambda: console.poker_cards.pad.wanted is not None, "the board's keypad")
         await screen.frames()
