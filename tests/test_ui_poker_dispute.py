@@ -47,7 +47,7 @@ async def disputed_by_touch(screen: Screen, console: Console) -> None:
     await until(lambda: console.table.floor_to_confirm == "disputed_pot", "the floorperson called")
     await until(lambda: screen.keys("dispute:dismiss") != [], "the floorperson's keys")
     await check_drawn(screen)
-    assert [k.text for k in screen.keys("dispute:dead:1")] == ["RULE S1 DEAD (PIN)"]
+    assert [k.text for k in screen.keys("dispute:dead")] == ["RULE S? DEAD (PIN)"]
     waiting = console.table.round["waiting"] if console.table.round else []
     assert waiting and waiting[0]["who"] == "floorperson", waiting
 
@@ -79,7 +79,12 @@ async def test_a_disputed_pot_a_hand_ruled_dead_by_touch(display: str, size: tup
         # The dealer cannot go on, nor report again: the daemon's refusal on the message line.
         assert not await console.report_dispute("pot_awarded")
         assert not console.message_ok and "floorperson" in console.message, console.message
-        await screen.tap("dispute:dead:1")
+        await screen.tap("dispute:dead")  # no seat chosen: nothing opened
+        assert not console.pin.open and "choose the seat" in console.message, console.message
+        await screen.tap("poker:seat:1")
+        await until(lambda: screen.keys("dispute:dead")[0].text == "RULE S1 DEAD (PIN)", "seat 1 chosen")
+        await check_drawn(screen)
+        await screen.tap("dispute:dead")
         await until(lambda: console.pin.open, "the PIN pad")
         assert console.pin.purpose is not None and "seat 1's hand is dead" in console.pin.purpose.title
         assert console.table.floor_to_confirm == "disputed_pot"  # nothing ruled before he signs

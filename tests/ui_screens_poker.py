@@ -145,6 +145,8 @@ async def dispute(screen: Screen, out: Path, problems: list[str]) -> None:
         await _snap(screen, out / "30-poker-dispute.png", problems)
         assert await console.report_dispute("hand_shown"), console.message
         await until(lambda: screen.keys("dispute:dismiss") != [], "the floorperson's keys")
+        console.poker_seat = 1
+        console.changed()
         await _snap(screen, out / "31-poker-dispute-ruling.png", problems)
 
 

@@ -604,9 +604,14 @@ class Console(Observable):
         try:
             if view is None:
                 raise ValueError("no poker round on the table")
-            self.pin.start(dead_hand(view, seat))
+            if not seat:
+                raise ValueError("choose the seat of the hand ruled dead first")
+            purpose = dead_hand(view, seat)
         except ValueError as exc:
             self._say(False, f"disputed pot: {exc}")
+            return
+        self.poker_seat = 0
+        self.pin.start(purpose)
 
     def dismiss_dispute(self) -> None:
         """The floorperson dismisses the dispute with his PIN: the showdown goes on as it was."""

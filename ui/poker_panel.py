@@ -268,19 +268,20 @@ def _place_button(c: Console) -> None:
     c.spawn(send())
 
 
-def _seat_strip(c: Console, s: Sizes, view: PokerView) -> Widget:
-    """The seats in one row that scrolls sideways (nine at Badugi): the keypad stays in view."""
+def _seat_strip(c: Console, s: Sizes, view: PokerView, offered: tuple[int, ...] | None = None) -> Widget:
+    """The seats in one row that scrolls sideways (nine at Badugi): the keypad stays in view. The seats
+    ``offered`` may be chosen (by default those no player has joined yet)."""
     strip = ScrollView(do_scroll_x=True, do_scroll_y=False, size_hint_y=None, height=s.target)
     strip.choices_list = True
     line = GridLayout(rows=1, spacing=s.spacing, size_hint_x=None)
     line.bind(minimum_width=line.setter("width"))
     for seat in range(1, view.places + 1):
-        joined = seat in view.joined
+        may = seat in offered if offered is not None else seat not in view.joined
         key = Key(
             f"S{seat}",
             s,
             partial(_choose_seat, c, seat),
-            enabled=not joined,
+            enabled=may,
             name=f"poker:seat:{seat}",
             chosen=partial(lambda n: c.poker_seat == n, seat),
             size_hint_x=None,
@@ -353,21 +354,29 @@ def _report(c: Console, name: str) -> None:
 
 
 def _floor_ruling(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
-    """The round waits for a floorperson (docs/authority.md): he rules a hand in the showdown dead or
-    dismisses the dispute, either signed with his PIN; the screen says nothing of the ruling itself."""
+    """The round waits for a floorperson (docs/authority.md): he rules a hand dead (its seat chosen
+    among the hands in the showdown, the strip scrolling at nine) or dismisses the dispute, either
+    signed with his PIN; the screen says nothing of the ruling itself."""
     words = "Disputed pot: the round waits for a floorperson. Floorperson: rule a hand dead, or dismiss."
     box.add_widget(Text(words, s.small, grow=True, bold=True))
+    hands = hands_in_showdown(view)
+    box.add_widget(_seat_strip(c, s, view, offered=hands))
     actions = getattr(box, "bar", box)
-    for seat in hands_in_showdown(view):
-        actions.add_widget(
-            Key(
-                f"RULE S{seat} DEAD (PIN)",
-                s,
-                partial(c.rule_dead_hand, seat),
-                colour=BLUE,
-                font_px=s.small,
-                name=f"dispute:dead:{seat}",
-            )
+    actions.add_widget(
+        Key(
+            "",
+            s,
+            partial(_rule_dead, c),
+            colour=BLUE,
+            font_px=s.small,
+            name="dispute:dead",
+            text_of=lambda: f"RULE S{c.poker_seat if c.poker_seat in hands else '?'} DEAD (PIN)",
+            size_hint_x=2,
         )
+    )
     actions.add_widget(Key("DISMISS (PIN)", s, c.dismiss_dispute, font_px=s.small, name="dispute:dismiss"))
     box.add_widget(Widget())
+
+
+def _rule_dead(c: Console) -> None:
+    c.rule_dead_hand(c.poker_seat)
