@@ -125,14 +125,22 @@ async def first_round(screen: Screen, console: Console) -> None:
     await screen.tap("poker:check")
 
 
+#: The screen's two sizes (the conftest's one Xvfb; each test a Kivy window of its size).
+SIZES = [(800, 480), (1024, 600)]
+#: A whole round by touch is some 14 s a size: the 10-inch size runs with --all (as test_ui_widgets.py's
+#: round), and scripts/screenshots draws these screens at both sizes with the same checks.
+ROUND_SIZES = [(800, 480), pytest.param((1024, 600), marks=pytest.mark.slow)]
+
+
 @pytest.mark.asyncio
-async def test_an_omaha_round_by_touch(display: str) -> None:
+@pytest.mark.parametrize("size", ROUND_SIZES)
+async def test_an_omaha_round_by_touch(display: str, size: tuple[int, int]) -> None:
     """Omaha High-low at the example's fixed limit. After the flop seat 1 bets 2.00 (the small bet), seat 2
     folds, seat 3 calls; the turn and the river checked (board 3h 4h 6d Jd Qs). Seat 1 takes both halves:
     the high with kings (Kd Kh + Qs Jd 6d, against seat 3's tens) and the low, six-four-three-two-ace
     (Ah 2h + 3h 4h 6d; seat 3 has none): the pot 10.00, +6.00."""
     hands = {1: "Ah 2h Kd Kh 9c", 2: "7c 7d 8s 8d Js", 3: "Tc Ts 4c 5s 9d"}
-    async with running_app(800, 480) as screen, poker_on_rig("omaha-high-low") as (rig, console):
+    async with running_app(*size) as screen, poker_on_rig("omaha-high-low") as (rig, console):
         await screen.show(console)
         await seated_by_touch(screen, rig, console, hands)
         round_id = console.table.round_id
@@ -177,13 +185,14 @@ async def discards_by_touch(screen: Screen, console: Console, cards: str) -> Non
 
 
 @pytest.mark.asyncio
-async def test_a_triple_draw_round_by_touch(display: str) -> None:
+@pytest.mark.parametrize("size", ROUND_SIZES)
+async def test_a_triple_draw_round_by_touch(display: str, size: tuple[int, int]) -> None:
     """Triple Draw 2-7 at the example's fixed limit: the first round by touch, then each draw's STAND PAT
     by touch (seat 1's two discards at the first touched among his cards read, and the shoe deals him
     two); every later betting round checked by touch. Seat 1's seven-five-four-three-two takes the pot of
     6.00."""
     hands = {1: "7c 5d 4h Kd Kc", 2: "8c 8d 8h 8s Tc", 3: "9c 9d 9h 9s Jc"}
-    async with running_app(800, 480) as screen, poker_on_rig("triple-draw-2-7") as (rig, console):
+    async with running_app(*size) as screen, poker_on_rig("triple-draw-2-7") as (rig, console):
         await screen.show(console)
         await seated(rig, console, hands)
         await first_round(screen, console)

@@ -48,6 +48,17 @@ async def joined(console: Console) -> None:
     await client.submit_event({"type": "wager", "seat": 2, "wager": "blind", "amount": "2.00"})
 
 
+async def dealt(console: Console) -> None:
+    """As :func:`joined`, then DEAL 5 EACH and the first betting round (3 calls, 1 calls, 2 checks:
+    6.00), all through the API."""
+    client = console.connection.client
+    assert client is not None
+    await joined(console)
+    await client.submit_event({"type": "deal", "value": 5})
+    for seat, action in ((3, "call"), (1, "call"), (2, "check")):
+        await client.submit_event({"type": "decision", "seat": seat, "action": action})
+
+
 async def key_cards(screen: Screen, cards: str) -> None:
     for card in cards.split():
         await screen.tap(f"pcard:{card[0]}")

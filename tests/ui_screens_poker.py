@@ -3,7 +3,8 @@ saved as PNG at 800x480 and 1024x600 (``scripts/screenshots``; docs/screenshots/
 and the players joining at a Badugi table, an Omaha round's first betting round (seat 3 to act: fold,
 call or raise), a Triple Draw round's draw (STAND PAT, the discards touched among the cards read),
 the settlement of the Omaha pots; at a table without a card reader, the card keypad of the board and
-of a hand shown at the showdown. Each scene reports any text cut off, any key under 9 mm or out of
+of a hand shown at the showdown, and a disputed pot there (the DISPUTE key, then the floorperson's
+ruling: a hand dead or dismissed). Each scene reports any text cut off, any key under 9 mm or out of
 view, any word broken; the run fails if there is one.
 
 ``python -m tests.ui_screens_poker OUT_DIR WIDTHxHEIGHT`` draws one size (one Kivy window a process).
@@ -99,16 +100,13 @@ async def triple_draw(screen: Screen, out: Path, problems: list[str]) -> None:
 async def omaha_without_reader(screen: Screen, out: Path, problems: list[str]) -> None:
     """A table without a card reader: the flop keyed (two of three), then the showdown, seat 1's hand
     keyed (two cards and a rank)."""
-    from tests.test_ui_poker_keyed import joined, poker_without_reader
+    from tests.test_ui_poker_keyed import dealt, poker_without_reader
 
     async with poker_without_reader("omaha-high-low") as (_rig, console):
         await screen.show(console)
         client = console.connection.client
         assert client is not None
-        await joined(console)
-        await client.submit_event({"type": "deal", "value": 5})
-        for seat, action in ((3, "call"), (1, "call"), (2, "check")):
-            await client.submit_event({"type": "decision", "seat": seat, "action": action})
+        await dealt(console)
         await client.submit_event({"type": "deal", "to": "burn", "value": 1})
         await until(lambda: console.poker_cards.pad.wanted is not None, "the board's keypad")
         await screen.frames()
@@ -133,10 +131,29 @@ async def omaha_without_reader(screen: Screen, out: Path, problems: list[str]) -
         await _snap(screen, out / "28-poker-keyed-showdown.png", problems)
 
 
+async def dispute(screen: Screen, out: Path, problems: list[str]) -> None:
+    """Omaha at a table without a reader, at the showdown after seat 1 showed: DISPUTE in the bar; then
+    the dispute reported (hand shown), the floorperson's choice."""
+    from tests.test_ui_poker_dispute import to_the_showdown
+    from tests.test_ui_poker_keyed import poker_without_reader
+
+    async with poker_without_reader("omaha-high") as (_rig, console):
+        await screen.show(console)
+        await to_the_showdown(console)
+        await until(lambda: console.poker is not None and console.poker.to_show == (2, 3), "seat 1 shown")
+        await until(lambda: screen.keys("poker:dispute") != [], "the DISPUTE key")
+        await _snap(screen, out / "30-poker-dispute.png", problems)
+        assert await console.report_dispute("hand_shown"), console.message
+        await until(lambda: screen.keys("dispute:dismiss") != [], "the floorperson's keys")
+        console.poker_seat = 1
+        console.changed()
+        await _snap(screen, out / "31-poker-dispute-ruling.png", problems)
+
+
 async def draw(out: Path, width: int, height: int) -> list[str]:
     problems: list[str] = []
     async with running_app(width, height) as screen:
-        for scene in (omaha, triple_draw, players_join, omaha_without_reader):
+        for scene in (omaha, triple_draw, players_join, omaha_without_reader, dispute):
             await scene(screen, out / f"{width}x{height}", problems)
     return problems
 

@@ -32,6 +32,7 @@ from .money import dollars
 from .observable import Observable
 from .pin_pad import PinPad, Purpose
 from .poker import PokerAction, PokerView, action_event, poker_view
+from .poker_floor import dead_hand, dismissal, dispute_event, ruling_event
 from .table import Betting, Hand, TableModel
 from .words import dealer_words
 
@@ -56,6 +57,8 @@ class Console(Observable):
         self.poker_seat = 0
         #: The poker table's card keys: the board and the hands shown, the discards (ui/card_keys.py).
         self.poker_cards = PokerCards()
+        #: The dealer is saying what is disputed at the showdown (the words offered as keys).
+        self.poker_dispute = False
         self.hand = 0
         self.wager = ""
         self.card_to = ""
@@ -89,6 +92,7 @@ class Console(Observable):
             # wager is selected again and the amount cleared (the last round's bonus does not stay).
             self._round_id, self.tab = self.table.round_id, ""
             self.wager, self.amount.cents = "", 0
+            self.poker_dispute = False
         screen = self.screen
         if not self.wager and screen is not None and screen.wagers:
             self.wager = screen.wagers[0].name
@@ -604,6 +608,43 @@ class Console(Observable):
             self.amount.cents = 0
         return ok
 
+    def ask_dispute(self, asking: bool = True) -> None:
+        """DISPUTE at the showdown: the panel asks what is disputed (or, ``False``, no longer)."""
+        self.poker_dispute = asking
+        self.changed()
+
+    async def report_dispute(self, name: str) -> bool:
+        """The dealer reports the disputed pot in the words chosen; the round then waits for a
+        floorperson (docs/games/poker-room.md, "Irregularities")."""
+        try:
+            words, event = dispute_event(name)
+        except ValueError as exc:
+            self._say(False, str(exc))
+            return False
+        ok = await self._send(words, event)
+        if ok:
+            self.poker_dispute = False
+        return ok
+
+    def rule_dead_hand(self, seat: int) -> None:
+        """The floorperson rules ``seat``'s hand dead: his PIN signs the ruling's words."""
+        view = self.poker
+        try:
+            if view is None:
+                raise ValueError("no poker round on the table")
+            if not seat:
+                raise ValueError("choose the seat of the hand ruled dead first")
+            purpose = dead_hand(view, seat)
+        except ValueError as exc:
+            self._say(False, f"disputed pot: {exc}")
+            return
+        self.poker_seat = 0
+        self.pin.start(purpose)
+
+    def dismiss_dispute(self) -> None:
+        """The floorperson dismisses the dispute with his PIN: the showdown goes on as it was."""
+        self.pin.start(dismissal())
+
     async def set_hands(self) -> bool:
         try:
             action = self.setting.action()
@@ -768,6 +809,8 @@ def _signed_event(purpose: Purpose) -> dict[str, Any]:
             "meter": purpose.amount,
             "reason": purpose.detail,
         }
+    if purpose.kind == "dead_hand":
+        return ruling_event(purpose)
     if purpose.kind == "dismiss":
         return {"type": "irregularity_dismissed", "reason": f"{purpose.detail}: dismissed by the floorperson"}
     if purpose.kind == "out_of_order":

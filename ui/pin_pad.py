@@ -33,7 +33,8 @@ class Purpose:
     """What the PIN signs: ``title`` in the dealer's words; ``kind`` ``verify``, ``void``, ``dismiss``
     (a reported irregularity that did not happen), ``out_of_order`` (``detail`` the device) or
     ``hand_pay`` (a claim the meter refused or did not award in time: ``amount`` the meter
-    verified, ``detail`` the reason)."""
+    verified, ``detail`` the reason) or ``dead_hand`` (a disputed pot: ``seat``'s hand ruled dead,
+    ``detail`` the ruling in words: ui/poker_floor.py)."""
 
     kind: str
     title: str

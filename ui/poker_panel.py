@@ -27,6 +27,7 @@ from .kivy_parts import Key, Text
 from .layout import Sizes
 from .money import dollars
 from .poker import TITLES, ForcedBet, PokerAction, PokerView, counted_steps, join_event, muck_steps
+from .poker_floor import DISPUTED_POT, DISPUTES, hands_in_showdown, may_dispute
 from .theme import BLACK, BLUE, GREY_TEXT, KEY, WHITE, YELLOW
 
 #: The actions' colours: the one that raises the stakes stands out; a fold is plain.
@@ -50,6 +51,9 @@ def poker_key(c: Console) -> Hashable:
         view.may_muck,
         # What the card keys key now (the board, the hand of the seat chosen at the showdown).
         c.table.keying_by_hand is not None and wanted(view, c.poker_cards.seat),
+        # A disputed pot: the dealer saying what, then the floorperson's ruling.
+        c.poker_dispute,
+        c.table.floor_to_confirm,
     )
 
 
@@ -63,8 +67,27 @@ def build(box: Widget, c: Console, s: Sizes) -> None:
     if view.seating:
         _seating(box, c, s, view)
         return
+    if c.table.floor_to_confirm == DISPUTED_POT:
+        _floor_ruling(box, c, s, view)
+        return
+    if c.poker_dispute and may_dispute(view):
+        _what_disputed(box, c, s)
+        return
     c.poker_cards.aim(view, reader=c.table.keying_by_hand is None)
-    if keyed_cards(box, c, s, view):
+    keyed = keyed_cards(box, c, s, view)
+    if may_dispute(view):
+        getattr(box, "bar", box).add_widget(
+            # Wider than MUCK: the word whole beside the SHOW key at 800x480.
+            Key(
+                "DISPUTE",
+                s,
+                partial(c.ask_dispute, True),
+                font_px=s.small,
+                name="poker:dispute",
+                size_hint_x=1.5,
+            )
+        )
+    if keyed:
         return
     sized = next((a for a in view.keys if a.sized), None)
     words = view.headline
@@ -245,19 +268,20 @@ def _place_button(c: Console) -> None:
     c.spawn(send())
 
 
-def _seat_strip(c: Console, s: Sizes, view: PokerView) -> Widget:
-    """The seats in one row that scrolls sideways (nine at Badugi): the keypad stays in view."""
+def _seat_strip(c: Console, s: Sizes, view: PokerView, offered: tuple[int, ...] | None = None) -> Widget:
+    """The seats in one row that scrolls sideways (nine at Badugi): the keypad stays in view. The seats
+    ``offered`` may be chosen (by default those no player has joined yet)."""
     strip = ScrollView(do_scroll_x=True, do_scroll_y=False, size_hint_y=None, height=s.target)
     strip.choices_list = True
     line = GridLayout(rows=1, spacing=s.spacing, size_hint_x=None)
     line.bind(minimum_width=line.setter("width"))
     for seat in range(1, view.places + 1):
-        joined = seat in view.joined
+        may = seat in offered if offered is not None else seat not in view.joined
         key = Key(
             f"S{seat}",
             s,
             partial(_choose_seat, c, seat),
-            enabled=not joined,
+            enabled=may,
             name=f"poker:seat:{seat}",
             chosen=partial(lambda n: c.poker_seat == n, seat),
             size_hint_x=None,
@@ -304,3 +328,55 @@ def _deal(c: Console, size: int) -> None:
         await c.poker_send(f"the deal: {size} cards each, face down", {"type": "deal", "value": size})
 
     c.spawn(send())
+
+
+def _what_disputed(box: Widget, c: Console, s: Sizes) -> None:
+    """DISPUTE pressed: what is disputed, in fixed words, each a key; BACK to the showdown."""
+    box.add_widget(Text("Disputed pot: what do the players dispute?", s.small, grow=True, bold=True))
+    grid = GridLayout(cols=len(DISPUTES), spacing=s.spacing, size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    for name, words in DISPUTES:
+        grid.add_widget(
+            Key(words.upper(), s, partial(_report, c, name), font_px=s.small, name=f"dispute:{name}")
+        )
+    box.add_widget(grid)
+    getattr(box, "bar", box).add_widget(
+        Key("BACK", s, partial(c.ask_dispute, False), font_px=s.small, name="dispute:back")
+    )
+    box.add_widget(Widget())
+
+
+def _report(c: Console, name: str) -> None:
+    async def send() -> None:
+        await c.report_dispute(name)
+
+    c.spawn(send())
+
+
+def _floor_ruling(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
+    """The round waits for a floorperson (docs/authority.md): he rules a hand dead (its seat chosen
+    among the hands in the showdown, the strip scrolling at nine) or dismisses the dispute, either
+    signed with his PIN; the screen says nothing of the ruling itself."""
+    words = "Disputed pot: the round waits for a floorperson. Floorperson: rule a hand dead, or dismiss."
+    box.add_widget(Text(words, s.small, grow=True, bold=True))
+    hands = hands_in_showdown(view)
+    box.add_widget(_seat_strip(c, s, view, offered=hands))
+    actions = getattr(box, "bar", box)
+    actions.add_widget(
+        Key(
+            "",
+            s,
+            partial(_rule_dead, c),
+            colour=BLUE,
+            font_px=s.small,
+            name="dispute:dead",
+            text_of=lambda: f"RULE S{c.poker_seat if c.poker_seat in hands else '?'} DEAD (PIN)",
+            size_hint_x=2,
+        )
+    )
+    actions.add_widget(Key("DISMISS (PIN)", s, c.dismiss_dispute, font_px=s.small, name="dispute:dismiss"))
+    box.add_widget(Widget())
+
+
+def _rule_dead(c: Console) -> None:
+    c.rule_dead_hand(c.poker_seat)
