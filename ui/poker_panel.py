@@ -11,7 +11,7 @@ from the shoe where the table has one).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from decimal import Decimal
 from functools import partial
 from typing import Final
@@ -237,21 +237,40 @@ def _seating(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
 
 def _button(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
     """The table's first round: the seat the button goes to, then BUTTON AT (a ``position`` event)."""
-    box.add_widget(Text(view.headline, s.small, grow=True, bold=True))
-    box.add_widget(_seat_strip(c, s, view))
-    actions = getattr(box, "bar", box)
+    _seat_then(box, c, s, view, view.headline, partial(_place_button, c), "poker:button", "BUTTON AT S{}")
+    box.add_widget(Widget())
+
+
+def _seat_then(
+    box: Widget,
+    c: Console,
+    s: Sizes,
+    view: PokerView,
+    words: str,
+    step: Callable[[], object],
+    name: str,
+    title: str,
+    offered: tuple[int, ...] | None = None,
+) -> Widget:
+    """The words, the seats' strip (the seats ``offered``), and in the bar the step for the seat chosen
+    (``title`` with the seat, ``?`` until one is chosen); the bar, for the keys beside it."""
+    box.add_widget(Text(words, s.small, grow=True, bold=True))
+    box.add_widget(_seat_strip(c, s, view, offered))
+    actions: Widget = getattr(box, "bar", box)
+    allowed = offered if offered is not None else range(1, view.places + 1)
     actions.add_widget(
         Key(
             "",
             s,
-            partial(_place_button, c),
+            step,
             colour=BLUE,
             font_px=s.small,
-            name="poker:button",
-            text_of=lambda: f"BUTTON AT S{c.poker_seat or '?'}",
+            name=name,
+            text_of=lambda: title.format(c.poker_seat if c.poker_seat in allowed else "?"),
+            size_hint_x=2,
         )
     )
-    box.add_widget(Widget())
+    return actions
 
 
 def _place_button(c: Console) -> None:
@@ -358,21 +377,9 @@ def _floor_ruling(box: Widget, c: Console, s: Sizes, view: PokerView) -> None:
     among the hands in the showdown, the strip scrolling at nine) or dismisses the dispute, either
     signed with his PIN; the screen says nothing of the ruling itself."""
     words = "Disputed pot: the round waits for a floorperson. Floorperson: rule a hand dead, or dismiss."
-    box.add_widget(Text(words, s.small, grow=True, bold=True))
     hands = hands_in_showdown(view)
-    box.add_widget(_seat_strip(c, s, view, offered=hands))
-    actions = getattr(box, "bar", box)
-    actions.add_widget(
-        Key(
-            "",
-            s,
-            partial(_rule_dead, c),
-            colour=BLUE,
-            font_px=s.small,
-            name="dispute:dead",
-            text_of=lambda: f"RULE S{c.poker_seat if c.poker_seat in hands else '?'} DEAD (PIN)",
-            size_hint_x=2,
-        )
+    actions = _seat_then(
+        box, c, s, view, words, partial(_rule_dead, c), "dispute:dead", "RULE S{} DEAD (PIN)", hands
     )
     actions.add_widget(Key("DISMISS (PIN)", s, c.dismiss_dispute, font_px=s.small, name="dispute:dismiss"))
     box.add_widget(Widget())
