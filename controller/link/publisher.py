@@ -319,8 +319,9 @@ class LinkPublisher:
 
     async def _unanswered_hits(self) -> list[OutboxEntry]:
         """Hits the meter has applied but whose award (or refusal) has not come, and ``paid`` or
-        ``void`` messages it has applied whose ``closed`` has not come (an answer lost while the
-        table was down: the meter answers a message sent again with its recorded reply)."""
+        ``void`` messages it has applied whose ``closed`` (or refusal) has not come (an answer lost
+        while the table was down: the meter answers a message sent again with its recorded reply;
+        a refused one is the floorperson's, not sent again)."""
         applied, state = self.state.applied_seq, self.state
         hits = [
             e
@@ -333,7 +334,7 @@ class LinkPublisher:
         closes = [
             e
             for seq, e in sorted(self._closes.items())
-            if seq <= applied and e.payload.get("hit_seq") not in state.closed
+            if seq <= applied and seq not in state.refusals and e.payload.get("hit_seq") not in state.closed
         ]
         return hits + closes
 
