@@ -37,6 +37,7 @@ from wire import (
     MeterMessage,
     MeterStatus,
     TableMessage,
+    TopicRef,
     Verdict,
     WireError,
     decode_envelope,
@@ -118,6 +119,8 @@ class MeterService:
         self._strangers: set[str] = set()
         """Tables not of this link that sent an event, to be told so (once each, per connection)."""
         self._told_strangers: set[str] = set()
+        self._refs: dict[str, TopicRef] = {}
+        """Each linked table's topics as parsed (the same topic string is parsed once)."""
         self._told: asyncio.Future[list[Any]] | None = None
         """The broker's answers to the last words handed to the client (a batch's, or the opening's)."""
 
@@ -300,11 +303,15 @@ class MeterService:
         ``None`` for what is not a table's own message on its own topic (counted and logged)."""
         topic = message.topic.value
         payload = message.payload if isinstance(message.payload, (bytes, str)) else b""
-        try:
-            ref = self.topics.parse(topic)
-        except WireError as exc:
-            self.notices.note("not a topic of the link", UNKNOWN, None, str(exc), payload)
-            return None
+        ref = self._refs.get(topic)
+        if ref is None:
+            try:
+                ref = self.topics.parse(topic)
+            except WireError as exc:
+                self.notices.note("not a topic of the link", UNKNOWN, None, str(exc), payload)
+                return None
+            if ref.table in self.config.tables:  # bounded: two topics a linked table, no stranger's
+                self._refs[topic] = ref
         if ref.channel not in ("event", "table_status"):
             return None  # the meter's own topics (and its echoes)
         table = self.config.tables.get(ref.table)

@@ -156,8 +156,12 @@ def _store_failure(exc: BaseException) -> bool:
     )
 
 
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False)
+"""Made once (``json.dumps`` with these arguments builds one per call, three times a record)."""
+
+
 def _dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return _ENCODER.encode(value)
 
 
 def record_hash(prev: str, seq: int, wall_ns: int, kind: str, table_id: str | None, table_seq: int | None,

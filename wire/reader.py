@@ -28,7 +28,9 @@ def load(data: bytes | str, what: str, strict: bool = True) -> dict[str, Any]:
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         if strict:
-            value = json.loads(text, parse_float=_no_float, parse_constant=_no_constant)
+            if text.startswith("\ufeff"):  # as json.loads refuses it
+                raise ValueError("Unexpected UTF-8 BOM (decode using utf-8-sig)")
+            value = _STRICT.decode(text)
         else:
             value = json.loads(text)
     except UnicodeDecodeError as exc:
@@ -49,6 +51,10 @@ def _no_float(text: str) -> object:
 
 def _no_constant(text: str) -> object:
     raise ValueError(f"{text} is not a number")
+
+
+_STRICT: Final = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_constant)
+"""Made once: ``json.loads`` with these arguments builds a decoder for every message."""
 
 
 def dumps(value: object) -> bytes:
