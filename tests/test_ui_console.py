@@ -28,6 +28,8 @@ async def test_a_caribbean_stud_round_from_open_to_settlement() -> None:
         assert console.title.startswith("Caribbean Stud Poker")
         assert console.table.meter.state is MeterState.AMOUNT
         assert console.table.meter.text == "$10,000.00"
+        # The key, not the rule: what the dealer presses next while the bets are open.
+        assert console.waits_for == "Next: place the wagers, then press NO MORE BETS"
         await enter_wager(console, 2, "ante", 10)
         await enter_wager(console, 5, "ante", 25)
         await enter_wager(console, 5, "bonus", 5)

@@ -347,7 +347,11 @@ class Console(Observable):
             if waiting:
                 return f"Next: DO NOT MUCK seat {waiting[0].get('seat', '?')}: CALL THE FLOOR (PIN)"
             return "Next: pay and collect, then CLOSE THE ROUND"
-        text = dealer_words(self.table.waiting_for, self.titles)
+        if self.table.open_for_bets and self.table.waiting_step == "bets" and "wagers" in self.tabs:
+            # The key the dealer presses, not the rule's words ("the dealer's 'no more bets'").
+            text = "Next: place the wagers, then press NO MORE BETS"
+        else:
+            text = dealer_words(self.table.waiting_for, self.titles)
         limits = self.limits_text
         if limits and self.table.open_for_bets:
             text = f"{text} · {limits}" if text else limits
