@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import socket
 import sqlite3
@@ -68,6 +69,22 @@ async def peer(broker: Broker, pki: Pki, messages: int, size: int) -> float:
                 *(client.publish("bench/peer", payload, qos=1) for _ in range(min(20, messages - i)))
             )
         return messages / (time.perf_counter() - start)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU (user and system) a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_part(meter: int, broker: int) -> dict[str, float]:
+    """CPU seconds so far of: this process (the 200 tables), the meter's own process (the broker's
+    connection, reading the messages, telling), its store's process, the broker."""
+    children = Path(f"/proc/{meter}/task/{meter}/children").read_text().split()
+    parts = {"the tables (this process)": time.process_time(), "the meter's process": cpu_seconds(meter)}
+    parts["its store's process"] = sum(cpu_seconds(int(c)) for c in children)
+    parts["the broker"] = cpu_seconds(broker)
+    return parts
 
 
 def batches(db: Path, tables: dict[str, SimTable]) -> list[list[Item]]:
@@ -120,11 +137,15 @@ async def run(n_tables: int, per_table: int) -> None:
     try:
         peer_rate = await peer(broker, pki, n_tables * per_table // 2, size)
         # 1. Live: every table sending at once, the meter applying and acknowledging.
+        broker_pid = broker.pid
+        assert broker_pid is not None
+        cpu_before = cpu_by_part(meter.pid, broker_pid)
         start = time.perf_counter()
         runs = [asyncio.create_task(t.run(stop)) for t in tables]
         for t in tables:
             await t.all_acked(timeout=600)
         live = time.perf_counter() - start
+        cpu_live = {k: v - cpu_before[k] for k, v in cpu_by_part(meter.pid, broker_pid).items()}
         # 2. A backlog: the meter stopped while the tables go on; the broker keeps it all in the
         # meter's session; then the meter alone drains it (its own rate, not the tables').
         meter.send_signal(signal.SIGTERM)
@@ -169,6 +190,10 @@ async def run(n_tables: int, per_table: int) -> None:
         f"{n_tables} tables x {per_table} contributions ({size}-byte messages), TLS, QoS 1, synchronous=FULL"
     )
     print(f"  live, all tables at once, until every ack is back: {total / live:8.0f} contributions/s")
+    print(
+        f"    CPU in it ({live:.2f} s on {os.cpu_count()} cores): "
+        + ", ".join(f"{part} {seconds / live:.0%}" for part, seconds in cpu_live.items())
+    )
     print(
         f"  a backlog of {total} drained by the meter (start, verify, apply, ack): "
         f"{total / drain:8.0f} contributions/s"

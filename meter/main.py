@@ -3,7 +3,8 @@
 Exit status: 0 done; 2 bad arguments; 65 (EX_DATAERR) the store is damaged or the configuration
 changes a running progressive; 78 (EX_CONFIG) the configuration is wrong; 74 (EX_IOERR) the store
 could not be written (nothing of that batch was applied or told; the meter said so once and
-published "offline" with the reason). Anything else is a crash.
+published "offline" with the reason); 70 (EX_SOFTWARE) the store's process failed or ended unasked
+(the meter published "offline" with the reason; systemd starts it again). Anything else is a crash.
 """
 
 from __future__ import annotations
@@ -21,15 +22,17 @@ from pathlib import Path
 from . import __version__
 from .clears import KINDS
 from .config import DEFAULT_PATH, ConfigError, MeterConfig, load
+from .desk import StoreProcess
 from .report import format_history, format_status, history, status
 from .sd_notify import notify
 from .service import MeterService
-from .store import Store, StoreError, open_read_only, verify
+from .store import StoreError, open_read_only, verify
 
 log = logging.getLogger(__name__)
 EX_DATAERR = 65
 EX_IOERR = 74
 EX_CONFIG = 78
+EX_SOFTWARE = 70
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -60,28 +63,29 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(config: MeterConfig) -> int:
-    store = Store(config.store, config)
+    # The store in a process of its own (meter/desk.py), forked before the event loop starts.
+    desk = StoreProcess(config)
     log.info(
-        "store %s verified: %d records; progressives %s", config.store, store.ledger.last_seq,
-        ", ".join(f"{p.id} {p.amount / 100:.2f}" for p in store.ledger.progressives.values()),
+        "store %s verified: %d records; progressives %s (in the store's process, pid %s)",
+        config.store, desk.records, desk.amounts, desk.pid,
     )  # fmt: skip
 
-    async def serve() -> str | None:
+    async def serve() -> int | None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        service = MeterService(config, store)
+        service = MeterService(config, desk)
         notify("READY=1")
         await service.run(stop)
         notify("STOPPING=1")
-        return service.failed
+        return None if service.failed is None else EX_SOFTWARE if service.crashed else EX_IOERR
 
     try:
         failed = asyncio.run(serve())
     finally:
-        store.close()
-    return 0 if failed is None else EX_IOERR
+        desk.close()
+    return failed or 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,17 +1,15 @@
 """The meter on the broker: takes tables' messages, applies them once and in order, tells them.
 
 One connection (a durable MQTT session: ``clean_session=False``, so the broker keeps what
-arrives while the meter is away), reconnected with a back-off whenever it drops. Two stages in
-one event loop: the messages that arrive are read and checked while the store applies the batch
-before them in its thread; then all read so far are one batch, ordered by seq and applied in one
-store transaction (one fsync); only after
-the commit does the meter publish: each table's ``ack`` (retained: every message up to
-``applied_seq`` is durable here), the ``reply`` to a hit (the award), to a ``paid`` or ``void``
-(the acknowledgement that closes the award and ends its Jackpot Lock) or to a refused message,
-and each changed progressive's ``amount`` (retained). A duplicate is acknowledged again, and
-a hit sent again gets its recorded award again. What is not a table's own message on its own
-topic (unknown table, another site, a table id that is not the topic's, a broken message) is
-ignored and logged: it changes nothing.
+arrives while the meter is away), reconnected with a back-off whenever it drops. Two stages: the
+messages that arrive are read in the event loop while the store's side (:mod:`.desk`: a process
+of its own as systemd runs the meter) judges and applies the batch before them; then all read so
+far are one batch, ordered by seq and applied in one store transaction (one fsync)
+(:class:`~.core.MeterCore`); only after the commit does the meter publish what that batch
+returned: each table's ``ack`` (retained: every message up to ``applied_seq`` is durable here),
+the ``reply`` to a hit (the award), to a ``paid`` or ``void`` (the acknowledgement that closes
+the award and ends its Jackpot Lock) or to a refused message, and each changed progressive's
+``amount`` (retained).
 
 At connect the meter publishes its retained ``online`` status (its last will says
 ``offline``), every amount and every table's ack; then a heartbeat every
@@ -25,53 +23,32 @@ import contextlib
 import logging
 import socket
 import ssl
-from collections import Counter
-from collections.abc import Coroutine, Iterable, Sequence
+from collections import Counter, deque
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiomqtt
 
-from wire import (
-    Ack,
-    MeterMessage,
-    MeterStatus,
-    TableMessage,
-    TopicRef,
-    Verdict,
-    WireError,
-    decode_envelope,
-    decode_table_message,
-    decode_table_status,
-    encode,
-)
-from wire.errors import clip
+from wire import MeterMessage, MeterStatus, encode
 
-from .clears import last_clears
 from .config import MeterConfig
-from .ledger import Broken, Item
-from .notices import UNKNOWN, Notices, digest
-from .sequencer import Sequencer
-from .store import Applied, Store, StoreFailed
-from .witness import Witness, witness_path
+from .core import Arrived, Word
+from .desk import Desk, DeskFailed
 
 log = logging.getLogger(__name__)
 MAX_BATCH = 512
 MAX_INFLIGHT = 1000
-
-
-@dataclass
-class _Batch:
-    ready: list[Item] = field(default_factory=list)
-    duplicates: list[Item] = field(default_factory=list)
-    acks: set[str] = field(default_factory=set)
+TOLD_AHEAD = 3
+"""Batches (and the opening) whose words may wait for the broker's answers at once: each is one
+ack a table of the batch and one amount a progressive, so a few stay under MAX_INFLIGHT."""
 
 
 @dataclass
 class _Read:
     """The messages read and checked, not yet taken by the applying (both stages in one loop)."""
 
-    items: list[Item] = field(default_factory=list)
+    items: list[Arrived] = field(default_factory=list)
     filled: asyncio.Event = field(default_factory=asyncio.Event)
     taken: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -102,32 +79,24 @@ class _Stopped(Exception):
 
 
 class MeterService:
-    def __init__(self, config: MeterConfig, store: Store) -> None:
+    def __init__(self, config: MeterConfig, desk: Desk) -> None:
         self.config = config
-        self.store = store
+        self.desk = desk
         self.topics = config.topics
-        self.sequencer = Sequencer(store.applied_seqs())
-        self.notices = Notices(log)
-        self.witness = Witness(witness_path(store.path))
-        self.witness.recover(last_clears(store.conn))
+        self.ignored: Counter[str] = Counter()
+        """What the meter ignored or refused, counted by reason (as of the last batch)."""
         self.table_status: dict[str, str] = {}
+        """Each table's last word of its status (online, offline), as of the last batch."""
         self.connected = asyncio.Event()
         self.failed: str | None = None
         """Why the store failed (the meter then says so once, goes offline and stops)."""
+        self.crashed = False
+        """The store's process failed or ended (not its store): a restart may mend it."""
         self._beat = 0
         self._busy = asyncio.Lock()
-        self._strangers: set[str] = set()
-        """Tables not of this link that sent an event, to be told so (once each, per connection)."""
-        self._told_strangers: set[str] = set()
-        self._refs: dict[str, TopicRef] = {}
-        """Each linked table's topics as parsed (the same topic string is parsed once)."""
-        self._told: asyncio.Future[list[Any]] | None = None
-        """The broker's answers to the last words handed to the client (a batch's, or the opening's)."""
-
-    @property
-    def ignored(self) -> Counter[str]:
-        """What the meter ignored or refused, counted by reason."""
-        return self.notices.counts
+        self._told: deque[asyncio.Future[list[Any]]] = deque()
+        """The broker's answers to the words handed to the client and not yet all answered (the
+        opening's, the batches'): at most :data:`TOLD_AHEAD`."""
 
     def _client(self) -> aiomqtt.Client:
         b = self.config.broker
@@ -174,46 +143,57 @@ class MeterService:
             backoff = min(backoff * 2, 5.0)
 
     async def _session(self, client: aiomqtt.Client, stop: asyncio.Event) -> None:
-        self._told_strangers.clear()  # told again on this connection, if they send again
         # The subscriptions, the online status, every amount and every ack go out first, in this
         # order, before any batch's; their answers are not waited for before the first batch: the
         # durable session's backlog flows in at once, and is applied while they come.
+        try:
+            words = await self.desk.opening()
+        except DeskFailed as exc:
+            self.crashed = True
+            await self._store_failed(client, str(exc))
         opening = [
             asyncio.ensure_future(c)
             for c in (
                 client.subscribe(self.topics.every_table_event(), qos=1),
                 client.subscribe(self.topics.every_table_status(), qos=1),
-                *self._publish_all(client),
+                self._publish(client, self.topics.meter_status(), self._status("online"), retain=True),
+                *self._say(client, words),
             )
         ]
         await asyncio.sleep(0)  # each has handed its packet to the client, in order
-        self._told = told = asyncio.gather(*opening)
+        told = asyncio.gather(*opening)
         told.add_done_callback(self._opened)
+        self._told = deque([told])
         read = _Read()
         reading = asyncio.create_task(self._reading(client, read))
         applying = asyncio.create_task(self._applying(client, read))
         beat = asyncio.create_task(self._heartbeat(client))
+        watch = asyncio.create_task(self.desk.watch())
         stopping = asyncio.create_task(stop.wait())
-        tasks = (reading, applying, beat, stopping)
+        tasks = (reading, applying, beat, watch, stopping)
         try:
             done, _ = await asyncio.wait(set(tasks), return_when=asyncio.FIRST_COMPLETED)
             if stopping in done:
                 async with self._busy:  # a batch being applied is finished and told first
                     reading.cancel()
                     applying.cancel()
-                    await self._told  # what is handed to the client is sent before the last word
+                    await asyncio.gather(*self._told)  # what is handed to the client is sent first
                 await self._publish(client, self.topics.meter_status(), self._status("offline"), retain=True)
             for task in done - {stopping}:
-                task.result()
+                try:
+                    task.result()
+                except DeskFailed as exc:
+                    self.crashed = True
+                    await self._store_failed(client, str(exc))
         finally:
             # Words still unanswered on a cut: the acks and amounts are published again at connect.
             # Messages read but not yet applied are dropped with the connection: the sequencer has
             # not seen them, and their tables send them again from the meter's ack.
-            last = self._told or told
-            last.cancel()
+            for answers in self._told:
+                answers.cancel()
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, last, return_exceptions=True)
+            await asyncio.gather(*tasks, *self._told, return_exceptions=True)
 
     def _opened(self, told: asyncio.Future[list[Any]]) -> None:
         if not told.cancelled() and told.exception() is None:
@@ -231,26 +211,14 @@ class MeterService:
     async def _publish(self, client: aiomqtt.Client, topic: str, message: MeterMessage, retain: bool) -> None:
         await client.publish(topic, encode(message), qos=1, retain=retain)
 
-    def _publish_all(self, client: aiomqtt.Client) -> list[Coroutine[Any, Any, None]]:
-        """The meter's status, every amount and every ack (retained), as at connect."""
-        ledger = self.store.ledger
-        out = [self._publish(client, self.topics.meter_status(), self._status("online"), retain=True)]
-        out += [
-            self._publish(client, self.topics.amount(p.id), p.amount_message(), retain=True)
-            for p in ledger.progressives.values()
-            if p.id in self.config.progressives
-        ]
-        out += [
-            self._publish(client, self.topics.ack(t.id), self.witness.ack(t.ack_message()), retain=True)
-            for t in ledger.tables.values()
-            if t.id in self.config.tables
-        ]
-        return out
+    def _say(self, client: aiomqtt.Client, words: Iterable[Word]) -> list[Coroutine[Any, Any, None]]:
+        """Words the store's side encoded (after its commit), handed to the client in order."""
+        return [client.publish(topic, payload, qos=1, retain=retain) for topic, payload, retain in words]
 
     async def _reading(self, client: aiomqtt.Client, read: _Read) -> None:
-        """The first stage: the messages that have arrived read and checked (:meth:`_item`), in
-        the event loop, while the store applies the batch before them in its thread; at most
-        :data:`MAX_BATCH` wait, then the reading waits for the applying to take them."""
+        """The first stage: the messages that have arrived read off the connection, in the event
+        loop, while the store's side applies the batch before them; at most :data:`MAX_BATCH`
+        wait, then the reading waits for the applying to take them."""
         messages = client.messages
         while True:
             while len(read.items) >= MAX_BATCH:
@@ -259,9 +227,10 @@ class MeterService:
             arrived = [await anext(messages)]
             while len(messages) and len(read.items) + len(arrived) < MAX_BATCH:
                 arrived.append(await anext(messages))
-            read.items.extend(item for item in map(self._item, arrived) if item is not None)
-            if read.items or self._strangers:  # a stranger is told why even when nothing applies
-                read.filled.set()
+            read.items.extend(
+                (m.topic.value, m.payload if isinstance(m.payload, bytes | str) else b"") for m in arrived
+            )
+            read.filled.set()
 
     async def _applying(self, client: aiomqtt.Client, read: _Read) -> None:
         """The second stage: all that is read so far taken as one batch, ordered, applied and told
@@ -274,154 +243,33 @@ class MeterService:
             async with self._busy:
                 await self.handle(client, items)
 
-    # -- a batch --
-
-    def _sort(self, items: Iterable[Item]) -> _Batch:
-        batch = _Batch()
-        for item in items:
-            offered = self.sequencer.offer(item)
-            if offered.duplicate:
-                batch.duplicates.append(item)
-            elif offered.too_far:
-                self.notices.note(
-                    "seq too far ahead", item.table, item.seq,
-                    f"the meter has applied its seq {self.sequencer.applied_seq(item.table)}; dropped",
-                )  # fmt: skip
-            elif offered.gap:
-                log.debug(
-                    "table %s seq %d waits for seq %d",
-                    item.table,
-                    item.seq,
-                    self.sequencer.applied_seq(item.table) + 1,
-                )
-            batch.ready.extend(offered.ready)
-            batch.acks.add(item.table)
-        return batch
-
-    def _item(self, message: aiomqtt.Message) -> Item | None:
-        """A table's message read whole, or refused by its seq (its envelope whole, its body not);
-        ``None`` for what is not a table's own message on its own topic (counted and logged)."""
-        topic = message.topic.value
-        payload = message.payload if isinstance(message.payload, (bytes, str)) else b""
-        ref = self._refs.get(topic)
-        if ref is None:
-            try:
-                ref = self.topics.parse(topic)
-            except WireError as exc:
-                self.notices.note("not a topic of the link", UNKNOWN, None, str(exc), payload)
-                return None
-            if ref.table in self.config.tables:  # bounded: two topics a linked table, no stranger's
-                self._refs[topic] = ref
-        if ref.channel not in ("event", "table_status"):
-            return None  # the meter's own topics (and its echoes)
-        table = self.config.tables.get(ref.table)
-        if table is None:
-            self.notices.note("not a table of this link", UNKNOWN, None, topic, payload)
-            if ref.channel == "event" and ref.table not in self._told_strangers:
-                self._strangers.add(ref.table)
-            return None
-        if table.site != ref.site:
-            detail = f"published under site {ref.site!r}, but it is at site {table.site!r}"
-            self.notices.note("wrong site", table.id, None, detail, payload)
-            return None
-        try:
-            if ref.channel == "table_status":
-                self.table_status[table.id] = decode_table_status(payload, ref).status
-                return None
-            return decode_table_message(payload, ref)
-        except WireError as exc:
-            try:
-                env = decode_envelope(payload, ref)
-            except WireError:
-                self.notices.note("not a valid message", table.id, None, str(exc), payload)
-                return None
-            self.notices.note("refused", table.id, env.seq, str(exc), payload)
-            return Broken(
-                env.table, env.seq, env.message_id, env.kind, exc.field, exc.problem, digest(payload)
-            )
-
-    async def handle(self, client: aiomqtt.Client, items: Sequence[Item]) -> None:
-        """Order a batch of read messages (:class:`~.sequencer.Sequencer`), apply it durably, then
-        tell the tables (acks, replies, amounts)."""
-        batch = self._sort(items)
-        try:
-            applied = await asyncio.to_thread(self._apply, batch)
-        except StoreFailed as exc:
-            await self._store_failed(client, exc)
+    async def handle(self, client: aiomqtt.Client, arrived: list[Arrived]) -> None:
+        """Hand a batch of arrived messages to the store's side (:meth:`~.core.MeterCore.take`:
+        read, ordered, applied durably), then tell the tables what it returned."""
+        told = await self.desk.take(arrived)
+        self.ignored, self.table_status = told.ignored, told.table_status
+        if told.failed is not None:
+            await self._store_failed(client, told.failed)
             return
-        out = []
-        progressives: set[str] = set()
-        for a in applied:
-            if a.duplicate and a.message.message_id != a.record.message_id:
-                self.notices.note(
-                    "conflicting duplicate", a.message.table, a.message.seq,
-                    f"message id {a.message.message_id} is not the applied {a.record.message_id}: "
-                    "acknowledged again, nothing of it applied",
-                )  # fmt: skip
-                continue
-            if a.reply is not None:
-                out.append(self._publish(client, self.topics.reply(a.message.table), a.reply, retain=False))
-            if (
-                not a.duplicate
-                and a.record.progressive is not None
-                and a.record.kind in ("contribution", "award", "paid", "void")
-            ):
-                progressives.add(a.record.progressive)
-        ledger = self.store.ledger
-        for pid in sorted(progressives):
-            out.append(
-                self._publish(
-                    client, self.topics.amount(pid), ledger.progressives[pid].amount_message(), True
-                )
-            )
-        for table in sorted(batch.acks):
-            ack = self.witness.ack(ledger.table(table).ack_message())
-            out.append(self._publish(client, self.topics.ack(table), ack, True))
-        out += self._tell_strangers(client)
-        # Handed to the client now, in order, after the commit; the broker's answers to the batch
-        # before are waited for (an error ends the session), this batch's while the next is applied.
-        told, self._told = self._told, asyncio.gather(*out)
-        if told is not None:
-            await told
+        # Handed to the client now, in order, after the commit. The broker answers them behind the
+        # backlog it is delivering: the next batches are applied meanwhile, up to TOLD_AHEAD; then
+        # the oldest words' answers are waited for (an error ends the session).
+        self._told.append(asyncio.gather(*self._say(client, told.words)))
+        while len(self._told) > TOLD_AHEAD:
+            await self._told.popleft()
 
-    def _tell_strangers(self, client: aiomqtt.Client) -> list[Coroutine[Any, Any, None]]:
-        """A table the meter does not link is told why (its ack, retained, with a refused verdict
-        and the reason), once per connection: it closes progressive wagering with the meter's
-        words, not its own guess (docs/progressive-link.md, "Ack")."""
-        out = []
-        for table in sorted(self._strangers - self._told_strangers):
-            why = (
-                f"table {table!r} is not a table of this meter's link {self.config.link!r} (its "
-                f"[tables]: {', '.join(sorted(self.config.tables)) or 'none'}): nothing it sends is applied"
-            )
-            ack = Ack(table, 0, Verdict(1, False, "table", clip(why, 2000)))
-            out.append(self._publish(client, self.topics.ack(table), ack, True))
-            self._told_strangers.add(table)
-        self._strangers.clear()
-        return out
-
-    async def _store_failed(self, client: aiomqtt.Client, exc: StoreFailed) -> None:
+    async def _store_failed(self, client: aiomqtt.Client, failed: str) -> None:
         """Said once: the meter is offline (retained, with the reason) and stops serving; nothing of
         the batch was committed, so nothing of it is told (the tables send it again later)."""
-        self.failed = str(exc)
+        self.failed = failed
         log.critical(
-            "%s; nothing of the last batch was applied or told; the meter goes offline and stops "
-            "(free the disk or restore the store, then start it again)",
-            exc,
+            "%s; nothing of the last batch was told; the meter goes offline and stops (%s)",
+            failed,
+            "systemd starts it again"
+            if self.crashed
+            else "free the disk or restore the store, then start it again",
         )
-        reason = f"the meter's store failed: {exc}"
+        reason = f"the meter's store failed: {failed}"
         with contextlib.suppress(aiomqtt.MqttError):
             await self._publish(client, self.topics.meter_status(), self._status("offline", reason), True)
         raise _Stopped
-
-    def _apply(self, batch: _Batch) -> list[Applied]:
-        applied = self.store.apply(batch.ready)
-        # Before the acks go out; a message refused unread (Broken) carries no chain head to keep.
-        self.witness.note(
-            a.message for a in applied if not a.duplicate and isinstance(a.message, TableMessage)
-        )
-        for m in batch.duplicates:
-            earlier = self.store.duplicate(m)
-            if earlier is not None:
-                applied.append(earlier)
-        return applied

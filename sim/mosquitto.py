@@ -168,6 +168,11 @@ class Broker:
                 time.sleep(0.05)
         raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout} s: {self.tail()}")
 
+    @property
+    def pid(self) -> int | None:
+        """The running broker's process id (``None`` before its start)."""
+        return None if self._proc is None else self._proc.pid
+
     def stop(self, kill: bool = False) -> None:
         if self._proc is None or self._proc.poll() is not None:
             return

@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
 from meter.config import load
+from meter.core import MeterCore
+from meter.desk import InThread
 from meter.service import MeterService
 from meter.store import Store
 from sim.link_rig import meter_config
@@ -35,7 +37,7 @@ class Link:
 
     async def start_meter(self) -> MeterService:
         self.store = Store(self.config.store, self.config)
-        self.service = MeterService(self.config, self.store)
+        self.service = MeterService(self.config, InThread(MeterCore(self.config, self.store)))
         self._meter_stop = asyncio.Event()
         self._meter_task = asyncio.create_task(self.service.run(self._meter_stop))
         async with asyncio.timeout(10):

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from meter.config import load
+from meter.core import MeterCore
 from meter.main import main
-from meter.service import MeterService
 from meter.store import Store, iter_records
 from meter.witness import Witness, witness_path
 from wire import Ack, ChainHead, Contribution, RamClear
@@ -143,10 +143,10 @@ def test_a_clear_recorded_but_not_yet_noted_is_noted_at_start(config_path: Path)
         own = ChainHead(813, "44" * 32)
         store.apply([declare("t1", 1), chained(msg("t1", 2, cleared()), own)])  # type: ignore[list-item]
         assert not witness_path(config.store).exists()  # killed before the witness was saved
-        service = MeterService(config, store)
-        ack = service.witness.ack(Ack("t1", 2))
+        core = MeterCore(config, store)
+        ack = core.witness.ack(Ack("t1", 2))
         assert (ack.ram_clear, ack.witness) == (ARCHIVE_HEAD, own)
-        again = MeterService(config, store).witness  # read back, not noted twice
+        again = MeterCore(config, store).witness  # read back, not noted twice
         assert again.ack(Ack("t1", 2)).ram_clear == ARCHIVE_HEAD
     finally:
         store.close()
