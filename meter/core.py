@@ -42,7 +42,7 @@ from .sequencer import Sequencer
 from .store import Applied, Store, StoreFailed
 from .witness import Witness, witness_path
 
-log = logging.getLogger("meter.service")
+log = logging.getLogger(__name__)
 
 Arrived = tuple[str, bytes | str]
 """A message as the broker delivered it: its topic and its payload."""
