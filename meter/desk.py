@@ -10,9 +10,12 @@ broker's next messages are read on one core while the store applies on another, 
 before told" holds as before (the service publishes only what a committed batch returned).
 
 The store's process lives and dies with the service: it ignores SIGTERM and SIGINT (the service
-stops it after its last batch), it gets SIGKILL when the service dies (``PR_SET_PDEATHSIG``: a
-``kill -9`` of the meter takes its store with it, a transaction in flight rolled back), and it
-ends when the pipe closes. :class:`InThread` runs the same core in a thread of the service's
+stops it after its last batch), and it ends when the pipe closes: a ``kill -9`` of the meter
+ends it once the call in hand is done (a batch committed then is durable and not told, as when
+the meter is killed between its commit and its acks; the tables send it again and it is
+acknowledged as a duplicate). It holds the store's lock until it ends, so a meter started
+meanwhile waits for it (:data:`BUSY_WAIT_SECONDS`) and never opens the store beside it.
+:class:`InThread` runs the same core in a thread of the service's
 process, for the tests that look into the store's ledger while the meter serves.
 """
 
@@ -20,13 +23,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
 import multiprocessing
-import os
 import signal
 import sqlite3
-import sys
 import threading
 import time
 import traceback
@@ -40,7 +40,6 @@ from .store import Store, StoreBusy, StoreError
 
 log = logging.getLogger(__name__)
 
-PR_SET_PDEATHSIG: Final = 1
 BUSY_WAIT_SECONDS: Final = 3.0
 """How long the store's process waits for the lock of a store that a killed meter's store process
 (dying with it) still holds; a second meter running on the same store is refused after it."""
@@ -101,7 +100,7 @@ class StoreProcess:
         self._one = threading.Lock()
         self._pipe, theirs = ctx.Pipe()
         self._process = ctx.Process(
-            target=_serve, args=(config, theirs, os.getpid()), name="progressive-meter store"
+            target=_serve, args=(config, theirs, self._pipe), name="progressive-meter store"
         )
         self._process.start()
         theirs.close()
@@ -179,16 +178,6 @@ class StoreProcess:
         self._pipe.close()
 
 
-def _die_with(parent: int) -> None:
-    """SIGKILL to this process when the service dies (Linux), then check it has not already."""
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-            log.warning("the store's process could not be tied to the meter's: errno %d", ctypes.get_errno())
-    if os.getppid() != parent:
-        os._exit(1)
-
-
 def _open(config: MeterConfig) -> Store:
     deadline = time.monotonic() + BUSY_WAIT_SECONDS
     while True:
@@ -200,11 +189,11 @@ def _open(config: MeterConfig) -> Store:
             time.sleep(0.05)
 
 
-def _serve(config: MeterConfig, pipe: Connection, parent: int) -> None:
+def _serve(config: MeterConfig, pipe: Connection, services_end: Connection) -> None:
     """The store's process: open the store, say so, then answer the service's calls in turn."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the service stops it, after its last batch
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with(parent)
+    services_end.close()  # its copy from the fork: the pipe then closes when the service dies
     try:
         store = _open(config)
     except StoreError as exc:

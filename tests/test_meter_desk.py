@@ -1,8 +1,8 @@
 """The meter's store in a process of its own (meter/desk.py): it lives and dies with the meter.
 
 The meter as systemd runs it (``python -m meter run``) on a real broker, a table dealing: a
-``kill -9`` of the meter takes its store's process with it at once (no orphan holding the
-store's lock or writing behind a new meter's back); a SIGTERM ends both, the last batch told;
+``kill -9`` of the meter ends its store's process within the batch in hand (no orphan holding
+the store's lock or writing behind a new meter's back); a SIGTERM ends both, the last batch told;
 the store's process killed alone stops the meter with its reason published, never a meter that
 looks online and applies nothing.
 """
