@@ -70,19 +70,17 @@ class InThread:
         self.core = core
         self._one = threading.Lock()
 
-    def _opening(self) -> list[Word]:
+    def _call(self, name: str, *args: object) -> Any:
         with self._one:
-            return self.core.opening()
-
-    def _take(self, arrived: Sequence[Arrived]) -> Told:
-        with self._one:
-            return self.core.take(arrived)
+            return getattr(self.core, name)(*args)
 
     async def opening(self) -> list[Word]:
-        return await asyncio.to_thread(self._opening)
+        words: list[Word] = await asyncio.to_thread(self._call, "opening")
+        return words
 
     async def take(self, arrived: Sequence[Arrived]) -> Told:
-        return await asyncio.to_thread(self._take, arrived)
+        told: Told = await asyncio.to_thread(self._call, "take", arrived)
+        return told
 
     async def watch(self) -> None:
         await asyncio.Future()  # the thread is the service's own: it ends with it
