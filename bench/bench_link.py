@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sqlite3
 import sys
 import tempfile
@@ -41,16 +42,19 @@ import aiomqtt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.cpu import cpu_by_part, shares
 from controller.api_client import ApiClient
 from controller.config import parse_config
 from controller.journal import Journal
-from controller.journal.outbox import Outbound
 from controller.journal.records import Started
+from controller.link.outbound import to_meter
 from controller.link.publisher import LinkPublisher, wire_bytes
 from sim.bench_rig import TABLE_ID, BenchRig, config_text
 from sim.link_rig import PARAMS, PROGRESSIVE, LinkRig
 from wire import Contribution, Declaration
 
+PUBLISHER = "the publisher (this process)"
+PEER = "the peer (this process)"
 SEAT_1 = "2c 7d 9s Jh 4c"
 DEALER = "As Ks 9d 6c 4h"
 
@@ -77,6 +81,18 @@ async def peer_rate(rig: LinkRig, messages: int, size: int) -> float:
         return messages / (time.perf_counter() - start)
 
 
+async def timed_peer(rig: LinkRig, messages: int, size: int) -> tuple[float, float, str]:
+    """The peer's rate, its CPU per message in this process, and the CPU of each part meanwhile."""
+    broker_pid = rig.broker.pid
+    assert broker_pid is not None
+    before = cpu_by_part(PEER, rig.meter.pid, broker_pid)
+    cpu, start = time.process_time(), time.perf_counter()
+    rate = await peer_rate(rig, messages, size)
+    cpu, elapsed = time.process_time() - cpu, time.perf_counter() - start
+    parts = shares(before, cpu_by_part(PEER, rig.meter.pid, broker_pid), elapsed)
+    return rate, cpu / messages, parts
+
+
 async def drain(backlog: int) -> None:
     with LinkRig.running(TABLE_ID) as rig:
         root = Path(tempfile.mkdtemp(prefix="bench-link-"))
@@ -85,11 +101,9 @@ async def drain(backlog: int) -> None:
         assert config.progressive_link is not None
         journal = await Journal.open(root / "journal.sqlite", TABLE_ID)
         try:
-            declaration = Declaration({PROGRESSIVE: PARAMS}).to_json()
-            await journal.append(
-                Started("bench", "bench"), source="daemon", outbox=[Outbound("declaration", declaration)]
-            )
-            contribution = Contribution(PROGRESSIVE, 2, 500).to_json()
+            declaration = to_meter(Declaration({PROGRESSIVE: PARAMS}))
+            await journal.append(Started("bench", "bench"), source="daemon", outbox=[declaration])
+            contribution = to_meter(Contribution(PROGRESSIVE, 2, 500))
             start = time.perf_counter()
             for i in range(0, backlog, 100):
                 await asyncio.gather(
@@ -97,14 +111,21 @@ async def drain(backlog: int) -> None:
                         journal.append(
                             Started("bench", "bench"),
                             source="daemon",
-                            outbox=[Outbound("contribution", contribution)],
+                            outbox=[contribution],
                         )
                         for _ in range(min(100, backlog - i))
                     )
                 )
             committed = time.perf_counter() - start
+            size = len(wire_bytes((await journal.outbox_after(1, 1))[0]))
+            # The peer before and after the drain: the mean of the two is the ratio's peer
+            # (the machine's pace drifts over a run; the meter reads the peer's topic too).
+            peer_first = await timed_peer(rig, backlog, size)
             publisher = LinkPublisher(config.progressive_link, TABLE_ID, journal)
             stop = asyncio.Event()
+            broker_pid = rig.broker.pid
+            assert broker_pid is not None
+            parts_before = cpu_by_part(PUBLISHER, rig.meter.pid, broker_pid)
             cpu = time.process_time()
             start = time.perf_counter()
             task = asyncio.create_task(publisher.run(stop))
@@ -121,14 +142,13 @@ async def drain(backlog: int) -> None:
                 await asyncio.sleep(0.002)
             elapsed = time.perf_counter() - start
             cpu = time.process_time() - cpu
+            parts = shares(parts_before, cpu_by_part(PUBLISHER, rig.meter.pid, broker_pid), elapsed)
             stop.set()
             await task
-            size = len(wire_bytes((await journal.outbox_after(1, 1))[0]))
         finally:
             await journal.close()
-        peer_cpu = time.process_time()
-        peer = await peer_rate(rig, backlog, size)
-        peer_cpu = time.process_time() - peer_cpu
+        peer_then = await timed_peer(rig, backlog, size)
+    peer = (peer_first[0] + peer_then[0]) / 2
     print(
         f"outbox drain: {backlog} contributions committed while the link was down "
         f"({backlog / committed:.0f}/s to the journal), {size} bytes each"
@@ -148,11 +168,21 @@ async def drain(backlog: int) -> None:
             f"  publisher until the broker's PUBACK of the last: {backlog / pubacked:8.0f} messages/s "
             f"({pubacked:.2f} s)"
         )
-    print(f"  peer, bare aiomqtt QoS 1 publish loop to the same broker: {peer:8.0f} messages/s")
+    print(
+        f"  peer, bare aiomqtt QoS 1 publish loop to the same broker: {peer:8.0f} messages/s "
+        f"(before the drain {peer_first[0]:.0f}, after it {peer_then[0]:.0f})"
+    )
+    print(
+        f"  ratio to the peer: {backlog / elapsed / peer:.2f} until the meter's ack, "
+        + (f"{backlog / pubacked / peer:.2f} until the PUBACK" if pubacked else "")
+    )
     print(
         f"  CPU in this process per message: publisher {cpu / backlog * 1e6:.0f} us, "
-        f"peer {peer_cpu / backlog * 1e6:.0f} us"
+        f"peer {peer_first[1] * 1e6:.0f} and {peer_then[1] * 1e6:.0f} us"
     )
+    print(f"  CPU of each part ({os.cpu_count()} cores), in the drain: {parts}")
+    print(f"    in the peer's loop before it: {peer_first[2]}")
+    print(f"    and after it: {peer_then[2]}")
 
 
 def pct(values: list[float], p: float) -> float:

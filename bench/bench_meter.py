@@ -43,6 +43,7 @@ import aiomqtt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.cpu import cpu_by_part, shares
 from meter.config import load
 from meter.ledger import Item
 from meter.store import Store
@@ -71,20 +72,7 @@ async def peer(broker: Broker, pki: Pki, messages: int, size: int) -> float:
         return messages / (time.perf_counter() - start)
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU (user and system) a process has used so far, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def cpu_by_part(meter: int, broker: int) -> dict[str, float]:
-    """CPU seconds so far of: this process (the 200 tables), the meter's own process (the broker's
-    connection, reading the messages, telling), its store's process, the broker."""
-    children = Path(f"/proc/{meter}/task/{meter}/children").read_text().split()
-    parts = {"the tables (this process)": time.process_time(), "the meter's process": cpu_seconds(meter)}
-    parts["its store's process"] = sum(cpu_seconds(int(c)) for c in children)
-    parts["the broker"] = cpu_seconds(broker)
-    return parts
+TABLES = "the tables (this process)"
 
 
 def batches(db: Path, tables: dict[str, SimTable]) -> list[list[Item]]:
@@ -139,13 +127,13 @@ async def run(n_tables: int, per_table: int) -> None:
         # 1. Live: every table sending at once, the meter applying and acknowledging.
         broker_pid = broker.pid
         assert broker_pid is not None
-        cpu_before = cpu_by_part(meter.pid, broker_pid)
+        cpu_before = cpu_by_part(TABLES, meter.pid, broker_pid)
         start = time.perf_counter()
         runs = [asyncio.create_task(t.run(stop)) for t in tables]
         for t in tables:
             await t.all_acked(timeout=600)
         live = time.perf_counter() - start
-        cpu_live = {k: v - cpu_before[k] for k, v in cpu_by_part(meter.pid, broker_pid).items()}
+        cpu_live = cpu_by_part(TABLES, meter.pid, broker_pid)
         # 2. A backlog: the meter stopped while the tables go on; the broker keeps it all in the
         # meter's session; then the meter alone drains it (its own rate, not the tables').
         meter.send_signal(signal.SIGTERM)
@@ -190,10 +178,7 @@ async def run(n_tables: int, per_table: int) -> None:
         f"{n_tables} tables x {per_table} contributions ({size}-byte messages), TLS, QoS 1, synchronous=FULL"
     )
     print(f"  live, all tables at once, until every ack is back: {total / live:8.0f} contributions/s")
-    print(
-        f"    CPU in it ({live:.2f} s on {os.cpu_count()} cores): "
-        + ", ".join(f"{part} {seconds / live:.0%}" for part, seconds in cpu_live.items())
-    )
+    print(f"    CPU in it ({live:.2f} s on {os.cpu_count()} cores): " + shares(cpu_before, cpu_live, live))
     print(
         f"  a backlog of {total} drained by the meter (start, verify, apply, ack): "
         f"{total / drain:8.0f} contributions/s"

@@ -16,7 +16,7 @@ from controller.config import parse_config
 from controller.journal.outbox import OutboxEntry
 from controller.journal.state import OpenRound
 from controller.link.hits import claims_after, hits
-from controller.link.outbound import LinkPlan, LinkPlanError
+from controller.link.outbound import LinkPlan, LinkPlanError, to_meter
 from controller.link.publisher import wire_bytes
 from controller.link.state import LinkState
 from controller.rules.core.engine import Round
@@ -24,7 +24,18 @@ from controller.rules.core.events import Event
 from controller.rules.core.submission import parse_submission
 from controller.rules.games import GAMES
 from controller.table import game_hooks
-from wire import Ack, Amount, MeterStatus, Verdict, decode_table_message
+from wire import (
+    Ack,
+    Amount,
+    Contribution,
+    Hit,
+    MeterStatus,
+    Share,
+    Verdict,
+    Void,
+    WireError,
+    decode_table_message,
+)
 
 from .test_config import MINIMAL, problems_of
 
@@ -145,18 +156,24 @@ def test_the_outbox_entry_goes_on_the_wire_as_the_wire_decodes_it() -> None:
     )
     message = decode_table_message(wire_bytes(entry))
     assert (message.table, message.seq, message.round) == ("t1", 3, "r-1")
-    bad = OutboxEntry(
-        "t1",
-        4,
-        "0b5e2c1a-7f43-4e0e-8d7c-5a1f3e9b2c44",
-        18,
-        "e-18",
-        None,
+    # The wire's bounds are checked where a message is made, before the journal commits it
+    # (the link sends the journal's bytes without reading them again).
+    made = to_meter(Contribution("cs-floor", 2, 200))
+    assert (made.kind, made.payload) == (
         "contribution",
-        {"progressive": "cs-floor", "wagers": 2, "wagered": 2.5},
+        {"progressive": "cs-floor", "wagers": 2, "wagered": "2.00"},
     )
-    with pytest.raises(ValueError, match="has a fraction"):
-        wire_bytes(bad)
+    for bad, field in [
+        (Contribution("cs-floor", 0, 200), "payload.wagers"),
+        (Contribution("cs-floor", 10**20, 200), "payload.wagers"),
+        (Contribution("cs-floor", 2, 10**20), "payload.wagered"),
+        (Contribution("cs floor", 2, 200), "payload.progressive"),
+        (Hit("cs-floor", 100, "royal_flush", Share(Fraction(100))), "payload.seat"),
+        (Void("cs-floor", 7, ""), "payload.reason"),
+    ]:
+        with pytest.raises(WireError) as refused:
+            to_meter(bad)
+        assert refused.value.field == field, bad
     assert json.loads(wire_bytes(entry))["schema"] == 1
 
 

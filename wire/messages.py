@@ -293,6 +293,20 @@ def _payload(kind: str, obj: Obj) -> Payload:
     return payload
 
 
+def checked_json(payload: Payload) -> dict[str, object]:
+    """``payload`` as a table's message carries it, read back by the wire's own reader: a value
+    past the wire's bounds (a count of wagers, an amount, a seat, a text's length) is a
+    :class:`WireError` naming the field here, where the message is made, not at the meter.
+
+    The table makes every message of its outbox with this (``controller/link/outbound.py``), so
+    what the journal commits is what the wire reads; the link then sends the journal's bytes
+    without reading them again (``controller/link/publisher.py``).
+    """
+    out = payload.to_json()
+    _payload(payload.kind, Obj(out, "payload"))
+    return out
+
+
 @dataclass(frozen=True)
 class TableMessage:
     """One message of a table's outbox, as it goes on the wire."""

@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from wire import ChainHead
+from wire import ChainHead, checked_json
 from wire import RamClear as RamClearMessage
 
 from ..rules.core.money import Cents, parse_money
@@ -121,7 +121,7 @@ async def ram_clear(path: Path, actor: str, now: datetime.datetime | None = None
         if link_outbox_seq > 0:  # the meter knows this table: it is told, exactly once
             wall_ns = int(when.timestamp()) * 1_000_000_000 + when.microsecond * 1000
             message = RamClearMessage(ChainHead(link_seq, head.hash), actor, wall_ns, archive.name)
-            told = (Outbound(message.kind, message.to_json()),)
+            told = (Outbound(message.kind, checked_json(message)),)
         await new.append(cleared, source="tablectl", actor=actor, outbox=told)
     finally:
         await new.close()

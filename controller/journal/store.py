@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import logging
 import os
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from .chain import ChainHead, OutboxRow, chain_hash
 from .chain_key import ChainKey
@@ -26,6 +27,14 @@ from .outbox import OutboxEntry
 from .records import JournalRecord
 from .schema import INSERT_EVENT, INSERT_OUTBOX
 from .state import TableState
+
+#: The ids (of a JSON array) that the outbox holds.
+_KNOWN_IDS: Final = "SELECT message_id FROM outbox WHERE message_id IN (SELECT value FROM json_each(?))"
+#: Those of them not yet marked, marked (the schema's trigger refuses any other change).
+_MARK_SENT: Final = (
+    "UPDATE outbox SET sent_wall_ns = ? "
+    "WHERE sent_wall_ns IS NULL AND message_id IN (SELECT value FROM json_each(?))"
+)
 
 log = logging.getLogger(__name__)
 
@@ -207,21 +216,18 @@ class Store:
         )
 
     def mark_sent(self, ids: Sequence[str], wall_ns: int) -> int:
+        """Mark ``ids`` sent at ``wall_ns`` (those not already), in one transaction; an id not in the
+        outbox is a ``ValueError`` and marks nothing. One statement for the whole set: the link
+        marks a window of PUBACKs at a time (bench/bench_link.py)."""
         conn = self.conn
+        listed = json.dumps(list(ids))
         conn.execute("BEGIN IMMEDIATE")
         try:
-            marked = 0
-            for message_id in ids:
-                row = conn.execute(
-                    "SELECT sent_wall_ns FROM outbox WHERE message_id = ?", (message_id,)
-                ).fetchone()
-                if row is None:
-                    raise ValueError(f"no message {message_id!r} in the outbox")
-                if row[0] is None:
-                    conn.execute(
-                        "UPDATE outbox SET sent_wall_ns = ? WHERE message_id = ?", (wall_ns, message_id)
-                    )
-                    marked += 1
+            known = {row[0] for row in conn.execute(_KNOWN_IDS, (listed,))}
+            missing = next((message_id for message_id in ids if message_id not in known), None)
+            if missing is not None:
+                raise ValueError(f"no message {missing!r} in the outbox")
+            marked = conn.execute(_MARK_SENT, (wall_ns, listed)).rowcount
             conn.execute("COMMIT")
             return marked
         except BaseException:

@@ -39,6 +39,7 @@ from ..rules.core.events import Event
 from ..rules.core.hooks import Actor
 from ..rules.core.money import Cents
 from ..rules.core.settlement import Outcome, Result
+from .outbound import to_meter
 
 #: Two meters no real one reaches: a payout that follows them is a share of the meter. Both are
 #: divisible by 100 x 420 (every seat count to 7), so players sharing a meter equally, or a whole
@@ -128,8 +129,7 @@ def claims_after(current: OpenRound, event: Event, meter_ids: Mapping[str, str])
         return []
     made_known = time.time_ns()  # the table's own hit time, kept in the meter's history
     return [
-        Outbound(
-            "hit",
+        to_meter(
             Hit(
                 meter_ids[c.wager],
                 c.seat,
@@ -137,7 +137,7 @@ def claims_after(current: OpenRound, event: Event, meter_ids: Mapping[str, str])
                 Share(c.share),
                 hit_wall_ns=made_known,
                 cards=seat_cards(rnd, c.seat),
-            ).to_json(),
+            )
         )
         for c in hits(rnd, after, meter_ids)
     ]

@@ -11,13 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from wire import Contribution, Declaration, Parameters, WireError
+from wire import Contribution, Declaration, Parameters, Payload, WireError, checked_json
 from wire.fields import rate
 
 from ..config import ProgressiveLinkSection
 from ..journal.outbox import Outbound
 from ..journal.state import OpenRound
 from ..rules.core.hooks import Progressive
+
+
+def to_meter(payload: Payload) -> Outbound:
+    """A message to the meter for the outbox, its payload read back by the wire's own reader
+    (:func:`wire.checked_json`): a value past the wire's bounds is a ``WireError`` (a
+    ``ValueError``) here, and the journal commits nothing of the record that would carry it."""
+    return Outbound(payload.kind, checked_json(payload))
 
 
 class LinkPlanError(ValueError):
@@ -61,7 +68,7 @@ class LinkPlan:
 
     def declaration(self) -> Outbound:
         """The declaration of the table's progressives (sent when it loads its Rules Submission)."""
-        return Outbound("declaration", Declaration(dict(self.parameters)).to_json())
+        return to_meter(Declaration(dict(self.parameters)))
 
     def contributions(self, current: OpenRound) -> list[Outbound]:
         """At the lock-out: for each progressive with accepted wagers, how many and the amount
@@ -75,6 +82,5 @@ class LinkPlan:
             count[meter_id] = count.get(meter_id, 0) + 1
             wagered[meter_id] = wagered.get(meter_id, 0) + event.amount
         return [
-            Outbound("contribution", Contribution(meter_id, count[meter_id], wagered[meter_id]).to_json())
-            for meter_id in sorted(count)
+            to_meter(Contribution(meter_id, count[meter_id], wagered[meter_id])) for meter_id in sorted(count)
         ]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import socket
@@ -32,7 +31,8 @@ from typing import Final
 import aiomqtt
 from aiomqtt.client import MessagesIterator
 
-from wire import Hit, Paid, TableStatus, Topics, Void, WireError, decode_meter_message, decode_table_message
+from wire import Hit, Paid, TableStatus, Topics, Void, WireError, decode_meter_message
+from wire.reader import dumps
 
 from ..config import ProgressiveLinkSection
 from ..journal import Journal
@@ -41,13 +41,17 @@ from .state import LinkState
 
 log = logging.getLogger(__name__)
 
-#: Messages read from the outbox and published at once (one window): the shipped broker's
-#: ``max_inflight_messages``, and the client's own limit of messages awaiting their PUBACK.
+#: Messages read from the outbox and published at once (one window).
 WINDOW: Final = 100
 #: Windows on the wire at once: the next is read from the journal and published while the one
 #: before waits for its PUBACKs, so the socket never idles between windows (the order of the
-#: publishes, and so of the broker, is the seq's either way).
+#: publishes, and so of the broker, is the seq's either way). ``WINDOW * FLIGHTS`` is the most
+#: messages awaiting their PUBACK; the broker's ``max_inflight_messages`` bounds only what it
+#: sends (MQTT 3.1.1 has no receive maximum).
 FLIGHTS: Final = 2
+#: paho's own in-flight limit: none (``0``), as the windows are the limit. With a limit paho
+#: walks its whole list of messages at every PUBACK to find one to send (bench/bench_link.py).
+PAHO_INFLIGHT: Final = 0
 #: Seconds a window waits at most for its PUBACKs before the session is given up (and the
 #: messages sent again from the meter's ack on the next).
 PUBACK_SECONDS: Final = 10.0
@@ -90,15 +94,17 @@ def read_password(path: Path | None) -> str | None:
 
 
 def wire_bytes(entry: OutboxEntry) -> bytes:
-    """The outbox entry as the wire carries it, checked by the wire's own decoder: the bytes
-    decoded are the bytes sent (encoded once)."""
+    """The outbox entry as the wire carries it, encoded once and not read back here.
+
+    Its payload was read back by the wire's own reader where it was made (:func:`.outbound.to_meter`),
+    the rest of the envelope is the journal's own columns, and the record's keyed hash covers
+    every outbox message (verified at every start); the meter reads every message again and
+    refuses a bad one by its seq, which the table then shows (docs/progressive-link.md)."""
     message: dict[str, object] = {"schema": 1, **entry.envelope()}
     if entry.event_hash:
         # The journal's head at this message: the meter keeps the last as its witness (witness.py).
         message["chain"] = {"seq": entry.event_seq, "hash": entry.event_hash}
-    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-    decode_table_message(text)
-    return text.encode()
+    return dumps(message)
 
 
 class LinkPublisher:
@@ -144,7 +150,7 @@ class LinkPublisher:
             identifier=self.table,
             clean_session=True,
             keepalive=10,
-            max_inflight_messages=WINDOW,
+            max_inflight_messages=PAHO_INFLIGHT,
             will=aiomqtt.Will(status_topic, offline, qos=1, retain=True),
             tls_context=tls_context(self.link),
             socket_options=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),),

@@ -34,7 +34,7 @@ from ..table import game_hooks
 from ..table.authority import FLOOR, voids_wagers
 from ..table.service import TableService
 from .hits import claims_after, meter_events, waits_for_meter
-from .outbound import LinkPlan
+from .outbound import LinkPlan, to_meter
 from .publisher import LinkPublisher
 from .witness import WITNESS_MISMATCH, judge
 
@@ -99,9 +99,7 @@ class TableLink:
         if not claims or not voids_wagers(current, event):
             return []
         why = f"the round is void: {event.kind}" + (f" ({event.detail})" if event.detail else "")
-        return [
-            Outbound("void", Void(str(c.payload["progressive"]), c.seq, why[:200]).to_json()) for c in claims
-        ]
+        return [to_meter(Void(str(c.payload["progressive"]), c.seq, why[:200])) for c in claims]
 
     async def paid_for(
         self, round_id: str, seat: int, wager: str, award: Mapping[str, object] | None
@@ -113,7 +111,7 @@ class TableLink:
         claim = await self._claim_of(round_id, seat, meter_id)
         if claim is None:
             return []
-        return [Outbound("paid", Paid(meter_id, claim.seq, money(award["paid"], "paid")).to_json())]
+        return [to_meter(Paid(meter_id, claim.seq, money(award["paid"], "paid")))]
 
     async def _claim_of(self, round_id: str, seat: int, meter_id: str) -> OutboxEntry | None:
         claims = await self.service.journal.outbox_of_round(round_id, "hit")
@@ -166,9 +164,7 @@ class TableLink:
         assert isinstance(terms, Mapping)
         share = Fraction(str(terms["share"])) if "share" in terms else None
         paid = verified * share // 100 if share is not None else money(terms["fixed"], "fixed")
-        mine = Outbound(
-            "paid", Paid(meter_id, int(str(claim["seq"])), int(paid), by_floorperson=True).to_json()
-        )
+        mine = to_meter(Paid(meter_id, int(str(claim["seq"])), int(paid), by_floorperson=True))
         steps = [
             Step(e, FLOOR, actor, outbox=(mine,) if (e.seat, e.name) == (seat, wager) else ()) for e in events
         ]
