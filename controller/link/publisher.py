@@ -99,7 +99,8 @@ def wire_bytes(entry: OutboxEntry) -> bytes:
     Its payload was read back by the wire's own reader where it was made (:func:`.outbound.to_meter`),
     the rest of the envelope is the journal's own columns, and the record's keyed hash covers
     every outbox message (verified at every start); the meter reads every message again and
-    refuses a bad one by its seq, which the table then shows (docs/progressive-link.md)."""
+    refuses a bad one by its seq (in its history, and in the refusal it sends the table), the
+    messages behind it going on (docs/progressive-link.md, "Bounds")."""
     message: dict[str, object] = {"schema": 1, **entry.envelope()}
     if entry.event_hash:
         # The journal's head at this message: the meter keeps the last as its witness (witness.py).
