@@ -7,10 +7,12 @@ What the console shows must be what the daemon journaled.
 
 from __future__ import annotations
 
+import asyncio
 from decimal import Decimal
 
 import pytest
 
+from controller.api_client import ApiClient
 from sim.screen_rig import console_on_rig, enter_wager, following, tap_pin, until
 from ui.connection import LinkState
 from ui.meter import MeterState
@@ -273,6 +275,29 @@ async def test_a_floorperson_declares_the_shoe_out_of_order_before_cards_are_key
             console.key("cards", key)
         assert await console.key_in_cards(), console.message
         await until(lambda: len(console.table.hands) == 1, "the keyed-in hand")
+
+
+@pytest.mark.asyncio
+async def test_no_state_between_rounds_shows_the_next_round_locked_out() -> None:
+    """The settlement's next round and its unlock are one transaction: no ``state`` the daemon
+    publishes shows the new round (bets open) with the table still locked out, which the screen
+    would flash as TABLE LOCKED OUT between every two rounds."""
+    async with console_on_rig() as (rig, console), await ApiClient.connect(rig.socket) as watcher:
+        await watcher.subscribe(["state"])
+        notes = watcher.notifications()
+        await enter_wager(console, 1, "ante", 10)
+        await rig.place_chip(1)
+        await rig.press_lock_out()
+        await rig.deal("1", "2c 7d 9s Jh 4c")
+        await rig.deal("dealer", "Ah Kd 7s 5c 3h")
+        await until(lambda: console.seat == 1, "seat 1 to decide")
+        first = console.table.round_id
+        assert await console.decide("fold"), console.message
+        seen = []
+        while not seen or seen[-1]["round"] is None or seen[-1]["round"]["id"] == first:
+            seen.append((await asyncio.wait_for(anext(notes), 10)).data)
+        opened = [s for s in seen if s["round"] is not None and s["round"]["id"] != first]
+        assert opened and all(not s["locked_out"] for s in opened), opened
 
 
 @pytest.mark.asyncio

@@ -197,8 +197,10 @@ class TableService:
 
     # --- the round -------------------------------------------------------------------------------
 
-    async def ensure_round(self) -> None:
-        """Begin a round if none is open, with the meters it begins with (§ 639a.12(d)(3))."""
+    async def ensure_round(self, opening: Sequence[Entry] = ()) -> None:
+        """Begin a round if none is open, with the meters it begins with (§ 639a.12(d)(3));
+        ``opening``: what opens it (the ``unlock`` after a settlement), in the same transaction,
+        so no one reads the new round still locked out (the dealer's screen, the status)."""
         if self.state.current is None:
             meters = game_hooks.opening_meters(self.submission, self.state)
             if self.link is not None:
@@ -208,7 +210,7 @@ class TableService:
             # The round and what the last one carries to it (the poker room's button, § 637a.19(c)(2))
             # in ONE transaction: a crash keeps both or neither.
             begin = BeginRound(self.game.name, self.submission.rules, meters)
-            carried = [Step(e, authority.DAEMON) for e in self.state.next_round]
+            carried = [Step(e, authority.DAEMON) for e in (*self.state.next_round, *opening)]
             with self._journal_writes():
                 outcomes = await self.journal.append_many([Step(begin, authority.DAEMON), *carried])
             for outcome in outcomes:
@@ -240,8 +242,9 @@ class TableService:
         record = await self._journal_entry(SettleRound(), source, actor)
         if record is None:
             return None
-        await self.ensure_round()
-        await self.open_wagering(f"round {record.round_id} settled")
+        why = f"round {record.round_id} settled"
+        await self.ensure_round([Unlock(why)] if self.state.locked_out else [])
+        await self.open_wagering(why)  # the pins (and the unlock, if no round was begun here)
         return record
 
     async def open_wagering(self, why: str) -> None:
