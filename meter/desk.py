@@ -60,7 +60,22 @@ class DeskFailed(Exception):
     """The store's process failed or ended without being asked (a crash of the meter)."""
 
 
-class InThread:
+class _Calls:
+    """What the service calls, as one blocking call by name in a thread (:meth:`_call`)."""
+
+    def _call(self, name: str, *args: object) -> Any:
+        raise NotImplementedError
+
+    async def opening(self) -> list[Word]:
+        words: list[Word] = await asyncio.to_thread(self._call, "opening")
+        return words
+
+    async def take(self, arrived: Sequence[Arrived]) -> Told:
+        told: Told = await asyncio.to_thread(self._call, "take", list(arrived))
+        return told
+
+
+class InThread(_Calls):
     """The core in a thread of the service's process (the tests', which read its store live).
 
     One call at a time, as the store's process answers them: a call whose caller was cancelled
@@ -74,19 +89,11 @@ class InThread:
         with self._one:
             return getattr(self.core, name)(*args)
 
-    async def opening(self) -> list[Word]:
-        words: list[Word] = await asyncio.to_thread(self._call, "opening")
-        return words
-
-    async def take(self, arrived: Sequence[Arrived]) -> Told:
-        told: Told = await asyncio.to_thread(self._call, "take", arrived)
-        return told
-
     async def watch(self) -> None:
         await asyncio.Future()  # the thread is the service's own: it ends with it
 
 
-class StoreProcess:
+class StoreProcess(_Calls):
     """The store and its core in a process of their own (what ``progressive-meter run`` uses).
 
     Made before any event loop or thread starts (it forks). Raises :class:`~.store.StoreError`
@@ -134,18 +141,10 @@ class StoreProcess:
             raise DeskFailed(f"the meter's store process failed:\n{value}")
         return value
 
-    def _call(self, *request: object) -> Any:
+    def _call(self, name: str, *args: object) -> Any:
         with self._one:  # a call whose caller was cancelled (a cut connection) is answered first
-            self._pipe.send(request)
+            self._pipe.send((name, *args))
             return self._answer()
-
-    async def opening(self) -> list[Word]:
-        words: list[Word] = await asyncio.to_thread(self._call, "opening")
-        return words
-
-    async def take(self, arrived: Sequence[Arrived]) -> Told:
-        told: Told = await asyncio.to_thread(self._call, "take", list(arrived))
-        return told
 
     async def watch(self) -> None:
         """Its end seen at once, idle or not (the process's sentinel), not at the next batch."""

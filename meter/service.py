@@ -64,7 +64,8 @@ def _arrived(message: aiomqtt.Message) -> Arrived:
 
 @dataclass
 class _Read:
-    """The messages read and checked, not yet taken by the applying (both stages in one loop)."""
+    """The messages read off the connection, not yet taken by the applying (the store's side
+    checks them)."""
 
     items: list[Arrived] = field(default_factory=list)
     filled: asyncio.Event = field(default_factory=asyncio.Event)
