@@ -20,7 +20,7 @@ from controller.journal.state import PROGRESSIVE_LINK
 from controller.tablectl import main as tablectl_main
 from meter.config import load
 from sim.bench_rig import BenchRig, run_bench
-from sim.link_rig import LINK, PARAMS, PROGRESSIVE, meter_config
+from sim.link_rig import LINK, PARAMS, PAYTABLE_B, PROGRESSIVE, meter_config
 from wire import Award, Parameters, Share, Topics, encode
 
 from .meter_link import Link, running_link
@@ -483,3 +483,105 @@ async def test_a_new_meter_amount_is_pushed_on_the_link_topic(tmp_path: Path, pk
                         break
             assert note.data["connected"] is True
             assert note.data["progressives"] == {"progressive": PROGRESSIVE}
+
+
+def tamper_outbox(db: Path, seq: int, old: str, new: str) -> str:
+    """As one who holds the file would, while the daemon runs: the outbox message ``seq``'s
+    payload with ``old`` made ``new`` (past the schema's trigger, which refuses any change but
+    the mark); returns the payload as it was."""
+    import sqlite3
+
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        (trigger,) = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'outbox_only_marked_sent'"
+        ).fetchone()
+        (payload,) = conn.execute("SELECT payload FROM outbox WHERE seq = ?", (seq,)).fetchone()
+        assert old in payload, payload
+        conn.execute("PRAGMA ignore_check_constraints = ON")  # json_valid(payload), too
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("DROP TRIGGER outbox_only_marked_sent")
+        conn.execute("UPDATE outbox SET payload = ? WHERE seq = ?", (payload.replace(old, new), seq))
+        conn.execute(trigger)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    return str(payload)
+
+
+@pytest.mark.parametrize(
+    ("tampered", "words"),
+    [
+        ('"wagers":1e999', "outbox seq {last} (contribution) cannot be encoded"),  # the encoder's
+        ('"wagers":1,,', "outbox seq {last}: the payload is not JSON"),  # the journal's reader's
+    ],
+    ids=["unencodable", "not-json"],
+)
+async def test_a_fault_in_the_links_sender_closes_progressive_wagering_and_it_comes_back(
+    tmp_path: Path, pki: Pki, tampered: str, words: str
+) -> None:
+    """A fault of the table's own (here a queued contribution changed on disk while the broker
+    was down: a count the wire's encoder refuses, or a payload that is no JSON) ends neither the
+    link's task nor its watch for good: progressive wagering closes at once, journaled with the
+    fault's words, and the link tries again by itself; once the message can be read and sent it
+    is, once, and the link is back."""
+    async with linked_table(tmp_path, pki, "t3") as (link, rig):
+        daemon = daemon_of(rig)
+        assert daemon.link is not None
+        publisher = daemon.link.publisher
+        async with await ApiClient.connect(rig.socket) as api:
+            await until(lambda: daemon.state.progressive_link_down is None, 10, "the link up")
+            await api_round(api, rig)
+            link.broker.stop(kill=True)
+            await api_round(api, rig)  # its contribution waits in the outbox
+            journal = rig.path / "journal.sqlite"
+            last = max(contribution_seqs(journal))
+            original = tamper_outbox(journal, last, '"wagers":1', tampered)
+            connects = publisher.connects
+            link.broker.start()
+            await until(lambda: publisher.state.fault is not None, 10, "the sender's fault")
+            status = await api.status()
+            reason = status["link"]["unavailable"]
+            assert "the table's link failed" in reason and words.format(last=last) in reason, reason
+            await until(
+                lambda: (daemon.state.progressive_link_down or "").startswith("the table's link failed"),
+                5,
+                "the fault journaled",
+            )
+            # It tries again by itself (and fails again on the same message, logged once).
+            await until(lambda: publisher.connects >= connects + 2, 10, "a second try")
+            tamper_outbox(journal, last, tampered, '"wagers":1')
+            await until(lambda: daemon.state.progressive_link_down is None, 20, "the link back")
+            await until(lambda: publisher.state.applied_seq >= last, 20, f"the meter's ack of seq {last}")
+            assert link.store is not None
+            assert contributions_in_store(link.store.path)["t3"] == contribution_seqs(journal)
+            assert tampered not in original and publisher.state.fault is None
+
+
+async def test_a_contribution_the_meter_refuses_is_shown_at_the_table(
+    tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The meter refuses the table's contributions (its ``max_wager`` of 0.50 below the table's
+    1.00 Progressive Payout Wager: a table and a meter configured apart). Nothing of them is
+    applied; the table shows each refusal with the meter's field and reason, in status and in
+    ``tablectl link``, beside the count."""
+    async with linked_table(tmp_path, pki, "t4", paytable=(*PAYTABLE_B, 'max_wager = "0.50"')) as (link, rig):
+        daemon = daemon_of(rig)
+        assert daemon.link is not None
+        state = daemon.link.publisher.state
+        async with await ApiClient.connect(rig.socket) as api:
+            await until(lambda: daemon.state.progressive_link_down is None, 10, "the link up")
+            await api_round(api, rig)
+            await api_round(api, rig)
+            seqs = contribution_seqs(rig.path / "journal.sqlite")
+            await until(lambda: all(s in state.refusals for s in seqs), 10, "the meter's refusals")
+            refused = (await api.status())["link"]["refused"]
+        assert refused["count"] == len(seqs) == 2
+        assert [r["seq"] for r in refused["last"]] == seqs
+        assert all(r["field"] == "payload.wagered" and "max_wager" in r["reason"] for r in refused["last"])
+        assert link.store is not None and contributions_in_store(link.store.path).get("t4", []) == []
+        args = ["link", "--socket", str(rig.socket), "--config", str(rig.config_path)]
+        assert await asyncio.to_thread(tablectl_main, args) == 0
+        text = capsys.readouterr().out
+        assert "  the meter refused 2 of the table's messages; the last:" in text
+        assert f"    seq {seqs[-1]}, payload.wagered: 1.00 on 1 wager(s) is more than" in text

@@ -31,7 +31,7 @@ from typing import Final
 import aiomqtt
 from aiomqtt.client import MessagesIterator
 
-from wire import Hit, Paid, TableStatus, Topics, Void, WireError, decode_meter_message
+from wire import Hit, Paid, Refusal, TableStatus, Topics, Void, WireError, decode_meter_message
 from wire.reader import dumps
 
 from ..config import ProgressiveLinkSection
@@ -55,6 +55,12 @@ PAHO_INFLIGHT: Final = 0
 #: Seconds a window waits at most for its PUBACKs before the session is given up (and the
 #: messages sent again from the meter's ack on the next).
 PUBACK_SECONDS: Final = 10.0
+#: Seconds before the link tries again after a fault of the table's own (the first; doubled
+#: at each fault in a row, up to :data:`FAULT_RETRY_MAX`).
+FAULT_RETRY_FIRST: Final = 0.5
+FAULT_RETRY_MAX: Final = 30.0
+#: The longest fault's words kept (status, the journal's ``device_offline``).
+FAULT_WORDS: Final = 300
 #: aiomqtt's "no timeout" for one publish (the window's timer stands for it).
 NO_TIMER: Final = math.inf
 
@@ -108,6 +114,17 @@ def wire_bytes(entry: OutboxEntry) -> bytes:
     return dumps(message)
 
 
+def _encoded(entries: list[OutboxEntry]) -> list[bytes]:
+    """Each entry's :func:`wire_bytes`; one that cannot be encoded is a ``ValueError`` naming it."""
+    out = []
+    for entry in entries:
+        try:
+            out.append(wire_bytes(entry))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"outbox seq {entry.seq} ({entry.kind}) cannot be encoded: {exc}") from exc
+    return out
+
+
 class LinkPublisher:
     """Sends ``journal``'s outbox to the meter and keeps :attr:`state` from the meter's topics."""
 
@@ -138,6 +155,8 @@ class LinkPublisher:
         #: all that came while the last one committed.
         self._to_mark: list[str] = []
         self._marker: asyncio.Task[None] | None = None
+        #: Seconds to wait before the next session (:meth:`run`): longer after each fault in a row.
+        self._retry = FAULT_RETRY_FIRST
 
     def _client(self) -> aiomqtt.Client:
         offline = TableStatus(self.table, "offline").encode()
@@ -161,8 +180,15 @@ class LinkPublisher:
         return client
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Connect, run a session, and again after a cut (0.5 s later), until ``stop``."""
+        """Connect, run a session, and again after a cut (0.5 s later), until ``stop``.
+
+        A fault of the table's own (the journal unreadable, a message it cannot encode, a bug)
+        never ends the link for good: it closes progressive wagering at once with its words
+        (:attr:`LinkState.fault`), is logged once, and the link tries again by itself, waiting
+        longer after each fault in a row (up to :data:`FAULT_RETRY_MAX` s); the next session that
+        reads and sends the outbox clears it."""
         while not stop.is_set():
+            wait = FAULT_RETRY_FIRST
             try:
                 async with self._client() as client:
                     self.connects += 1
@@ -174,17 +200,39 @@ class LinkPublisher:
                 log.warning("progressive link: %s", exc)
             except (OSError, ssl.SSLError) as exc:
                 log.warning("progressive link: %s", exc)
+            except Exception as exc:
+                wait = self._faulted(exc)
             finally:
                 if self.state.connected:
                     self.state.connected = False
                     self._on_change()
             if not stop.is_set():
                 with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(0.5):
+                    async with asyncio.timeout(wait):
                         await stop.wait()
         if self._marker is not None:
             # The last marks, before the journal closes.
             await asyncio.gather(self._marker, return_exceptions=True)
+
+    def _faulted(self, exc: Exception) -> float:
+        """Progressive wagering closed with the fault's words; the seconds until the next try."""
+        words = f"the table's link failed ({type(exc).__name__}: {exc})"[:FAULT_WORDS]
+        words += "; it tries again by itself"
+        if words != self.state.fault:
+            # Once per cause, with its traceback: the same fault again at every try is not logged.
+            log.error("progressive link: %s", words, exc_info=exc)
+            self.state.fault = words
+            self._on_change()
+        wait, self._retry = self._retry, min(FAULT_RETRY_MAX, self._retry * 2)
+        return wait
+
+    def _recovered(self) -> None:
+        """A session read the outbox: the fault, if there was one, is over."""
+        self._retry = FAULT_RETRY_FIRST
+        if self.state.fault is not None:
+            log.info("progressive link: working again after %s", self.state.fault)
+            self.state.fault = None
+            self._on_change()
 
     async def _session(self, client: aiomqtt.Client, stop: asyncio.Event) -> None:
         for topic in self.topics.meter_for_table(self.table):
@@ -224,6 +272,9 @@ class LinkPublisher:
             self.state.forged += 1
             log.warning("progressive link: dropped a message on %s: %s", topic, exc)
             return False
+        if isinstance(message, Refusal) and message.seq not in self.state.refusals:
+            why = (message.seq, message.field, message.reason)
+            log.warning("progressive link: the meter refused seq %d (%s): %s", *why)
         self.state.heard(message)
         self._news.set()
         self._on_change()
@@ -250,8 +301,10 @@ class LinkPublisher:
             while True:
                 entries = await self.journal.outbox_after(cursor, WINDOW) if len(flights) < FLIGHTS else []
                 if entries:
+                    # Encoded before anything is counted sent: a message that cannot be is a fault.
+                    payloads = _encoded(entries)
                     # No timer per message (``math.inf``): one per window, in :meth:`_oldest`.
-                    publishes = (client.publish(topic, wire_bytes(e), 1, timeout=NO_TIMER) for e in entries)
+                    publishes = (client.publish(topic, p, 1, timeout=NO_TIMER) for p in payloads)
                     flights.append(_Flight(entries, asyncio.gather(*publishes)))
                     self._hits.update((e.seq, e) for e in entries if e.kind == Hit.kind)
                     self._closes.update((e.seq, e) for e in entries if e.kind in CLOSES)
@@ -263,6 +316,7 @@ class LinkPublisher:
                     self._landed(await self._oldest(flights))
                     last_sent = time.monotonic()
                     continue
+                self._recovered()  # the outbox read and sent: nothing of a fault is left
                 await self._wait_for_work()
                 now = time.monotonic()
                 stalled = now - max(self.state.ack_moved, last_sent) > self.resend_after
@@ -303,6 +357,7 @@ class LinkPublisher:
         came while the last mark committed in one transaction.
         """
         self.state.sent(entries[-1].seq)
+        self._recovered()
         self._to_mark.extend(e.message_id for e in entries if e.sent_wall_ns is None)
         if self._to_mark and (self._marker is None or self._marker.done()):
             self._marker = asyncio.create_task(self._mark(), name="link-mark-sent")

@@ -8,7 +8,8 @@ progressive wagering is open. It fails closed (G2S: a progressive device is disa
 host is heard; N.J.A.C. 13:69E-1.39B): it opens only once the meter's ack carries an accepted
 verdict on this run's declaration (:attr:`LinkState.declared_seq`), and closes again at a refused
 declaration, the meter's own "offline", no word from it for ``timeout`` seconds (G2S
-noProgInfo), or messages the broker took and the meter has not acknowledged for as long.
+noProgInfo), messages the broker took and the meter has not acknowledged for as long, or a fault
+of the table's own that stopped the link's session (:attr:`LinkState.fault`).
 Each reason is a stable sentence, so the daemon journals it once per cause.
 """
 
@@ -30,6 +31,8 @@ from wire import (
     format_money,
 )
 
+#: The meter's refusals of the table's messages shown in status (the newest), beside their count.
+REFUSALS_SHOWN: Final = 10
 #: What the meter's ``amount`` says of a ceiling and its overflow, shown as the meter sent it.
 _CEILING: Final = ("ceiling", "overflow_to", "overflow_held")
 
@@ -64,6 +67,9 @@ class LinkState:
     """The seq of this run's declaration (journaled with ``started``): only a verdict on it, or
     on a later one, opens progressive wagering; an older accepted verdict, retained from before
     the restart, does not."""
+    fault: str | None = None
+    """A fault of the table's own that stopped the link's last session (``publisher.py``), in
+    words: progressive wagering stays closed until a session reads and sends the outbox again."""
     witness_refusal: str | None = None
     """Why the journal is behind or beside the meter's witness (``witness.py``): progressive
     wagering stays closed while the daemon runs."""
@@ -109,6 +115,8 @@ class LinkState:
         now = time.monotonic() if now is None else now
         if self.witness_refusal is not None:
             return self.witness_refusal
+        if self.fault is not None:
+            return self.fault
         verdict = None if self.ack is None else self.ack.verdict
         if verdict is not None and not verdict.accepted:
             return f"the meter refused the table's declaration: {verdict.reason or verdict.field}"
@@ -157,7 +165,17 @@ class LinkState:
                 for k, a in sorted(self.amounts.items())
                 if a.ceiling is not None
             },
+            # A refused contribution is a wager the table took that the meter never counted: the
+            # floor sees each with the meter's words (a claim refused shows in the round's claims too).
+            "refused": {
+                "count": len(self.refusals),
+                "last": [
+                    {"seq": r.seq, "field": r.field, "reason": r.reason}
+                    for _, r in sorted(self.refusals.items())[-REFUSALS_SHOWN:]
+                ],
+            },
             "forged_dropped": self.forged,
+            "fault": self.fault,
             "award_timeout_seconds": self.award_timeout,
         }
         if queue_depth is not None:

@@ -78,6 +78,8 @@ class TableLink:
         #: The hits whose ``closed`` (the meter's acknowledgement) is journaled (this run's, and the
         #: last ones' found at the start).
         self._journaled_closed: set[int] = set()
+        #: The watch's last failure in words (logged once per cause), ``None`` once it runs clean.
+        self._watch_fault: str | None = None
 
     # -- what the table service asks (LinkHooks) --
 
@@ -263,6 +265,7 @@ class TableLink:
                 async with asyncio.timeout(WATCH_SECONDS):
                     await self._wake.wait()
             self._wake.clear()
+            failed: str | None = None
             try:
                 await self.check()
                 await self.complete_round()
@@ -270,10 +273,20 @@ class TableLink:
                 await self.journal_closed()
                 if self._shown() != self._last_shown:
                     self._changed()  # a claim timed out: the status and the screen show it
-            except JournalError:
-                return  # the service has locked the table and the watchdog stops
-            except Exception:
-                log.exception("progressive link: the watch failed")
+            except JournalError as exc:
+                if not self.service.healthy:
+                    return  # a write failed: the service has locked the table, the watchdog stops
+                failed = self._watch_failed(exc)  # a read (the outbox changed on disk): on
+            except Exception as exc:
+                failed = self._watch_failed(exc)
+            self._watch_fault = failed
+
+    def _watch_failed(self, exc: Exception) -> str:
+        """Log a failure of the watch once per cause (it runs twice a second); its words."""
+        words = f"{type(exc).__name__}: {exc}"
+        if words != self._watch_fault:
+            log.error("progressive link: the watch failed: %s", words, exc_info=exc)
+        return words
 
     async def close_until_heard(self, declared_seq: int) -> None:
         """At the start, before the sensors are read: progressive wagering closed until the meter

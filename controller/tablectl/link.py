@@ -89,6 +89,11 @@ def describe_link(link: dict[str, Any]) -> Iterator[str]:
     verdict = link.get("verdict")
     if verdict is not None and not verdict.get("accepted"):
         yield f"  the meter REFUSED the declaration: {verdict.get('reason')}"
+    refused = link.get("refused") or {}
+    if refused.get("count"):
+        yield f"  the meter refused {refused['count']} of the table's messages; the last:"
+        for r in refused.get("last") or ():
+            yield f"    seq {r['seq']}, {r['field']}: {r['reason']}"
     for hit in link.get("pending") or ():
         status = hit.get("status", "PENDING")
         why = (
