@@ -185,10 +185,10 @@ class LinkPublisher:
         A fault of the table's own (the journal unreadable, a message it cannot encode, a bug)
         never ends the link for good: it closes progressive wagering at once with its words
         (:attr:`LinkState.fault`), is logged once, and the link tries again by itself, waiting
-        longer after each fault in a row (up to :data:`FAULT_RETRY_MAX` s); the next session that
-        reads and sends the outbox clears it."""
+        longer after each session in a row that ends in a fault (up to :data:`FAULT_RETRY_MAX`
+        s); the next session that reads and sends the outbox clears it."""
         while not stop.is_set():
-            wait = FAULT_RETRY_FIRST
+            wait: float | None = None
             try:
                 async with self._client() as client:
                     self.connects += 1
@@ -206,6 +206,9 @@ class LinkPublisher:
                 if self.state.connected:
                     self.state.connected = False
                     self._on_change()
+            if wait is None:
+                # A cut or a stop, not a fault of ours: again soon, and the next fault waits little.
+                wait = self._retry = FAULT_RETRY_FIRST
             if not stop.is_set():
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(wait):
@@ -227,8 +230,9 @@ class LinkPublisher:
         return wait
 
     def _recovered(self) -> None:
-        """A session read the outbox: the fault, if there was one, is over."""
-        self._retry = FAULT_RETRY_FIRST
+        """A session read and sent the outbox: the fault, if there was one, is over (the wait
+        before the next try grows on while sessions end in faults: one that comes back at every
+        session is logged once a try, at most every :data:`FAULT_RETRY_MAX` s)."""
         if self.state.fault is not None:
             log.info("progressive link: working again after %s", self.state.fault)
             self.state.fault = None
