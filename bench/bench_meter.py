@@ -165,7 +165,9 @@ async def run(n_tables: int, per_table: int) -> None:
     assert len(rows) == 2 * total, (len(rows), 2 * total)
     backlog = [r[0] for r in rows[total:]]
     # From the first batch's commit to the last's: the first batch's own apply is not in it.
-    meter_rate = (total - backlog.count(backlog[0])) / ((backlog[-1] - backlog[0]) / 1e9)
+    # A backlog the meter applied in one batch has no first-to-last span: not measured then.
+    span = (backlog[-1] - backlog[0]) / 1e9
+    meter_rate = (total - backlog.count(backlog[0])) / span if span > 0 else None
     made = batches(db, {t.table: t for t in tables})
     first_drained = next(i for i, b in enumerate(made) if b[0].seq > per_table + 1)
     live_batches, drain_batches = made[:first_drained], made[first_drained:]
@@ -183,8 +185,9 @@ async def run(n_tables: int, per_table: int) -> None:
         f"  a backlog of {total} drained by the meter (start, verify, apply, ack): "
         f"{total / drain:8.0f} contributions/s"
     )
+    own = "not measured (one batch)" if meter_rate is None else f"{meter_rate:8.0f} contributions/s"
     print(
-        f"  the meter's own apply rate in that drain (its store): {meter_rate:8.0f} contributions/s "
+        f"  the meter's own apply rate in that drain (its store): {own} "
         f"(its start, the check of its store and the connect to its first commit: "
         f"{(backlog[0] - spawned_ns) / 1e9:.2f} s; its last commit to the last ack at the table: "
         f"{(acked_ns - backlog[-1]) / 1e9:.2f} s)"
@@ -197,7 +200,8 @@ async def run(n_tables: int, per_table: int) -> None:
         )
     print(
         f"  ratio to the bare store on the same batches: live {total / live / bare_live:.2f}x, "
-        f"drain {total / drain / bare:.2f}x (the meter's own apply rate in it {meter_rate / bare:.2f}x)"
+        f"drain {total / drain / bare:.2f}x"
+        + ("" if meter_rate is None else f" (the meter's own apply rate in it {meter_rate / bare:.2f}x)")
     )
     print(f"  peer, bare aiomqtt QoS 1 publish loop to the same broker: {peer_rate:8.0f} msg/s before, "
           f"{peer_after:8.0f} msg/s after")  # fmt: skip
@@ -208,6 +212,8 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--per-table", type=int, default=100)
     args = p.parse_args()
+    if args.tables < 1 or args.per_table < 2:
+        p.error("--tables must be at least 1 and --per-table at least 2 (a declaration and a contribution)")
     asyncio.run(run(args.tables, args.per_table))
 
 
