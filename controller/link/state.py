@@ -15,6 +15,7 @@ Each reason is a stable sentence, so the daemon journals it once per cause.
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass, field
 from typing import Final
@@ -135,6 +136,10 @@ class LinkState:
             )
         return None
 
+    def _newest_refusals(self) -> list[Refusal]:
+        """The newest :data:`REFUSALS_SHOWN` by seq, oldest first, without sorting them all."""
+        return [self.refusals[seq] for seq in sorted(heapq.nlargest(REFUSALS_SHOWN, self.refusals))]
+
     def to_json(self, queue_depth: int | None = None) -> dict[str, object]:
         """For the API's status and ``tablectl link``; amounts only as the meter sent them."""
         verdict = None if self.ack is None or self.ack.verdict is None else self.ack.verdict.to_json()
@@ -170,8 +175,7 @@ class LinkState:
             "refused": {
                 "count": len(self.refusals),
                 "last": [
-                    {"seq": r.seq, "field": r.field, "reason": r.reason}
-                    for _, r in sorted(self.refusals.items())[-REFUSALS_SHOWN:]
+                    {"seq": r.seq, "field": r.field, "reason": r.reason} for r in self._newest_refusals()
                 ],
             },
             "forged_dropped": self.forged,
