@@ -106,23 +106,16 @@ def wire_bytes(entry: OutboxEntry) -> bytes:
     the rest of the envelope is the journal's own columns, and the record's keyed hash covers
     every outbox message (verified at every start); the meter reads every message again and
     refuses a bad one by its seq (in its history, and in the refusal it sends the table), the
-    messages behind it going on (docs/progressive-link.md, "Bounds")."""
+    messages behind it going on (docs/progressive-link.md, "Bounds"). A row that cannot be
+    encoded (changed on disk) is a ``ValueError`` naming its seq: a fault of the link's session."""
     message: dict[str, object] = {"schema": 1, **entry.envelope()}
     if entry.event_hash:
         # The journal's head at this message: the meter keeps the last as its witness (witness.py).
         message["chain"] = {"seq": entry.event_seq, "hash": entry.event_hash}
-    return dumps(message)
-
-
-def _encoded(entries: list[OutboxEntry]) -> list[bytes]:
-    """Each entry's :func:`wire_bytes`; one that cannot be encoded is a ``ValueError`` naming it."""
-    out = []
-    for entry in entries:
-        try:
-            out.append(wire_bytes(entry))
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"outbox seq {entry.seq} ({entry.kind}) cannot be encoded: {exc}") from exc
-    return out
+    try:
+        return dumps(message)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"outbox seq {entry.seq} ({entry.kind}) cannot be encoded: {exc}") from exc
 
 
 class LinkPublisher:
@@ -306,7 +299,7 @@ class LinkPublisher:
                 entries = await self.journal.outbox_after(cursor, WINDOW) if len(flights) < FLIGHTS else []
                 if entries:
                     # Encoded before anything is counted sent: a message that cannot be is a fault.
-                    payloads = _encoded(entries)
+                    payloads = [wire_bytes(e) for e in entries]
                     # No timer per message (``math.inf``): one per window, in :meth:`_oldest`.
                     publishes = (client.publish(topic, p, 1, timeout=NO_TIMER) for p in payloads)
                     flights.append(_Flight(entries, asyncio.gather(*publishes)))

@@ -276,7 +276,7 @@ class TableLink:
             except JournalError as exc:
                 if not self.service.healthy:
                     return  # a write failed: the service has locked the table, the watchdog stops
-                failed = self._watch_failed(exc)  # a read (the outbox changed on disk): on
+                failed = self._watch_failed(exc)  # a read failed (a row changed on disk): go on
             except Exception as exc:
                 failed = self._watch_failed(exc)
             self._watch_fault = failed
