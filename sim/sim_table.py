@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 import aiomqtt
 
+from controller.link.publisher import PUBACK_SECONDS
+from controller.link.window import publish_window
 from sim.link_rig import LINK, PARAMS, PROGRESSIVE, meter_config, meter_process
 from wire import (
     Ack,
@@ -213,7 +215,13 @@ class SimTable:
         while True:
             if next_seq <= len(self.outbox):
                 window = self.outbox[next_seq - 1 : next_seq - 1 + self.window]
-                await asyncio.gather(*(client.publish(topic, m.encode(), qos=1) for m in window))
+                # As the table's publisher sends a window (controller/link/window.py).
+                acked = publish_window(client, topic, [m.encode() for m in window])
+                try:
+                    async with asyncio.timeout(PUBACK_SECONDS):
+                        await acked
+                except TimeoutError:
+                    raise aiomqtt.MqttError(f"no PUBACK in {PUBACK_SECONDS:g} s") from None
                 self.sent += len(window)
                 next_seq += len(window)
                 continue

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import socket
 import ssl
 import time
@@ -38,6 +37,7 @@ from ..config import ProgressiveLinkSection
 from ..journal import Journal
 from ..journal.outbox import OutboxEntry
 from .state import LinkState
+from .window import publish_window
 
 log = logging.getLogger(__name__)
 
@@ -61,25 +61,16 @@ FAULT_RETRY_FIRST: Final = 0.5
 FAULT_RETRY_MAX: Final = 30.0
 #: The longest fault's words kept (status, the journal's ``device_offline``).
 FAULT_WORDS: Final = 300
-#: aiomqtt's "no timeout" for one publish (the window's timer stands for it).
-NO_TIMER: Final = math.inf
-
-
-def _retrieve(future: asyncio.Future[list[None]]) -> None:
-    if not future.cancelled():
-        future.exception()  # a window cut off by the broker's loss: sent again, nothing to report
-
-
 #: The table's messages that close a hit (the handshake's ``paid`` and ``void``).
 CLOSES: Final = (Paid.kind, Void.kind)
 
 
 @dataclass
 class _Flight:
-    """One window on the wire: its entries and the PUBACKs of all of them."""
+    """One window on the wire: its entries and the PUBACKs of all of them (:mod:`.window`)."""
 
     entries: list[OutboxEntry]
-    acked: asyncio.Future[list[None]]
+    acked: asyncio.Future[None]
 
 
 def tls_context(link: ProgressiveLinkSection) -> ssl.SSLContext | None:
@@ -300,9 +291,9 @@ class LinkPublisher:
                 if entries:
                     # Encoded before anything is counted sent: a message that cannot be is a fault.
                     payloads = [wire_bytes(e) for e in entries]
-                    # No timer per message (``math.inf``): one per window, in :meth:`_oldest`.
-                    publishes = (client.publish(topic, p, 1, timeout=NO_TIMER) for p in payloads)
-                    flights.append(_Flight(entries, asyncio.gather(*publishes)))
+                    # Written at once, in order; one future for the window's PUBACKs, one timer
+                    # for it (:meth:`_oldest`).
+                    flights.append(_Flight(entries, publish_window(client, topic, payloads)))
                     self._hits.update((e.seq, e) for e in entries if e.kind == Hit.kind)
                     self._closes.update((e.seq, e) for e in entries if e.kind in CLOSES)
                     cursor = entries[-1].seq
@@ -332,7 +323,6 @@ class LinkPublisher:
             # A cut: the windows still in flight are sent again from the meter's ack.
             for flight in flights:
                 flight.acked.cancel()
-                flight.acked.add_done_callback(_retrieve)
 
     @staticmethod
     async def _oldest(flights: deque[_Flight]) -> list[OutboxEntry]:
