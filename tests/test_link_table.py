@@ -558,13 +558,15 @@ async def test_a_fault_in_the_links_sender_closes_progressive_wagering_and_it_co
             assert tampered not in original and publisher.state.fault is None
 
 
-async def test_a_contribution_the_meter_refuses_is_shown_at_the_table(
+async def test_a_contribution_the_meter_refuses_closes_progressive_wagering_and_is_shown(
     tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The meter refuses the table's contributions (its ``max_wager`` of 0.50 below the table's
-    1.00 Progressive Payout Wager: a table and a meter configured apart). Nothing of them is
-    applied; the table shows each refusal with the meter's field and reason, in status and in
-    ``tablectl link``, beside the count."""
+    """The meter refuses the table's contribution (its ``max_wager`` of 0.50 below the table's
+    1.00 Progressive Payout Wager: a table and a meter configured apart). A refused contribution
+    is a wager the table took that the meter never counted: progressive wagering closes at once
+    with the meter's words (journaled, in status), so the next lock-out takes no progressive
+    wager; nothing of it is applied at the meter; the refusal is shown with the meter's field and
+    reason, in status and in ``tablectl link``, beside the count."""
     async with linked_table(tmp_path, pki, "t4", paytable=(*PAYTABLE_B, 'max_wager = "0.50"')) as (link, rig):
         daemon = daemon_of(rig)
         assert daemon.link is not None
@@ -572,16 +574,30 @@ async def test_a_contribution_the_meter_refuses_is_shown_at_the_table(
         async with await ApiClient.connect(rig.socket) as api:
             await until(lambda: daemon.state.progressive_link_down is None, 10, "the link up")
             await api_round(api, rig)
+            (refused_seq,) = contribution_seqs(rig.path / "journal.sqlite")
+            await until(lambda: daemon.state.progressive_link_down is not None, 10, "wagering closed")
+            down = daemon.state.progressive_link_down
+            assert down is not None
+            assert f"the meter refused the table's contribution (outbox seq {refused_seq}" in down
+            assert "max_wager" in down and "payload.wagered" in down
+            assert (await api.status())["link"]["unavailable"] == down == state.contribution_refusal
+            # The chip is still on seat 1's sensor: the next lock-out does not take it.
+            before = len(daemon.refusals)
             await api_round(api, rig)
-            seqs = contribution_seqs(rig.path / "journal.sqlite")
-            await until(lambda: all(s in state.refusals for s in seqs), 10, "the meter's refusals")
+            assert contribution_seqs(rig.path / "journal.sqlite") == [refused_seq]
+            refused_wagers = daemon.refusals.since(before)
+            assert any(
+                r.startswith("seat 1 progressive: progressive wagers are not recognized while")
+                for r in refused_wagers
+            ), refused_wagers
             refused = (await api.status())["link"]["refused"]
-        assert refused["count"] == len(seqs) == 2
-        assert [r["seq"] for r in refused["last"]] == seqs
-        assert all(r["field"] == "payload.wagered" and "max_wager" in r["reason"] for r in refused["last"])
+        assert refused["count"] == 1
+        assert [r["seq"] for r in refused["last"]] == [refused_seq]
+        (last,) = refused["last"]
+        assert last["field"] == "payload.wagered" and "max_wager" in last["reason"]
         assert link.store is not None and contributions_in_store(link.store.path).get("t4", []) == []
         args = ["link", "--socket", str(rig.socket), "--config", str(rig.config_path)]
         assert await asyncio.to_thread(tablectl_main, args) == 0
         text = capsys.readouterr().out
-        assert "  the meter refused 2 of the table's messages; the last:" in text
-        assert f"    seq {seqs[-1]}, payload.wagered: 1.00 on 1 wager(s) is more than" in text
+        assert "  the meter refused 1 of the table's messages; the last:" in text
+        assert f"    seq {refused_seq}, payload.wagered: 1.00 on 1 wager(s) is more than" in text

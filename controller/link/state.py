@@ -8,8 +8,10 @@ progressive wagering is open. It fails closed (G2S: a progressive device is disa
 host is heard; N.J.A.C. 13:69E-1.39B): it opens only once the meter's ack carries an accepted
 verdict on this run's declaration (:attr:`LinkState.declared_seq`), and closes again at a refused
 declaration, the meter's own "offline", no word from it for ``timeout`` seconds (G2S
-noProgInfo), messages the broker took and the meter has not acknowledged for as long, or a fault
-of the table's own that stopped the link's session (:attr:`LinkState.fault`).
+noProgInfo), messages the broker took and the meter has not acknowledged for as long, a fault
+of the table's own that stopped the link's session (:attr:`LinkState.fault`), or a contribution
+the meter refused (:attr:`LinkState.contribution_refusal`: wagers the table would take and the
+meter not count).
 Each reason is a stable sentence, so the daemon journals it once per cause.
 """
 
@@ -74,6 +76,10 @@ class LinkState:
     witness_refusal: str | None = None
     """Why the journal is behind or beside the meter's witness (``witness.py``): progressive
     wagering stays closed while the daemon runs."""
+    contribution_refusal: str | None = None
+    """The meter refused one of the table's contributions (``table_link.py``), in words: a wager
+    the table took that the meter never counted; progressive wagering stays closed while the
+    daemon runs (a restart, once the table's and the meter's Rules Submissions agree, opens it)."""
 
     @property
     def applied_seq(self) -> int:
@@ -118,6 +124,8 @@ class LinkState:
             return self.witness_refusal
         if self.fault is not None:
             return self.fault
+        if self.contribution_refusal is not None:
+            return self.contribution_refusal
         verdict = None if self.ack is None else self.ack.verdict
         if verdict is not None and not verdict.accepted:
             return f"the meter refused the table's declaration: {verdict.reason or verdict.field}"

@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Final
 
-from wire import Award, Paid, Void
+from wire import Award, Contribution, Paid, Void
+from wire.errors import clip
 from wire.fields import money
 
 from ..config import ProgressiveLinkSection
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 
 #: How often the watch compares the meter's last word with the timeout.
 WATCH_SECONDS: Final = 0.5
+#: The longest of the meter's words on a refused contribution kept in the reason (status, journal).
+REFUSAL_WORDS: Final = 300
 #: The fact journaled when the meter acknowledges the table's ``paid`` or ``void`` (its ``closed``).
 AWARD_CLOSED: Final = "award_closed"
 #: A claim's states the floorperson settles (the meter refused it, or gave no award in time).
@@ -73,6 +76,8 @@ class TableLink:
         self._claims: dict[str, list[OutboxEntry]] = {}
         #: The meter's ack last compared with the journal (:meth:`check_witness`).
         self._judged: object | None = None
+        #: The seqs of the meter's refusals already looked up in the outbox (:meth:`check_refusals`).
+        self._refusals_judged: set[int] = set()
         #: The link as last published on the API's ``link`` topic (:meth:`_shown`).
         self._last_shown: tuple[object, ...] = ()
         #: The hits whose ``closed`` (the meter's acknowledgement) is journaled (this run's, and the
@@ -298,6 +303,7 @@ class TableLink:
         """Journal a loss or a return of the link, if the meter's word says one happened; first,
         at each new ack, whether the journal is behind or beside the meter's witness."""
         await self.check_witness()
+        await self.check_refusals()
         state = self.service.state
         reason = self.publisher.state.unavailable()
         journaled = state.devices.get(PROGRESSIVE_LINK)
@@ -326,6 +332,32 @@ class TableLink:
         fact = HardwareFact("journal", WITNESS_MISMATCH, {**evidence, "why": why})
         await self.service.journal_entry(fact, "link", None)
         self._changed()
+
+    async def check_refusals(self) -> None:
+        """A contribution the meter refused closes progressive wagering for this run: it is a wager
+        the table took that the meter never counted, and the next would be refused alike (a table
+        and a meter whose Rules Submissions disagree, a row changed on disk). The refusal's words
+        and seq are journaled with the loss (``device_offline``) by :meth:`check`. A refused claim,
+        ``paid`` or ``void`` is the floorperson's to settle (``hits.py``), not this."""
+        state = self.publisher.state
+        if state.contribution_refusal is not None or len(self._refusals_judged) == len(state.refusals):
+            return
+        for seq in sorted(state.refusals.keys() - self._refusals_judged):
+            # The refusal names a seq only: the journal's outbox says what was sent under it.
+            entries = await self.service.journal.outbox_after(seq - 1, 1)
+            self._refusals_judged.add(seq)
+            if not entries or entries[0].seq != seq or entries[0].kind != Contribution.kind:
+                continue
+            refusal = state.refusals[seq]
+            said = clip(f"{refusal.field}: {refusal.reason}", REFUSAL_WORDS)
+            state.contribution_refusal = (
+                f"the meter refused the table's contribution (outbox seq {seq}, {said}): a progressive "
+                "wager it would not count; closed until the daemon starts again with a Rules "
+                "Submission the meter accepts"
+            )
+            log.error("progressive link: %s", state.contribution_refusal)
+            self._changed()
+            return
 
     async def _ask_closes_again(self) -> None:
         """At the start: the ``paid`` and ``void`` messages whose ``closed`` is not journaled (a
