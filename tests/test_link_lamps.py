@@ -23,6 +23,8 @@ from controller.tablectl import main as tablectl_main
 from hw.gpio_devices import SLOW_BLINK_FACTOR, LampState
 from sim.bench_rig import SEAT_PINS, BenchRig
 from sim.link_rig import PARAMS
+from ui.meter import MeterState
+from ui.table import TableModel
 
 from .meter_link import Link, running_link
 from .mosquitto import Pki
@@ -99,6 +101,11 @@ async def test_every_wager_lamp_blinks_slowly_while_the_link_is_down_and_comes_b
             assert gpio.accepted_total == 0 and wager_lamps(rig)[3] is LampState.SLOW_BLINKING
             status = await api.status()
             assert status["progressive_unavailable"] == daemon.state.progressive_link_down
+            # The dealer's screen, from the same status: the meter UNAVAILABLE, with the reason.
+            screen = TableModel()
+            screen.apply_snapshot(status)
+            assert screen.meter.text == "UNAVAILABLE"
+            assert screen.meter.reason == status["link"]["unavailable"] is not None
             assert status["gpio"]["progressive_unavailable"] is True
             assert set(status["gpio"]["lamps"][f"seats.{s}.wager_lamp"] for s in SEAT_PINS) == {
                 "slow_blinking"
@@ -122,7 +129,10 @@ async def test_every_wager_lamp_blinks_slowly_while_the_link_is_down_and_comes_b
             }
             assert dict(gpio.accepted_by_seat) == {seat: int(seat in (1, 3)) for seat in SEAT_PINS}
             assert lamp_pin(rig, 1).state is True  # type: ignore[attr-defined]
-            assert (await api.status())["progressive_unavailable"] is None
+            status = await api.status()
+            assert status["progressive_unavailable"] is None
+            screen.apply_snapshot(status)
+            assert screen.meter.state is MeterState.NONE  # open again (no round begun: no amount yet)
             assert await asyncio.to_thread(tablectl_main, ["status", "--socket", str(rig.socket)]) == 0
             assert "progressive wagering: recognized" in capsys.readouterr().out
             round_id = daemon.round_id

@@ -21,6 +21,7 @@ from controller.tablectl import main as tablectl_main
 from meter.config import load
 from sim.bench_rig import BenchRig, run_bench
 from sim.link_rig import LINK, PARAMS, PAYTABLE_B, PROGRESSIVE, meter_config
+from ui.table import TableModel
 from wire import Award, Parameters, Share, Topics, encode
 
 from .meter_link import Link, running_link
@@ -581,6 +582,9 @@ async def test_a_contribution_the_meter_refuses_closes_progressive_wagering_and_
             assert f"the meter refused the table's contribution (outbox seq {refused_seq}" in down
             assert "max_wager" in down and "payload.wagered" in down
             assert (await api.status())["link"]["unavailable"] == down == state.contribution_refusal
+            screen = TableModel()  # the dealer's screen, from the same status
+            screen.apply_snapshot(await api.status())
+            assert screen.meter.text == "UNAVAILABLE" and screen.meter.reason == down
             # The chip is still on seat 1's sensor: the next lock-out does not take it.
             before = len(daemon.refusals)
             await api_round(api, rig)

@@ -55,6 +55,18 @@ def test_the_meter_shows_the_amount_pending_or_unavailable() -> None:
     assert meter_view({}, {"configured": False}, PENDING).text == "PENDING"
     disabled = {"configured": True, "enabled": False, "host": "meter", "port": 8883}
     assert meter_view(meters, disabled, []).text == "UNAVAILABLE"
+    # A linked meter while progressive wagering is closed (the link's reason): the amount last
+    # heard is not shown as if wagers counted toward it.
+    down = "meter not heard: no word from the meter since the daemon started"
+    closed = {"configured": True, "enabled": True, "unavailable": down, "progressives": {"progressive": "cs"}}
+    assert meter_view(meters, closed, []).text == "UNAVAILABLE"
+    assert meter_view(meters, closed, []).reason == down
+    assert meter_view(meters, {**closed, "unavailable": None}, []).text == "$12,345.67"
+    # PENDING before it: the floor still reads the meter a payout waits on.
+    assert meter_view(meters, closed, PENDING).text == "PENDING $12,345.67"
+    # A meter the table keeps itself (not on the link) at a table whose link is down: as it is.
+    two = {"progressive": "12345.67", "house": "500.00"}
+    assert [v.text for v in meter_views(two, closed, [])] == ["UNAVAILABLE", "$500.00"]
     assert meter_view({}, {"configured": False}, []).state is MeterState.NONE
     with pytest.raises(ValueError, match=r"round\.meters\.progressive: an amount is a decimal string"):
         meter_view({"progressive": 12.3}, {}, [])

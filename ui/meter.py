@@ -3,8 +3,10 @@
 PENDING: while a progressive payout waits for a floorperson (§ 639a.11(c)(5)(iii)), the screen
 shows PENDING beside the meter's amount (never instead of it: the dealer and the floorperson read
 what the meter stood at when the hand was made; issue 19). Unavailable: the game offers a
-progressive but the daemon reports no meter, or the progressive link is configured and disabled
-(design: a lost link disables progressive wagering, not the base game). Everything comes from ``status``.
+progressive but the daemon reports no meter, the progressive link is configured and disabled, or
+a linked meter while progressive wagering is closed (``link.unavailable``: the meter not heard, a
+refused declaration or contribution; design: a lost link disables progressive wagering, not the
+base game). Everything comes from ``status``.
 
 A hand dealt that makes a row paid from the meter (``round.jackpot_hands``) shows PENDING on that
 meter at once, before the meter's award comes. A table with several progressives (Blackjack's
@@ -109,6 +111,12 @@ def meter_view(
         )
     if link.get("configured") and not link.get("enabled", True):
         return MeterView(MeterState.UNAVAILABLE, name, reason="the progressive link is disabled")
+    down = link.get("unavailable")
+    linked = meter_id is not None or not isinstance(ids, Mapping)
+    if link.get("configured") and linked and isinstance(down, str) and down:
+        # Progressive wagering closed (the link's reason): the amount last heard is not shown as
+        # if the wagers on the sensors counted toward it.
+        return MeterView(MeterState.UNAVAILABLE, name, reason=down)
     if not meters:
         return MeterView(MeterState.NONE)
     assert shown is not None
