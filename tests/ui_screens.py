@@ -285,6 +285,31 @@ async def claim_hand_pay(screen: Screen, out: Path, problems: list[str]) -> None
             console.pin.cancel()
 
 
+async def link_closed(screen: Screen, out: Path, problems: list[str]) -> None:
+    """A contribution the central meter refused (its ``max_wager`` below the table's wager): progressive
+    wagering closed, the meter UNAVAILABLE on the next round (the real broker and meter)."""
+    from controller.api_client import ApiClient
+    from sim.link_rig import PAYTABLE_B
+    from sim.mosquitto import USERS
+    from tests.mosquitto import Pki
+    from tests.table_link import api_round, linked_table
+
+    with tempfile.TemporaryDirectory(prefix="shots-") as tmp:
+        root = Path(tmp)
+        refuses = (*PAYTABLE_B, 'max_wager = "0.50"')
+        async with (
+            linked_table(root, Pki(root / "pki", users=USERS), "t1", paytable=refuses) as (_, rig),
+            following(rig.socket) as console,
+        ):
+            await until(lambda: console.online, "the screen online")
+            await screen.show(console)
+            async with await ApiClient.connect(rig.socket) as api:
+                await api_round(api, rig)
+                await until(lambda: console.table.meter.state.value == "unavailable", "the meter unavailable")
+                await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+            await _snap(screen, out / "32-link-closed-meter-unavailable.png", problems)
+
+
 SCENES = (
     caribbean_stud,
     seven_seats,
@@ -296,6 +321,7 @@ SCENES = (
     asia_poker,
     three_dice_football,
     claim_hand_pay,
+    link_closed,
 )
 
 
