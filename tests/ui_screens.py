@@ -9,11 +9,13 @@ under 9 mm; the run fails if there is one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 
+from sim.bench_rig import BenchRig
 from sim.screen_display import (
     Screen,
     broken_words,
@@ -247,42 +249,52 @@ async def offline(screen: Screen, out: Path, problems: list[str]) -> None:
         await _snap(screen, out / "08-controller-offline.png", problems)
 
 
-async def claim_hand_pay(screen: Screen, out: Path, problems: list[str]) -> None:
-    """A claim the central meter REFUSED (its paytable disagrees): the hand pay's panel with the
-    meter keyed in and a reason, then its PIN (the real broker and meter, tests/table_link.py)."""
-    from controller.api_client import ApiClient
+@contextlib.asynccontextmanager
+async def linked_screen(screen: Screen, paytable: Sequence[str]) -> AsyncIterator[tuple[BenchRig, Console]]:
+    """Table t1 on the real broker and meter (``paytable``: the meter's rows for it,
+    tests/table_link.py), and the screen following its daemon, online and shown."""
     from sim.mosquitto import USERS
     from tests.mosquitto import Pki
-    from tests.table_link import api_round, linked_table
-    from tests.test_link_claims import DISAGREES
-    from tests.test_link_table import royal_until_decision
+    from tests.table_link import linked_table
 
     with tempfile.TemporaryDirectory(prefix="shots-") as tmp:
         root = Path(tmp)
         async with (
-            linked_table(root, Pki(root / "pki", users=USERS), "t1", paytable=DISAGREES) as (_, rig),
+            linked_table(root, Pki(root / "pki", users=USERS), "t1", paytable=paytable) as (_, rig),
             following(rig.socket) as console,
         ):
             await until(lambda: console.online, "the screen online")
             await screen.show(console)
-            async with await ApiClient.connect(rig.socket) as api:
-                await api_round(api, rig)
-                await royal_until_decision(api, rig)
-                await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
-            await until(lambda: console.panel == "claim", "the claim refused by the meter")
-            for key in "1000072":
-                console.key("meter", key)
-            console.key("reason", "Other")  # the floorperson's own words, typed
-            for char in "display read by f-17":
-                console.key("words", "space" if char == " " else char)
-            await _snap(screen, out / "25a-claim-hand-pay-reason-typed.png", problems)
-            console.key("words_done", "")
-            console.key("reason", "Meter refused")
-            await _snap(screen, out / "25-claim-refused-hand-pay.png", problems)
-            console.ask_hand_pay()
-            await _type_pin(console, "20")
-            await _snap(screen, out / "26-claim-hand-pay-pin.png", problems)
-            console.pin.cancel()
+            yield rig, console
+
+
+async def claim_hand_pay(screen: Screen, out: Path, problems: list[str]) -> None:
+    """A claim the central meter REFUSED (its paytable disagrees): the hand pay's panel with the
+    meter keyed in and a reason, then its PIN (the real broker and meter, tests/table_link.py)."""
+    from controller.api_client import ApiClient
+    from tests.table_link import api_round
+    from tests.test_link_claims import DISAGREES
+    from tests.test_link_table import royal_until_decision
+
+    async with linked_screen(screen, DISAGREES) as (rig, console):
+        async with await ApiClient.connect(rig.socket) as api:
+            await api_round(api, rig)
+            await royal_until_decision(api, rig)
+            await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
+        await until(lambda: console.panel == "claim", "the claim refused by the meter")
+        for key in "1000072":
+            console.key("meter", key)
+        console.key("reason", "Other")  # the floorperson's own words, typed
+        for char in "display read by f-17":
+            console.key("words", "space" if char == " " else char)
+        await _snap(screen, out / "25a-claim-hand-pay-reason-typed.png", problems)
+        console.key("words_done", "")
+        console.key("reason", "Meter refused")
+        await _snap(screen, out / "25-claim-refused-hand-pay.png", problems)
+        console.ask_hand_pay()
+        await _type_pin(console, "20")
+        await _snap(screen, out / "26-claim-hand-pay-pin.png", problems)
+        console.pin.cancel()
 
 
 async def link_closed(screen: Screen, out: Path, problems: list[str]) -> None:
@@ -290,24 +302,14 @@ async def link_closed(screen: Screen, out: Path, problems: list[str]) -> None:
     wagering closed, the meter UNAVAILABLE on the next round (the real broker and meter)."""
     from controller.api_client import ApiClient
     from sim.link_rig import PAYTABLE_B
-    from sim.mosquitto import USERS
-    from tests.mosquitto import Pki
-    from tests.table_link import api_round, linked_table
+    from tests.table_link import api_round
 
-    with tempfile.TemporaryDirectory(prefix="shots-") as tmp:
-        root = Path(tmp)
-        refuses = (*PAYTABLE_B, 'max_wager = "0.50"')
-        async with (
-            linked_table(root, Pki(root / "pki", users=USERS), "t1", paytable=refuses) as (_, rig),
-            following(rig.socket) as console,
-        ):
-            await until(lambda: console.online, "the screen online")
-            await screen.show(console)
-            async with await ApiClient.connect(rig.socket) as api:
-                await api_round(api, rig)
-                await until(lambda: console.table.meter.state.value == "unavailable", "the meter unavailable")
-                await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
-            await _snap(screen, out / "32-link-closed-meter-unavailable.png", problems)
+    async with linked_screen(screen, (*PAYTABLE_B, 'max_wager = "0.50"')) as (rig, console):
+        async with await ApiClient.connect(rig.socket) as api:
+            await api_round(api, rig)
+            await until(lambda: console.table.meter.state.value == "unavailable", "the meter unavailable")
+            await api.submit_event({"type": "wager", "seat": 1, "wager": "ante", "amount": "10.00"})
+        await _snap(screen, out / "32-link-closed-meter-unavailable.png", problems)
 
 
 SCENES = (
