@@ -293,6 +293,19 @@ async def test_a_new_journal_whose_clear_the_meter_never_heard_of_is_not_opened(
         ]
         assert opened == []  # never open on the forged journal
         assert history(link.config, kinds=(RAM_CLEAR,)) == []  # and the meter holds no clear
+        # Two checks at once (the watch's and the start's), the ack not yet judged: the second
+        # waits for the first's judgement and does not open meanwhile (a race of a few ms that
+        # once journaled device_online on this journal).
+        table_link = daemon.link
+        assert table_link is not None
+        table_link._judged, table_link.publisher.state.witness_refusal = None, None
+        await asyncio.gather(table_link.check(), table_link.check())
+        records = await daemon.journal.records()  # type: ignore[union-attr]
+        opened = [
+            r for r in records if r.kind == "device_online" and r.body.get("device") == PROGRESSIVE_LINK
+        ]
+        assert opened == []
+        assert "restarted at a RAM clear" in str(daemon.state.progressive_link_down)
         capsys.readouterr()
         await asyncio.to_thread(tablectl_main, ["doctor", "--config", str(rig.config_path)])
         out = capsys.readouterr().out

@@ -83,6 +83,8 @@ class TableLink:
         #: The hits whose ``closed`` (the meter's acknowledgement) is journaled (this run's, and the
         #: last ones' found at the start).
         self._journaled_closed: set[int] = set()
+        #: Held by :meth:`check` (one at a time).
+        self._checking = asyncio.Lock()
         #: The watch's last failure in words (logged once per cause), ``None`` once it runs clean.
         self._watch_fault: str | None = None
 
@@ -301,19 +303,29 @@ class TableLink:
 
     async def check(self) -> None:
         """Journal a loss or a return of the link, if the meter's word says one happened; first,
-        at each new ack, whether the journal is behind or beside the meter's witness."""
-        await self.check_witness()
-        await self.check_refusals()
-        state = self.service.state
-        reason = self.publisher.state.unavailable()
-        journaled = state.devices.get(PROGRESSIVE_LINK)
-        if reason is not None and (journaled is None or journaled.online or journaled.detail != reason):
-            log.warning("progressive link unavailable: %s; progressive wagers are not recognized", reason)
-            await self.service.journal_entry(DeviceOffline(PROGRESSIVE_LINK, reason), "link", None)
-        elif reason is None and self.publisher.state.last_word is not None and not _online(journaled):
-            log.info("progressive link available: progressive wagers are recognized again")
-            back = DeviceOnline(PROGRESSIVE_LINK, "the meter accepted the table's declaration")
-            await self.service.journal_entry(back, "link", None)
+        at each new ack, whether the journal is behind or beside the meter's witness.
+
+        One check at a time (the watch's and the start's may come together): a second one would
+        find the ack being judged, not yet refused, and open progressive wagering meanwhile. And
+        the ack it opens on is the one judged: one that came while the last was judged (the
+        meter's ack of the first message after a RAM clear, behind its retained one) is judged too."""
+        async with self._checking:
+            link = self.publisher.state
+            while True:
+                await self.check_witness()
+                await self.check_refusals()
+                if link.ack is None or link.ack is self._judged or link.witness_refusal is not None:
+                    break
+            state = self.service.state
+            reason = link.unavailable()
+            journaled = state.devices.get(PROGRESSIVE_LINK)
+            if reason is not None and (journaled is None or journaled.online or journaled.detail != reason):
+                log.warning("progressive link unavailable: %s; progressive wagers are not recognized", reason)
+                await self.service.journal_entry(DeviceOffline(PROGRESSIVE_LINK, reason), "link", None)
+            elif reason is None and link.last_word is not None and not _online(journaled):
+                log.info("progressive link available: progressive wagers are recognized again")
+                back = DeviceOnline(PROGRESSIVE_LINK, "the meter accepted the table's declaration")
+                await self.service.journal_entry(back, "link", None)
 
     async def check_witness(self) -> None:
         """Compare the journal with the meter's ack (its witness): behind or beside closes
