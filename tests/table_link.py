@@ -37,6 +37,24 @@ def daemon_of(rig: BenchRig, linked: bool = True) -> Daemon:
     return rig.daemon
 
 
+async def wagering_open(rig: BenchRig, timeout: float = 20) -> None:
+    """Until the daemon's progressive wagering is open: the meter heard and the table's
+    declaration accepted (a chip put down before that is no wager, N.J.A.C. 13:69E-1.39B, and a
+    slow machine gets there later than a test's first round)."""
+    daemon = daemon_of(rig)
+    gpio = daemon.gpio
+
+    def open_() -> bool:
+        return daemon.state.progressive_link_down is None and (
+            gpio is None or not gpio.progressive_unavailable
+        )
+
+    try:
+        await until(open_, timeout, "progressive wagering open")
+    except AssertionError as e:
+        raise AssertionError(f"{e}: still closed: {daemon.state.progressive_link_down}") from None
+
+
 def linked_rig(
     root: Path,
     pki: Pki,
@@ -75,9 +93,11 @@ async def api_round(api: ApiClient, rig: BenchRig, progressive: bool = True) -> 
 async def linked_table(
     root: Path, pki: Pki, table: str, timeout: int = 30, paytable: Sequence[str] = ()
 ) -> AsyncIterator[tuple[Link, BenchRig]]:
-    """The broker and the meter (``running_link``), and table ``table``'s daemon on them."""
+    """The broker and the meter (``running_link``), and table ``table``'s daemon on them, its
+    progressive wagering open."""
     async with (
         running_link(root, pki, {table: "site-a"}, paytable=paytable) as link,
         linked_rig(root, pki, link.broker, table, timeout) as rig,
     ):
+        await wagering_open(rig)
         yield link, rig

@@ -26,7 +26,7 @@ from wire import Parameters
 
 from .meter_link import Link, running_link
 from .mosquitto import Broker, Pki
-from .table_link import daemon_of, linked_rig, until
+from .table_link import daemon_of, linked_rig, until, wagering_open
 
 pytestmark = pytest.mark.asyncio
 
@@ -132,6 +132,7 @@ async def test_contributions_at_the_lock_out_raise_the_meter_and_a_hit_is_settle
             assert rules_of(daemon).progressive_rate == "15%"
             await until(lambda: daemon.snapshot()["link"]["verdict"] is not None, 10, "the meter's verdict")
             assert daemon.snapshot()["link"]["verdict"]["accepted"] is True
+            await wagering_open(rig)
             async with await ApiClient.connect(rig.socket) as api:
                 wagers = 0
                 for chips in ((1, 3), (3,), (1, 3), ()):

@@ -27,7 +27,7 @@ from sim.link_rig import PROGRESSIVE, meter_config
 
 from .meter_link import running_link
 from .mosquitto import Pki
-from .table_link import api_round, daemon_of, linked_rig, linked_table, until
+from .table_link import api_round, daemon_of, linked_rig, linked_table, until, wagering_open
 from .test_link_claims import DISAGREES
 from .test_link_table import royal_until_decision, settled_progressive
 
@@ -186,6 +186,7 @@ async def test_a_timed_out_claim_is_voided_by_a_floorperson_and_the_late_award_r
             daemon = daemon_of(rig)
             assert daemon.service is not None
             journal = daemon.service.journal.path
+            await wagering_open(rig)
             async with await ApiClient.connect(rig.socket) as api:
                 await api_round(api, rig)
                 await until(
@@ -253,6 +254,7 @@ async def test_a_timed_out_claim_hand_paid_by_a_floorperson_closes_the_late_awar
         await link.start_meter()
         async with linked_rig(tmp_path, pki, link.broker, "t1") as rig:
             daemon = daemon_of(rig)
+            await wagering_open(rig)
             async with await ApiClient.connect(rig.socket) as api:
                 await api_round(api, rig)
                 await until(
@@ -314,6 +316,7 @@ async def test_the_meters_closed_lost_while_the_table_was_down_is_asked_again_an
             daemon = daemon_of(rig)
             assert daemon.service is not None
             journal = daemon.service.journal.path
+            await wagering_open(rig)
             async with await ApiClient.connect(rig.socket) as api:
                 await api_round(api, rig)
                 round_id = daemon.round_id

@@ -26,7 +26,7 @@ from wire import Award, Parameters, Share, Topics, encode
 
 from .meter_link import Link, running_link
 from .mosquitto import Pki
-from .table_link import api_round, daemon_of, linked_rig, linked_table, until
+from .table_link import api_round, daemon_of, linked_rig, linked_table, until, wagering_open
 from .test_meter_link import contributions_in_store
 
 pytestmark = pytest.mark.asyncio
@@ -295,6 +295,8 @@ async def test_two_tables_claim_100_percent_within_milliseconds(tmp_path: Path, 
         linked_rig(tmp_path, pki, link.broker, "t2") as r2,
     ):
         d1, d2 = daemon_of(r1), daemon_of(r2)
+        await wagering_open(r1)
+        await wagering_open(r2)
         async with await ApiClient.connect(r1.socket) as a1, await ApiClient.connect(r2.socket) as a2:
             for _ in range(5):
                 await api_round(a1, r1)
@@ -439,6 +441,7 @@ async def test_blackjacks_three_progressives_contribute_to_their_meters(tmp_path
             daemon = daemon_of(rig)
             await until(lambda: daemon.snapshot()["link"]["verdict"] is not None, 10, "the meter's verdict")
             assert daemon.snapshot()["link"]["verdict"]["accepted"] is True
+            await wagering_open(rig)
             async with await ApiClient.connect(rig.socket) as api:
                 for seat in (1, 2):
                     await api.submit_event(

@@ -468,7 +468,7 @@ async def test_a_daemon_on_the_link_shows_the_ceiling_and_its_overflow_meter(
     from controller.api_client import ApiClient
     from controller.tablectl.link import describe_link
 
-    from .table_link import api_round, daemon_of, linked_rig, until
+    from .table_link import api_round, daemon_of, linked_rig, until, wagering_open
 
     at_initial = (*PAYTABLE_B, 'ceiling = "10000.00"')
     async with (
@@ -476,6 +476,7 @@ async def test_a_daemon_on_the_link_shows_the_ceiling_and_its_overflow_meter(
         linked_rig(tmp_path, pki, link.broker, "t1") as rig,
     ):
         daemon = daemon_of(rig)
+        await wagering_open(rig)
         async with await ApiClient.connect(rig.socket) as api:
             await api_round(api, rig)
 

@@ -27,7 +27,7 @@ from ui.hand_pay import MAX_TYPED, OTHER_PREFIX, REASONS, HandPayEntry, claims_t
 
 from .meter_link import running_link
 from .mosquitto import Pki
-from .table_link import api_round, daemon_of, linked_rig, linked_table, until
+from .table_link import api_round, daemon_of, linked_rig, linked_table, until, wagering_open
 from .test_link_claims import DISAGREES
 from .test_link_table import royal_until_decision, settled_progressive
 
@@ -180,6 +180,7 @@ async def test_a_timed_out_claim_shows_on_the_screen_and_is_hand_paid(tmp_path: 
         await link.start_meter()
         async with linked_rig(tmp_path, pki, link.broker, "t1") as rig, following(rig.socket) as console:
             daemon = daemon_of(rig)
+            await wagering_open(rig)
             async with await ApiClient.connect(rig.socket) as api:
                 await api_round(api, rig)
                 await until(
