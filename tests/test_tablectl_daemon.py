@@ -32,6 +32,22 @@ TECH_PIN = "480163"
 FLOOR_PIN = "739251"
 
 
+#: A following command's stacks on its standard error at SIGABRT: why it did not end, if it did not.
+FAULTHANDLER = ("-X", "faulthandler")
+
+
+async def ctrl_c(proc: asyncio.subprocess.Process, seconds: float = 30) -> tuple[bytes, bytes]:
+    """Ctrl-C (SIGINT) to a command started with :data:`FAULTHANDLER`, and what it printed once
+    it ended; still running after ``seconds``, the test fails with its stacks."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        return await asyncio.wait_for(proc.communicate(), seconds)
+    except TimeoutError:
+        proc.send_signal(signal.SIGABRT)
+        _, err = await asyncio.wait_for(proc.communicate(), 10)
+        pytest.fail(f"still running {seconds:g} s after Ctrl-C; its stacks:\n{err.decode(errors='replace')}")
+
+
 @dataclass(frozen=True)
 class Run:
     code: int
@@ -236,6 +252,7 @@ async def test_journal_export_is_every_record_as_json_lines(rig: BenchRig) -> No
 async def test_watch_prints_live_events_until_interrupted(rig: BenchRig) -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
+        *FAULTHANDLER,
         "-m",
         "controller.tablectl",
         "watch",
@@ -254,8 +271,7 @@ async def test_watch_prints_live_events_until_interrupted(rig: BenchRig) -> None
     while b"event  seq" not in seen:
         seen += await asyncio.wait_for(proc.stdout.readline(), 10)
     assert b'"wager":"ante"' in seen
-    proc.send_signal(signal.SIGINT)
-    await asyncio.wait_for(proc.communicate(), 10)
+    await ctrl_c(proc)
     assert proc.returncode == 0
 
 
@@ -364,6 +380,7 @@ async def _sniffing(rig: BenchRig, *args: str) -> asyncio.subprocess.Process:
     """``tablectl sniff`` as a technician, once it has said it is sniffing (subscribed)."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
+        *FAULTHANDLER,
         "-m",
         "controller.tablectl",
         "sniff",
@@ -410,8 +427,7 @@ async def test_sniff_shows_the_shoes_frames_both_ways_until_interrupted(rig: Ben
     assert [frame for _, frame in shown if frame.startswith("CRD|")] == [str(f) for f in sent]
     assert {direction for direction, frame in shown if frame.startswith("CRD|")} == {"in "}
     assert any(re.search(r" in  TST\|\d+\|\d+\|TEST$", line) for line in lines)
-    proc.send_signal(signal.SIGINT)
-    out, err = await asyncio.wait_for(proc.communicate(), 10)
+    out, err = await ctrl_c(proc)
     assert proc.returncode == 0, err
     assert TECH_PIN.encode() not in out + err
     # Only the shoe's frames: the shuffler's heartbeats are not shown.

@@ -10,12 +10,14 @@ from the command line, and never printed.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import getpass
 import json
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 from ..api_client import ApiConnectionError, ApiError, Credentials
 from ..journal import JournalError, JournalReader, UnknownRound
@@ -66,6 +68,39 @@ def guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
             return code
 
     return run
+
+
+def run_until_interrupted(main: Coroutine[Any, Any, None]) -> None:
+    """Run ``main`` to its end, or until Ctrl-C (SIGINT) ends it quietly: a command that follows
+    the daemon (``watch``, ``sniff``) until the technician stops it.
+
+    SIGINT goes through the event loop's own handler, which the C-level handler wakes through the
+    loop's wake-up pipe. ``asyncio.run``'s Python-level handler runs only when the loop next
+    wakes, so a Ctrl-C that came just before the loop went to sleep was seen only at the daemon's
+    next notification: at a quiet table, never."""
+
+    async def until_interrupt() -> None:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        interrupted = False
+
+        def interrupt() -> None:
+            nonlocal interrupted
+            interrupted = True
+            task.cancel()
+
+        loop.add_signal_handler(signal.SIGINT, interrupt)
+        try:
+            await main
+        except asyncio.CancelledError:
+            if not interrupted:
+                raise
+            task.uncancel()
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+
+    asyncio.run(until_interrupt())
 
 
 # --- input -----------------------------------------------------------------------------------------

@@ -62,6 +62,7 @@ from .common import (
     guarded,
     open_reader,
     read_pin,
+    run_until_interrupted,
     write_json,
 )
 from .describe import (
@@ -362,10 +363,7 @@ async def _watch(socket: Path, count: int | None, as_json: bool) -> None:
 
 @guarded
 def cmd_watch(args: argparse.Namespace) -> int:
-    try:
-        asyncio.run(_watch(args.socket, args.count, args.json))
-    except KeyboardInterrupt:
-        return EXIT_OK
+    run_until_interrupted(_watch(args.socket, args.count, args.json))
     return EXIT_OK
 
 
@@ -453,10 +451,7 @@ async def _sniff(
 def cmd_sniff(args: argparse.Namespace) -> int:
     check_device_name(args.device)
     auth = credentials(args)
-    try:
-        asyncio.run(_sniff(args.socket, args.device, auth, args.count, args.seconds, args.raw))
-    except KeyboardInterrupt:
-        return EXIT_OK
+    run_until_interrupted(_sniff(args.socket, args.device, auth, args.count, args.seconds, args.raw))
     return EXIT_OK
 
 
