@@ -70,7 +70,7 @@ def bounce(pin: Any, to_low: bool, bounces: int = 4) -> None:
     first()
 
 
-async def until(predicate: Callable[[], bool], timeout: float = 2.0) -> None:
+async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:

@@ -450,7 +450,7 @@ async def test_unplugged_device_reconnects_with_backoff(tmp_path: Path) -> None:
         # Delays 0.02, 0.04, 0.08, then 0.16 each (less up to half): a handful of tries, not a spin.
         assert 3 <= failures <= 16, failures
         await simulator.come_back()
-        (online,) = await log.take(DeviceState, timeout=1.0)
+        (online,) = await log.take(DeviceState, timeout=5.0)
         assert online.state == ONLINE
         await simulator.deal(3, "Tc Jc")
         (stack,) = await log.take(StackDelivered)

@@ -157,7 +157,7 @@ async def test_contributions_at_the_lock_out_raise_the_meter_and_a_hit_is_settle
                 await link.stop_meter()
                 await until(lambda: daemon.state.progressive_link_down is not None, 10, "the link down")
                 await set_hands_house_way(api, hands)
-                await until(lambda: bool(daemon.snapshot()["link"]["pending"]), 5, "PENDING")
+                await until(lambda: bool(daemon.snapshot()["link"]["pending"]), 20, "PENDING")
                 status = await api.status()
                 assert status["round"]["id"] == round_id
                 assert [w["who"] for w in status["round"]["waiting"]] == ["meter"]

@@ -205,7 +205,7 @@ async def test_a_timed_out_claim_is_voided_by_a_floorperson_and_the_late_award_r
                     pending = daemon.snapshot()["link"]["pending"]
                     return str(pending[0]["status"]) if pending else ""
 
-                await until(lambda: status() == "PENDING", 5, "PENDING")
+                await until(lambda: status() == "PENDING", 20, "PENDING")
                 await until(lambda: status() == "TIMED OUT", 15, "the claim timed out")
                 assert time.monotonic() - started >= 9
                 assert "within 10 s of the hit" in str(daemon.snapshot()["link"]["pending"][0]["reason"])

@@ -130,7 +130,7 @@ async def test_link_loss_stops_progressive_wagers_not_the_base_game(tmp_path: Pa
             await rig.place_chip(3)
             before = len(daemon.refusals)
             await rig.press_lock_out()
-            await until(lambda: len(daemon.refusals) > before, 5, "the sensed chip refused")
+            await until(lambda: len(daemon.refusals) > before, 20, "the sensed chip refused")
             assert "seat 3 progressive: progressive wagers are not recognized" in daemon.refusals[-1]
             current = daemon.state.current
             assert current is not None and current.no_more_bets
@@ -251,7 +251,7 @@ async def test_a_hit_is_pending_until_the_award_and_settles_from_it(tmp_path: Pa
             await link.stop_meter()
             await until(lambda: daemon.state.progressive_link_down is not None, 10, "the link down")
             await api.submit_event({"type": "decision", "seat": 1, "action": "bet"})
-            await until(lambda: bool(daemon.snapshot()["link"]["pending"]), 5, "PENDING")
+            await until(lambda: bool(daemon.snapshot()["link"]["pending"]), 20, "PENDING")
             status = await api.status()
             assert status["round"]["id"] == round_id  # the round waits for the meter
             assert [w["who"] for w in status["round"]["waiting"]] == ["meter"]

@@ -117,7 +117,7 @@ async def test_a_refused_claim_is_hand_paid_by_touch_with_the_floorpersons_pin(
             await until(
                 lambda: any(c.status == "REFUSED" for c in console.claims), 15, "the refusal on screen"
             )
-            await until(lambda: console.panel == "claim", 5, "the hand pay panel")
+            await until(lambda: console.panel == "claim", 20, "the hand pay panel")
             await screen.frames(3)
             assert cut_off(screen) == [] and small_targets(screen) == []
             assert out_of_view(screen) == [], "\n".join(out_of_view(screen))
@@ -144,14 +144,14 @@ async def test_a_refused_claim_is_hand_paid_by_touch_with_the_floorpersons_pin(
             await screen.tap("hand-pay")
             assert console.pin.open and console.pin.purpose is not None
             assert console.pin.purpose.kind == "hand_pay"
-            await until(lambda: BENCH_FLOOR.user in console.pin.names, 5, "the floorpersons' names")
+            await until(lambda: BENCH_FLOOR.user in console.pin.names, 20, "the floorpersons' names")
             await screen.frames(3)
             assert cut_off(screen) == [] and out_of_view(screen) == []
             for digit in BENCH_FLOOR.pin:
                 await screen.tap(f"pin:{digit}")
             await screen.tap(f"floor:{BENCH_FLOOR.user}")  # the name signs
             await until(lambda: daemon.round_id != round_id, 10, "the round settled")
-            await until(lambda: not console.pin.open, 5, "the PIN pad closed on the answer")
+            await until(lambda: not console.pin.open, 20, "the PIN pad closed on the answer")
             line = await settled_progressive(api, round_id)
             assert Decimal(str(line["net"])) == Decimal("9999.72")  # 100% of 10,000.72 less the 1.00 stake
             recalled = await api.recall_round(round_id, auth=BENCH_FLOOR)
@@ -199,7 +199,7 @@ async def test_a_timed_out_claim_shows_on_the_screen_and_is_hand_paid(tmp_path: 
                 console.key("reason", "No award in time")
                 console.ask_hand_pay()
                 assert console.pin.purpose is not None and console.pin.purpose.kind == "hand_pay"
-                await until(lambda: BENCH_FLOOR.user in console.pin.names, 5, "the floorpersons' names")
+                await until(lambda: BENCH_FLOOR.user in console.pin.names, 20, "the floorpersons' names")
                 for digit in BENCH_FLOOR.pin:
                     console.pin.press(digit)
                 assert await console.pick_floorperson(BENCH_FLOOR.user), console.pin.message
