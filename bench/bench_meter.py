@@ -43,7 +43,7 @@ import aiomqtt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.cpu import cpu_by_part, shares
+from bench.cpu import cpu_by_part, per_item, shares
 from meter.config import load
 from meter.ledger import Item
 from meter.store import Store
@@ -181,6 +181,8 @@ async def run(n_tables: int, per_table: int) -> None:
     )
     print(f"  live, all tables at once, until every ack is back: {total / live:8.0f} contributions/s")
     print(f"    CPU in it ({live:.2f} s on {os.cpu_count()} cores): " + shares(cpu_before, cpu_live, live))
+    cost = per_item(cpu_before, cpu_live, total)
+    print("    CPU a contribution in it: " + ", ".join(f"{p} {c * 1e6:.0f} us" for p, c in cost.items()))
     print(
         f"  a backlog of {total} drained by the meter (start, verify, apply, ack): "
         f"{total / drain:8.0f} contributions/s"
@@ -202,6 +204,16 @@ async def run(n_tables: int, per_table: int) -> None:
         f"  ratio to the bare store on the same batches: live {total / live / bare_live:.2f}x, "
         f"drain {total / drain / bare:.2f}x"
         + ("" if meter_rate is None else f" (the meter's own apply rate in it {meter_rate / bare:.2f}x)")
+    )
+    # The live rate's ceiling on this machine at those costs, every core busy: with the meter,
+    # and with the meter costing nothing (the bench's tables and the broker alone).
+    cores = os.cpu_count() or 1
+    ceiling = cores / sum(cost.values())
+    without_meter = cores / (cost[TABLES] + cost["the broker"])
+    print(
+        f"  the live rate these {cores} cores allow at that CPU a contribution: {ceiling:8.0f} /s "
+        f"({ceiling / bare_live:.2f}x the bare store); with the meter costing nothing, the tables "
+        f"and the broker alone: {without_meter:8.0f} /s ({without_meter / bare_live:.2f}x)"
     )
     print(f"  peer, bare aiomqtt QoS 1 publish loop to the same broker: {peer_rate:8.0f} msg/s before, "
           f"{peer_after:8.0f} msg/s after")  # fmt: skip

@@ -26,3 +26,8 @@ def cpu_by_part(this: str, meter: int, broker: int) -> dict[str, float]:
 def shares(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
     """Each part's CPU between ``before`` and ``after``, as a share of one core over ``seconds``."""
     return ", ".join(f"{part} {(after[part] - before[part]) / seconds:.0%}" for part in after)
+
+
+def per_item(before: dict[str, float], after: dict[str, float], items: int) -> dict[str, float]:
+    """Each part's CPU seconds between ``before`` and ``after`` per item."""
+    return {part: (after[part] - before[part]) / items for part in after}
