@@ -298,7 +298,10 @@ async def test_a_new_journal_whose_clear_the_meter_never_heard_of_is_not_opened(
         # once journaled device_online on this journal).
         table_link = daemon.link
         assert table_link is not None
-        table_link._judged, table_link.publisher.state.witness_refusal = None, None
+        state = table_link.publisher.state
+        assert state.ack is not None
+        state.witness_refusal = None
+        state.unjudged.append(state.ack)
         await asyncio.gather(table_link.check(), table_link.check())
         records = await daemon.journal.records()  # type: ignore[union-attr]
         opened = [
@@ -347,6 +350,8 @@ async def test_a_history_rewritten_with_the_key_is_beside_the_meter(
                 20,
                 "acked",
             )
+        assert daemon.link is not None
+        retained = daemon.link.publisher.state.ack  # what the meter keeps for the next start
         await rig.stop_daemon()
         key = load_key(key_path(journal, "t1"), "t1")
         conn = raw(journal)  # a device's first report rewritten: the rounds still settle as journaled
@@ -374,6 +379,28 @@ async def test_a_history_rewritten_with_the_key_is_beside_the_meter(
         out = capsys.readouterr().out
         (live,) = [line for line in out.splitlines() if "witness says" in line]
         assert live.startswith("FAIL meter's witness") and "beside the meter" in live, out
+        # The retained ack and the meter's ack of this run's declaration both heard before a check
+        # ran (a loaded machine): the newer one's witness is the forged journal's own head, so it
+        # agrees; the retained one must still be judged (once, only the newest was: the CI-like
+        # run under load opened progressive wagering on this journal).
+        table_link = daemon.link
+        assert table_link is not None and retained is not None
+        state = table_link.publisher.state
+        newer = state.ack
+        assert newer is not None and newer.witness != retained.witness
+        await until(lambda: not state.unjudged, 10, "every ack judged")
+        state.witness_refusal = None
+        state.heard(retained)
+        state.heard(newer)
+        await table_link.check()
+        assert state.witness_refusal is not None and "beside the meter" in state.witness_refusal
+        opened = [
+            r
+            for r in await daemon.journal.records()  # type: ignore[union-attr]
+            if r.kind == "device_online" and r.body.get("device") == PROGRESSIVE_LINK
+        ]
+        restarted = max(r.seq for r in await daemon.journal.records() if r.kind == "started")  # type: ignore[union-attr]
+        assert [r for r in opened if r.seq > restarted] == []
 
 
 @pytest.mark.asyncio

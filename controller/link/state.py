@@ -52,6 +52,11 @@ class LinkState:
     meter_online: bool = False
     amounts: dict[str, Amount] = field(default_factory=dict)
     ack: Ack | None = None
+    unjudged: list[Ack] = field(default_factory=list)
+    """The meter's acks not yet compared with the journal (``witness.py``), in the order heard:
+    each is judged, not only the newest. The retained ack of a start carries what the meter held
+    before it; the meter's ack of this run's first message carries this journal's own head, which
+    agrees with a journal rewritten with the key, so judging only the newest let it open."""
     ack_moved: float = field(default_factory=time.monotonic)
     awards: dict[int, Award] = field(default_factory=dict)
     refusals: dict[int, Refusal] = field(default_factory=dict)
@@ -95,6 +100,7 @@ class LinkState:
                 if self.unacked_since is not None:
                     self.unacked_since = None if message.applied_seq >= self.sent_seq else now
             self.ack = message
+            self.unjudged.append(message)
         elif isinstance(message, Award):
             self.awards.setdefault(message.seq, message)
         elif isinstance(message, Refusal):

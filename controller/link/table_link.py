@@ -75,7 +75,6 @@ class TableLink:
         #: The hit claims of the round waiting for the meter (loaded from the journal's outbox).
         self._claims: dict[str, list[OutboxEntry]] = {}
         #: The meter's ack last compared with the journal (:meth:`check_witness`).
-        self._judged: object | None = None
         #: The seqs of the meter's refusals already looked up in the outbox (:meth:`check_refusals`).
         self._refusals_judged: set[int] = set()
         #: The link as last published on the API's ``link`` topic (:meth:`_shown`).
@@ -307,14 +306,15 @@ class TableLink:
 
         One check at a time (the watch's and the start's may come together): a second one would
         find the ack being judged, not yet refused, and open progressive wagering meanwhile. And
-        the ack it opens on is the one judged: one that came while the last was judged (the
-        meter's ack of the first message after a RAM clear, behind its retained one) is judged too."""
+        it opens only once every ack heard is judged: one that came while the last was judged
+        (the meter's ack of the first message after a RAM clear, behind its retained one) is
+        judged too, and so is a retained ack that a newer one followed before any check ran."""
         async with self._checking:
             link = self.publisher.state
             while True:
                 await self.check_witness()
                 await self.check_refusals()
-                if link.ack is None or link.ack is self._judged or link.witness_refusal is not None:
+                if not link.unjudged or link.witness_refusal is not None:
                     break
             state = self.service.state
             reason = link.unavailable()
@@ -331,11 +331,14 @@ class TableLink:
         """Compare the journal with the meter's ack (its witness): behind or beside closes
         progressive wagering and journals the evidence once (``witness.py``)."""
         state = self.publisher.state
-        ack = state.ack
-        if ack is None or ack is self._judged or state.witness_refusal is not None:
+        if state.witness_refusal is not None:
+            state.unjudged.clear()  # closed for this run already: nothing more to judge
             return
-        self._judged = ack
-        found = await judge(self.service.journal, ack)
+        found = None
+        while found is None and state.unjudged:
+            # Every ack heard, in order (LinkState.unjudged); taken off only once judged.
+            found = await judge(self.service.journal, state.unjudged[0])
+            del state.unjudged[0]
         if found is None:
             return
         why, evidence = found
