@@ -118,6 +118,8 @@ class TableState:
     applied_seq: int = 0
     verdict: Verdict | None = None
     accepted: frozenset[str] = frozenset()
+    wagers: Mapping[str, int] = field(default_factory=dict)
+    """The one wager's amount the accepted declaration fixed, by progressive (where it fixed one)."""
 
     def ack_message(self) -> Ack:
         return Ack(self.id, self.applied_seq, self.verdict)
@@ -256,6 +258,11 @@ class Ledger:
             accepted = bool(b["accepted"])
             t.verdict = Verdict(r.table_seq, accepted, b.get("field"), b.get("reason"))
             t.accepted = frozenset(b["declared"]) if accepted else frozenset()
+            t.wagers = {
+                pid: wf.money(declared["wager"], "wager")
+                for pid, declared in b["declared"].items()
+                if accepted and declared.get("wager") is not None
+            }
         elif r.kind == CONTRIBUTION:
             p = self._progressive(r)
             wagered = wf.money(b["wagered"], "wagered")
@@ -454,6 +461,14 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
         return _close(ledger, m, p, state)
     if isinstance(p, Contribution):
         most = p.wagers * config.max_wager(pid)
+        each = t.wagers.get(pid)
+        if each is not None and p.wagered != p.wagers * each:
+            why = (
+                f"{format_money(p.wagered)} on {p.wagers} wager(s) is not {p.wagers} x the "
+                f"{format_money(each)} wager of {pid!r} its accepted declaration fixed; "
+                "nothing of it is applied"
+            )
+            return refused(m, "payload.wagered", why, pid)
         if p.wagered > most:
             why = (
                 f"{format_money(p.wagered)} on {p.wagers} wager(s) is more than the largest progressive "
@@ -577,6 +592,15 @@ def _declaration(config: MeterConfig, m: TableMessage, p: Declaration, linked: t
                 )
             )
             continue
+        if declared.wager is not None and declared.wager > config.max_wager(pid):
+            problems.append(
+                (
+                    f"{where}.wager",
+                    f"the table's Rules Submission says one wager is {format_money(declared.wager)}, "
+                    f"more than the largest progressive wager the meter takes ([progressives.{pid}] "
+                    f"max_wager {format_money(config.max_wager(pid))})",
+                )
+            )
         for name, theirs, ours in (
             ("initial", format_money(declared.initial), format_money(mine.initial)),
             ("reset", format_money(declared.reset), format_money(mine.reset)),

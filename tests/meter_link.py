@@ -27,6 +27,7 @@ class Link:
         self.broker = broker
         self.config_path = meter_config(root / "meter", broker, pki, tables, paytable=paytable)
         self.config = load(self.config_path)
+        self._linked = dict(tables)
         self.stop = asyncio.Event()
         self.tables: dict[str, SimTable] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -51,6 +52,17 @@ class Link:
         if self.store is not None:
             self.store.close()
         self.store = self.service = self._meter_task = None
+
+    async def reconfigure(self, paytable: Sequence[str]) -> MeterService:
+        """The meter stopped, its configuration written again with ``paytable`` for each
+        progressive's section, and started again on its store: the floor changing the meter's
+        terms (a ``max_wager``) while the tables run."""
+        await self.stop_meter()
+        self.config_path = meter_config(
+            self.root / "meter", self.broker, self.pki, self._linked, paytable=paytable
+        )
+        self.config = load(self.config_path)
+        return await self.start_meter()
 
     def table(self, name: str, site: str = "site-a", broker: Broker | None = None) -> SimTable:
         t = SimTable(name, site, broker or self.broker, self.pki)

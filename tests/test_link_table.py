@@ -363,6 +363,33 @@ async def test_a_declaration_the_meter_refuses_is_journaled_and_shown(tmp_path: 
                 assert "progressive link is down" in daemon.refusals[-1]
 
 
+async def test_a_wager_past_the_meters_largest_never_opens_progressive_wagering(
+    tmp_path: Path, pki: Pki
+) -> None:
+    """The table's declaration carries its 1.00 Progressive Payout Wager; the meter's
+    ``max_wager`` is 0.50 (a table and a meter configured apart): the meter refuses the
+    declaration naming ``wager``, so progressive wagering never opens and no wager is taken that
+    the meter would refuse, at the first start and after a restart alike (before, the declaration
+    carried no wager: wagering opened, and each start took one wager the meter then refused)."""
+    paytable = (*PAYTABLE_B, 'max_wager = "0.50"')
+    async with running_link(tmp_path, pki, {"t3": "site-a"}, paytable=paytable) as link:
+        for start in ("the first start", "a restart"):
+            async with linked_rig(tmp_path, pki, link.broker, "t3") as rig:
+                daemon = daemon_of(rig)
+                await until(lambda d=daemon: "max_wager" in (d.state.progressive_link_down or ""), 20, start)
+                down = daemon.state.progressive_link_down
+                assert down is not None and "one wager is 1.00" in down and "max_wager 0.50" in down, down
+                verdict = daemon.snapshot()["link"]["verdict"]
+                assert verdict["accepted"] is False
+                assert verdict["field"] == f"payload.progressives.{PROGRESSIVE}.wager"
+                async with await ApiClient.connect(rig.socket) as api:
+                    before = len(daemon.refusals)
+                    await api_round(api, rig)
+                    assert any("progressive link is down" in r for r in daemon.refusals.since(before)), start
+                assert contribution_seqs(rig.path / "journal.sqlite") == [], start
+        assert link.store is not None and contributions_in_store(link.store.path).get("t3", []) == []
+
+
 async def test_tablectl_link_and_doctor(tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str]) -> None:
     """``tablectl link`` shows the daemon's link (connected, the meter's word, the queue, the
     meter's amount, the certificate); ``tablectl doctor`` checks the broker with the table's
@@ -565,18 +592,20 @@ async def test_a_fault_in_the_links_sender_closes_progressive_wagering_and_it_co
 async def test_a_contribution_the_meter_refuses_closes_progressive_wagering_and_is_shown(
     tmp_path: Path, pki: Pki, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The meter refuses the table's contribution (its ``max_wager`` of 0.50 below the table's
-    1.00 Progressive Payout Wager: a table and a meter configured apart). A refused contribution
-    is a wager the table took that the meter never counted: progressive wagering closes at once
-    with the meter's words (journaled, in status), so the next lock-out takes no progressive
-    wager; nothing of it is applied at the meter; the refusal is shown with the meter's field and
-    reason, in status and in ``tablectl link``, beside the count."""
-    async with linked_table(tmp_path, pki, "t4", paytable=(*PAYTABLE_B, 'max_wager = "0.50"')) as (link, rig):
+    """The meter refuses the table's contribution: its ``max_wager`` lowered to 0.50, below the
+    table's 1.00 Progressive Payout Wager, after it accepted the table's declaration (the floor
+    changed the meter's terms while the table ran). A refused contribution is a wager the table
+    took that the meter never counted: progressive wagering closes at once with the meter's
+    words (journaled, in status), so the next lock-out takes no progressive wager; nothing of it
+    is applied at the meter; the refusal is shown with the meter's field and reason, in status
+    and in ``tablectl link``, beside the count."""
+    async with linked_table(tmp_path, pki, "t4") as (link, rig):
         daemon = daemon_of(rig)
         assert daemon.link is not None
         state = daemon.link.publisher.state
+        await link.reconfigure((*PAYTABLE_B, 'max_wager = "0.50"'))
+        await wagering_open(rig)  # the meter heard again, the declaration it accepted still stands
         async with await ApiClient.connect(rig.socket) as api:
-            await until(lambda: daemon.state.progressive_link_down is None, 10, "the link up")
             await api_round(api, rig)
             (refused_seq,) = contribution_seqs(rig.path / "journal.sqlite")
             await until(lambda: daemon.state.progressive_link_down is not None, 10, "wagering closed")

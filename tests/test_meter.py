@@ -161,6 +161,42 @@ def test_a_table_that_disagrees_is_refused_naming_the_field(store: Store) -> Non
     assert out[0].reply.field == "payload.progressives.elsewhere"  # type: ignore[union-attr]
 
 
+def test_a_declared_wager_past_the_meters_largest_is_refused_and_a_fixed_one_is_held_to(
+    store: Store, config_path: Path
+) -> None:
+    """The declaration carries one wager's amount where the Rules Submission fixes it: past the
+    meter's ``max_wager`` (by default 100.00) the declaration is refused naming ``wager``, so the
+    table never opens progressive wagering (and a restart declares it again: refused again); an
+    accepted one holds each contribution to its count of that amount."""
+    too_big = dataclasses.replace(PARAMS, wager=10_001)
+    out = store.apply([declare("t2", 1, too_big), msg("t2", 2, Contribution("cs-floor", 1, 10_001))])
+    refusal = out[0].reply
+    assert isinstance(refusal, Refusal) and refusal.field == "payload.progressives.cs-floor.wager"
+    assert "one wager is 100.01" in refusal.reason and "max_wager 100.00" in refusal.reason
+    assert out[1].record.kind == "refused"  # no accepted declaration: nothing of it applied
+    assert store.ledger.progressives["cs-floor"].amount == 1_000_000
+    one_dollar = dataclasses.replace(PARAMS, wager=100)
+    out = store.apply(
+        [
+            declare("t1", 1, one_dollar),
+            msg("t1", 2, Contribution("cs-floor", 3, 300)),
+            msg("t1", 3, Contribution("cs-floor", 3, 250)),  # not 3 x 1.00: refused
+        ]
+    )
+    assert [a.record.kind for a in out] == ["declaration", "contribution", "refused"]
+    assert out[2].record.body["field"] == "payload.wagered"
+    assert "2.50 on 3 wager(s) is not 3 x the 1.00 wager" in out[2].record.body["reason"]
+    assert store.ledger.progressives["cs-floor"].amount == 1_000_000 + 54  # 18% of 3.00
+    store.close()
+    again = Store(load(config_path).store, load(config_path))  # the fold keeps the declared wager
+    try:
+        (refused,) = again.apply([msg("t1", 4, Contribution("cs-floor", 1, 50))])
+        assert refused.record.kind == "refused"
+        assert "is not 1 x the 1.00 wager" in refused.record.body["reason"]
+    finally:
+        again.close()
+
+
 def test_a_table_unlinked_since_its_declaration_is_refused(store: Store, config_path: Path) -> None:
     store.apply([declare("t2", 1)])
     store.close()

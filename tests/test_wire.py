@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import uuid
 from fractions import Fraction
 from pathlib import Path
@@ -68,6 +69,7 @@ PAYLOADS = [
         {
             "cs-floor": Parameters(1_000_000, 1_000_000, Fraction(18)),
             "bb": Parameters(500, 100, Fraction(25, 2)),
+            "hit_and_run": Parameters(100_000, 100_000, Fraction(10), wager=500),
         }
     ),
     Contribution("cs-floor", 3, 1575),
@@ -177,6 +179,20 @@ def test_a_seat_and_a_declaration_are_bounded_too() -> None:
     declared["payload"] = {"progressives": many}
     with pytest.raises(WireError, match=r"65 progressives: at most 64"):
         decode_table_message(json.dumps(declared), EVENT)
+
+
+@pytest.mark.parametrize(
+    ("wager", "words"),
+    [("0.00", "a wager is at least 0.01"), ("5", 'not an amount like "12.50"'), (5, "decimal string")],
+)
+def test_a_declared_wager_is_an_amount_of_at_least_a_cent(wager: object, words: str) -> None:
+    declared = _raw(Declaration({"p": PARAMETERS}))
+    declared["payload"]["progressives"]["p"]["wager"] = wager  # type: ignore[index]
+    with pytest.raises(WireError, match=re.escape(words)) as err:
+        decode_table_message(json.dumps(declared), EVENT)
+    assert err.value.field == "payload.progressives.p.wager"
+    # Where the Rules Submission fixes none, the declaration carries none.
+    assert "wager" not in PARAMETERS.to_json()
 
 
 @pytest.mark.parametrize(

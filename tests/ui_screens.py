@@ -14,6 +14,7 @@ import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.bench_rig import BenchRig
 from sim.screen_display import (
@@ -28,6 +29,9 @@ from sim.screen_display import (
 )
 from sim.screen_rig import console_on_rig, enter_wager, following, tap_pin, until
 from ui.console import Console
+
+if TYPE_CHECKING:
+    from tests.meter_link import Link
 
 Scene = Callable[[Screen, Path], Awaitable[None]]
 
@@ -250,9 +254,12 @@ async def offline(screen: Screen, out: Path, problems: list[str]) -> None:
 
 
 @contextlib.asynccontextmanager
-async def linked_screen(screen: Screen, paytable: Sequence[str]) -> AsyncIterator[tuple[BenchRig, Console]]:
+async def linked_screen(
+    screen: Screen, paytable: Sequence[str]
+) -> AsyncIterator[tuple[BenchRig, Console, Link]]:
     """Table t1 on the real broker and meter (``paytable``: the meter's rows for it,
-    tests/table_link.py), and the screen following its daemon, online and shown."""
+    tests/table_link.py), and the screen following its daemon, online and shown; the link too
+    (its meter restarted with other terms, ``Link.reconfigure``)."""
     from sim.mosquitto import USERS
     from tests.mosquitto import Pki
     from tests.table_link import linked_table
@@ -260,12 +267,12 @@ async def linked_screen(screen: Screen, paytable: Sequence[str]) -> AsyncIterato
     with tempfile.TemporaryDirectory(prefix="shots-") as tmp:
         root = Path(tmp)
         async with (
-            linked_table(root, Pki(root / "pki", users=USERS), "t1", paytable=paytable) as (_, rig),
+            linked_table(root, Pki(root / "pki", users=USERS), "t1", paytable=paytable) as (link, rig),
             following(rig.socket) as console,
         ):
             await until(lambda: console.online, "the screen online")
             await screen.show(console)
-            yield rig, console
+            yield rig, console, link
 
 
 async def claim_hand_pay(screen: Screen, out: Path, problems: list[str]) -> None:
@@ -276,7 +283,7 @@ async def claim_hand_pay(screen: Screen, out: Path, problems: list[str]) -> None
     from tests.test_link_claims import DISAGREES
     from tests.test_link_table import royal_until_decision
 
-    async with linked_screen(screen, DISAGREES) as (rig, console):
+    async with linked_screen(screen, DISAGREES) as (rig, console, _):
         async with await ApiClient.connect(rig.socket) as api:
             await api_round(api, rig)
             await royal_until_decision(api, rig)
@@ -298,13 +305,16 @@ async def claim_hand_pay(screen: Screen, out: Path, problems: list[str]) -> None
 
 
 async def link_closed(screen: Screen, out: Path, problems: list[str]) -> None:
-    """A contribution the central meter refused (its ``max_wager`` below the table's wager): progressive
-    wagering closed, the meter UNAVAILABLE on the next round (the real broker and meter)."""
+    """A contribution the central meter refused (its ``max_wager`` lowered below the table's wager
+    while the table ran): progressive wagering closed, the meter UNAVAILABLE on the next round
+    (the real broker and meter)."""
     from controller.api_client import ApiClient
     from sim.link_rig import PAYTABLE_B
-    from tests.table_link import api_round
+    from tests.table_link import api_round, wagering_open
 
-    async with linked_screen(screen, (*PAYTABLE_B, 'max_wager = "0.50"')) as (rig, console):
+    async with linked_screen(screen, PAYTABLE_B) as (rig, console, link):
+        await link.reconfigure((*PAYTABLE_B, 'max_wager = "0.50"'))
+        await wagering_open(rig)
         async with await ApiClient.connect(rig.socket) as api:
             await api_round(api, rig)
             await until(lambda: console.table.meter.state.value == "unavailable", "the meter unavailable")

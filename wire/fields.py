@@ -99,6 +99,14 @@ def money(value: object, field: str) -> int:
     return cents
 
 
+def wager_amount(value: object, field: str) -> int:
+    """One wager's amount: money, at least 0.01."""
+    cents = money(value, field)
+    if cents < 1:
+        raise WireError(field, f"{shown(value)}: a wager is at least 0.01")
+    return cents
+
+
 def format_money(cents: int) -> str:
     """``1250`` -> ``"12.50"`` (never negative on the wire)."""
     if cents < 0:

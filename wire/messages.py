@@ -104,13 +104,21 @@ class Parameters:
     reset: int
     rate: Fraction
     """Percent of each progressive wager added to the meter (``18`` for ``"18%"``)."""
+    wager: int | None = None
+    """The amount of one progressive wager where the Rules Submission fixes it (what the table
+    records for each chip a sensor counts); ``None`` where the player wagers any amount. The
+    meter refuses a declaration whose wager is past its own largest, and a contribution that is
+    not its count of them (docs/progressive-link.md, "Declaration")."""
 
     def to_json(self) -> dict[str, str]:
-        return {
+        out = {
             "initial": f.format_money(self.initial),
             "reset": f.format_money(self.reset),
             "rate_of_progression": f.format_percent(self.rate) + "%",
         }
+        if self.wager is not None:
+            out["wager"] = f.format_money(self.wager)
+        return out
 
 
 @dataclass(frozen=True)
@@ -242,7 +250,10 @@ Payload = Declaration | Contribution | Hit | Paid | Void | RamClear
 def _parameters(value: object, path: str) -> Parameters:
     obj = Obj(value, path)
     out = Parameters(
-        obj.get("initial", f.money), obj.get("reset", f.money), obj.get("rate_of_progression", f.rate)
+        obj.get("initial", f.money),
+        obj.get("reset", f.money),
+        obj.get("rate_of_progression", f.rate),
+        obj.optional("wager", f.wager_amount),
     )
     obj.done()
     return out

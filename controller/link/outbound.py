@@ -63,7 +63,7 @@ class LinkPlan:
             except WireError as exc:
                 raise LinkPlanError(f"progressive {p.name!r}: {exc}") from None
             ids[p.name] = meter_id
-            params[meter_id] = Parameters(initial, reset, pct)
+            params[meter_id] = Parameters(initial, reset, pct, p.wager)
         return cls(ids, params)
 
     def declaration(self) -> Outbound:
