@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
 from meter.config import load
@@ -53,11 +53,16 @@ class Link:
             self.store.close()
         self.store = self.service = self._meter_task = None
 
-    async def reconfigure(self, paytable: Sequence[str]) -> MeterService:
+    async def reconfigure(
+        self, paytable: Sequence[str], stopped: Callable[[], Awaitable[object]] | None = None
+    ) -> MeterService:
         """The meter stopped, its configuration written again with ``paytable`` for each
         progressive's section, and started again on its store: the floor changing the meter's
-        terms (a ``max_wager``) while the tables run."""
+        terms (a ``max_wager``) while the tables run. ``stopped``: awaited while the meter is
+        down (a table's word that it saw the meter go, so what it hears next is the new one's)."""
         await self.stop_meter()
+        if stopped is not None:
+            await stopped()
         self.config_path = meter_config(
             self.root / "meter", self.broker, self.pki, self._linked, paytable=paytable
         )

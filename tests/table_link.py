@@ -55,6 +55,14 @@ async def wagering_open(rig: BenchRig, timeout: float = 20) -> None:
         raise AssertionError(f"{e}: still closed: {daemon.state.progressive_link_down}") from None
 
 
+async def meter_gone(rig: BenchRig, timeout: float = 20) -> None:
+    """Until the daemon has heard the meter go offline (its status on a clean stop): after it,
+    what the daemon hears is a new meter's, not the old one's last words still on their way."""
+    link = daemon_of(rig).link
+    assert link is not None
+    await until(lambda: not link.publisher.state.meter_online, timeout, "the meter offline at the table")
+
+
 def linked_rig(
     root: Path,
     pki: Pki,

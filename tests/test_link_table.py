@@ -26,7 +26,7 @@ from wire import Award, Parameters, Share, Topics, encode
 
 from .meter_link import Link, running_link
 from .mosquitto import Pki
-from .table_link import api_round, daemon_of, linked_rig, linked_table, until, wagering_open
+from .table_link import api_round, daemon_of, linked_rig, linked_table, meter_gone, until, wagering_open
 from .test_meter_link import contributions_in_store
 
 pytestmark = pytest.mark.asyncio
@@ -603,8 +603,8 @@ async def test_a_contribution_the_meter_refuses_closes_progressive_wagering_and_
         daemon = daemon_of(rig)
         assert daemon.link is not None
         state = daemon.link.publisher.state
-        await link.reconfigure((*PAYTABLE_B, 'max_wager = "0.50"'))
-        await wagering_open(rig)  # the meter heard again, the declaration it accepted still stands
+        await link.reconfigure((*PAYTABLE_B, 'max_wager = "0.50"'), lambda: meter_gone(rig))
+        await wagering_open(rig)  # the new meter heard, the declaration it accepted still stands
         async with await ApiClient.connect(rig.socket) as api:
             await api_round(api, rig)
             (refused_seq,) = contribution_seqs(rig.path / "journal.sqlite")

@@ -310,10 +310,10 @@ async def link_closed(screen: Screen, out: Path, problems: list[str]) -> None:
     (the real broker and meter)."""
     from controller.api_client import ApiClient
     from sim.link_rig import PAYTABLE_B
-    from tests.table_link import api_round, wagering_open
+    from tests.table_link import api_round, meter_gone, wagering_open
 
     async with linked_screen(screen, PAYTABLE_B) as (rig, console, link):
-        await link.reconfigure((*PAYTABLE_B, 'max_wager = "0.50"'))
+        await link.reconfigure((*PAYTABLE_B, 'max_wager = "0.50"'), lambda: meter_gone(rig))
         await wagering_open(rig)
         async with await ApiClient.connect(rig.socket) as api:
             await api_round(api, rig)
