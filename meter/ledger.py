@@ -118,7 +118,7 @@ class TableState:
     applied_seq: int = 0
     verdict: Verdict | None = None
     accepted: frozenset[str] = frozenset()
-    wagers: Mapping[str, int] = field(default_factory=dict)
+    fixed_wager: Mapping[str, int] = field(default_factory=dict)
     """The one wager's amount the accepted declaration fixed, by progressive (where it fixed one)."""
 
     def ack_message(self) -> Ack:
@@ -258,7 +258,7 @@ class Ledger:
             accepted = bool(b["accepted"])
             t.verdict = Verdict(r.table_seq, accepted, b.get("field"), b.get("reason"))
             t.accepted = frozenset(b["declared"]) if accepted else frozenset()
-            t.wagers = {
+            t.fixed_wager = {
                 pid: wf.money(declared["wager"], "wager")
                 for pid, declared in b["declared"].items()
                 if accepted and declared.get("wager") is not None
@@ -461,7 +461,7 @@ def decide(ledger: Ledger, config: MeterConfig, m: Item, id_used_by: int | None 
         return _close(ledger, m, p, state)
     if isinstance(p, Contribution):
         most = p.wagers * config.max_wager(pid)
-        each = t.wagers.get(pid)
+        each = t.fixed_wager.get(pid)
         if each is not None and p.wagered != p.wagers * each:
             why = (
                 f"{format_money(p.wagered)} on {p.wagers} wager(s) is not {p.wagers} x the "

@@ -74,7 +74,6 @@ class TableLink:
         self._oldest: OutboxEntry | None = None
         #: The hit claims of the round waiting for the meter (loaded from the journal's outbox).
         self._claims: dict[str, list[OutboxEntry]] = {}
-        #: The meter's ack last compared with the journal (:meth:`check_witness`).
         #: The seqs of the meter's refusals already looked up in the outbox (:meth:`check_refusals`).
         self._refusals_judged: set[int] = set()
         #: The link as last published on the API's ``link`` topic (:meth:`_shown`).
